@@ -1,0 +1,96 @@
+"""The ``bitdoku`` application: commands are registered here, and this is the one place where errors
+become a one-sentence message on stderr and an exit code (a traceback only with ``--debug``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+from typer.core import TyperGroup
+
+from bitdoku import __version__
+from bitdoku.cli.check import check
+from bitdoku.cli.console import warn
+from bitdoku.cli.count import count
+from bitdoku.cli.exit_codes import ExitCode
+from bitdoku.cli.solve import solve
+from bitdoku.errors import BitdokuError, InvalidGridError, ParseError, SearchLimitError
+
+
+class _ErrorsToExitCodes(TyperGroup):
+    """Runs a command and turns what it raises into a message and an exit code."""
+
+    def invoke(self, ctx: typer.Context) -> Any:  # type: ignore[override]
+        try:
+            return super().invoke(ctx)
+        except (typer.Exit, typer.Abort, typer.TyperException):
+            raise
+        except KeyboardInterrupt:
+            warn("bitdoku: interrupted")
+            raise typer.Exit(ExitCode.INTERRUPTED) from None
+        except BrokenPipeError:
+            raise typer.Exit(ExitCode.OK) from None
+        except Exception as error:
+            if (ctx.obj or {}).get("debug"):
+                raise
+            warn(f"bitdoku: error: {_message(error)}")
+            raise typer.Exit(_exit_code(error)) from None
+
+
+def _message(error: Exception) -> str:
+    if isinstance(error, ParseError) and error.line is not None and error.source is not None:
+        return f"{error} (use --lenient to report bad lines and go on)"
+    if isinstance(error, (BitdokuError, ValueError)):
+        return str(error)
+    return f"internal error ({type(error).__name__}: {error}); run with --debug for the traceback"
+
+
+def _exit_code(error: Exception) -> ExitCode:
+    if isinstance(error, InvalidGridError):
+        return ExitCode.INVALID_GRID
+    if isinstance(error, ParseError):
+        return ExitCode.BAD_INPUT
+    if isinstance(error, SearchLimitError):
+        return ExitCode.LIMIT
+    if isinstance(error, ValueError):
+        return ExitCode.USAGE
+    return ExitCode.INTERNAL
+
+
+app = typer.Typer(
+    cls=_ErrorsToExitCodes,
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    help="bitdoku: a fast and complete Sudoku toolkit for every box shape from 4x4 to 64x64.\n\n"
+    "Exit codes: 0 all answered, 1 internal error, 2 usage, 3 no solution (or not unique, for check), "
+    "4 node budget spent, 5 invalid grid, 6 bad input, 130 interrupted.",
+)
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"bitdoku {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    ctx: typer.Context,
+    debug: bool = typer.Option(False, "--debug", help="Show Python tracebacks (for developers)."),
+    version: bool = typer.Option(
+        False, "--version", callback=_show_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
+    """bitdoku: a fast and complete Sudoku toolkit."""
+    ctx.ensure_object(dict)["debug"] = debug
+
+
+app.command()(solve)
+app.command()(count)
+app.command()(check)
+
+
+def run() -> None:
+    """The console script's entry point."""
+    app()

@@ -1,0 +1,71 @@
+"""How a search result is written in each output format, and what exit code it calls for."""
+
+from __future__ import annotations
+
+import json
+
+from bitdoku.cli.exit_codes import ExitCode
+from bitdoku.engines.result import SearchResult, Status
+from bitdoku.formats.reader import Entry
+from bitdoku.grid import Grid
+
+_EXIT_OF_STATUS = {
+    Status.NO_SOLUTION: ExitCode.NO_SOLUTION,
+    Status.LIMIT: ExitCode.LIMIT,
+    Status.INVALID: ExitCode.INVALID_GRID,
+}
+
+
+def exit_code_of(result: SearchResult) -> ExitCode:
+    return _EXIT_OF_STATUS.get(result.status, ExitCode.OK)
+
+
+def record(entry: Entry, puzzle: Grid, result: SearchResult, seconds: float) -> dict[str, object]:
+    """The facts of one result, as JSON carries them."""
+    solution = result.solution
+    return {
+        "line": entry.line,
+        "puzzle": puzzle.to_line(),
+        "shape": str(puzzle.shape),
+        "status": result.status.value,
+        "count": result.count,
+        "solution": solution.to_line() if solution is not None else None,
+        "nodes": result.stats.nodes,
+        "guesses": result.stats.guesses,
+        "backtracks": result.stats.backtracks,
+        "seconds": round(seconds, 6),
+        "reason": result.reason,
+    }
+
+
+def error_record(entry: Entry) -> dict[str, object]:
+    """A bad input line in JSON output, so the output keeps one record per puzzle."""
+    error = entry.error
+    return {"line": entry.line, "status": "error", "error": str(error), "cell": getattr(error, "cell", None)}
+
+
+def to_json(fields: dict[str, object]) -> str:
+    return json.dumps(fields, separators=(",", ":"))
+
+
+def describe(result: SearchResult, seconds: float, engine: str) -> str:
+    """One sentence for a person: what was found, how long it took, how much searching it needed."""
+    what = {
+        Status.UNIQUE: "unique solution",
+        Status.SOLVED: "solution (uniqueness not checked)",
+        Status.MULTIPLE: f"{result.count}+ solutions: the puzzle is not unique",
+        Status.NO_SOLUTION: "no solution",
+        Status.LIMIT: f"no answer: {result.reason}",
+        Status.INVALID: f"invalid grid: {result.reason}",
+    }[result.status]
+    stats = result.stats
+    effort = f"{stats.nodes:,} nodes" + (f", {stats.guesses:,} guesses" if stats.guesses else "")
+    return f"{what} in {format_seconds(seconds)} ({effort}, {engine} engine)"
+
+
+def format_seconds(seconds: float) -> str:
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.0f} µs"
+    if seconds < 1:
+        return f"{seconds * 1e3:.2f} ms"
+    return f"{seconds:.2f} s"

@@ -1,0 +1,1 @@
+"""Engines: different searches behind one signature, selected by name through ``registry``."""

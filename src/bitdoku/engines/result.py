@@ -1,0 +1,83 @@
+"""What a search returns: a ``Status``, the solutions it kept and its ``SearchStats``."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bitdoku.grid import Grid
+
+#: The node budget when none is given: about a second of the reference engine's work per 10^6 nodes, enough
+#: for any 9x9 puzzle, and a bound so that no call on a huge, nearly empty grid runs forever.
+DEFAULT_MAX_NODES = 100_000_000
+
+
+class Status(str, enum.Enum):
+    """How a search ended; the string values are what the CLI prints and JSON carries.
+
+    ``UNIQUE``: exactly one solution, proven. ``SOLVED``: a solution was found and uniqueness was not asked
+    (``limit=1``). ``MULTIPLE``: at least two solutions. ``NO_SOLUTION``: the search space is exhausted.
+    ``INVALID``: the givens break a rule, so no search was made. ``LIMIT``: the node budget ran out first.
+    """
+
+    UNIQUE = "unique"
+    SOLVED = "solved"
+    MULTIPLE = "multiple"
+    NO_SOLUTION = "no-solution"
+    INVALID = "invalid"
+    LIMIT = "limit"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def has_solution(self) -> bool:
+        return self in (Status.UNIQUE, Status.SOLVED, Status.MULTIPLE)
+
+
+@dataclass(frozen=True)
+class SearchStats:
+    """Counters of one search. ``nodes``: digits placed by the search; ``guesses``: branch points where
+    more than one digit was tried; ``backtracks``: dead ends undone. Engines count what they do, so compare
+    numbers within one engine."""
+
+    nodes: int = 0
+    guesses: int = 0
+    backtracks: int = 0
+
+    def __add__(self, other: SearchStats) -> SearchStats:
+        return SearchStats(self.nodes + other.nodes, self.guesses + other.guesses, self.backtracks + other.backtracks)
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The outcome of ``bitdoku.search``.
+
+    ``count`` is the number of solutions found (at most the limit); ``solutions`` the first of them that were
+    kept; ``reason`` a sentence for ``INVALID`` and ``LIMIT``.
+    """
+
+    status: Status
+    count: int
+    solutions: tuple[Grid, ...] = ()
+    stats: SearchStats = field(default_factory=SearchStats)
+    reason: str | None = None
+
+    @property
+    def solution(self) -> Grid | None:
+        """The first solution, or ``None``."""
+        return self.solutions[0] if self.solutions else None
+
+
+def status_of(count: int, limit: int) -> Status:
+    """Name the outcome of a finished search that found ``count`` solutions (stopping at ``limit``).
+
+    One solution is proven unique when the search was allowed to look for a second one.
+    """
+    if count == 0:
+        return Status.NO_SOLUTION
+    if count >= 2:
+        return Status.MULTIPLE
+    return Status.UNIQUE if limit >= 2 else Status.SOLVED

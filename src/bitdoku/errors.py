@@ -1,0 +1,115 @@
+"""The one exception hierarchy of bitdoku.
+
+Every error carries the facts of where it happened as fields (``source``, ``line``, ``column``, ``cell``) and
+builds its sentence from them in ``__str__``, so the CLI and the web read fields and never parse text.
+"""
+
+from __future__ import annotations
+
+
+def cell_name(cell: int, n: int) -> str:
+    """Write a 0-based cell index the way people read it: ``r4c7`` (1-based row and column)."""
+    row, col = divmod(cell, n)
+    return f"r{row + 1}c{col + 1}"
+
+
+class BitdokuError(Exception):
+    """Base class of every error raised by bitdoku."""
+
+
+class ParseError(BitdokuError, ValueError):
+    """Text that is not a well-formed puzzle.
+
+    ``problem`` is the sentence without its place; ``source``, ``line``, ``column`` (1-based) and ``cell``
+    (a name like ``r4c7``) say where, when known.
+    """
+
+    def __init__(
+        self,
+        problem: str,
+        *,
+        source: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        cell: str | None = None,
+    ) -> None:
+        super().__init__(problem)
+        self.problem = problem
+        self.source = source
+        self.line = line
+        self.column = column
+        self.cell = cell
+
+    def located(self, *, source: str | None = None, line: int | None = None) -> ParseError:
+        """Return a copy that also names the file and line (used by readers, which know them)."""
+        return type(self)(
+            self.problem,
+            source=source if source is not None else self.source,
+            line=line if line is not None else self.line,
+            column=self.column,
+            cell=self.cell,
+        )
+
+    @property
+    def place(self) -> str:
+        """``file:line:column (r4c7)``, as much of it as is known."""
+        if self.source is not None:
+            place = ":".join(str(p) for p in (self.source, self.line, self.column) if p is not None)
+        else:
+            named = (("line", self.line), ("column", self.column))
+            place = ", ".join(f"{word} {value}" for word, value in named if value is not None)
+        if self.cell:
+            place = f"{place} ({self.cell})" if place else self.cell
+        return place
+
+    def __str__(self) -> str:
+        return f"{self.place}: {self.problem}" if self.place else self.problem
+
+
+class ShapeError(ParseError):
+    """A cell count or box shape that no grid has."""
+
+
+class InvalidGridError(BitdokuError, ValueError):
+    """Givens that break the rules: the same digit twice in a row, column or box."""
+
+    def __init__(self, problem: str, *, cells: tuple[str, ...] = (), unit: str | None = None) -> None:
+        super().__init__(problem)
+        self.problem = problem
+        self.cells = cells
+        self.unit = unit
+
+    def __str__(self) -> str:
+        return f"invalid grid: {self.problem}"
+
+
+class SearchLimitError(BitdokuError):
+    """A search ran out of its node budget before it could answer.
+
+    ``stats`` holds the counters gathered so far and ``solutions_found`` how many solutions were seen.
+    """
+
+    def __init__(self, max_nodes: int, solutions_found: int, stats: object = None) -> None:
+        super().__init__(max_nodes, solutions_found)
+        self.max_nodes = max_nodes
+        self.solutions_found = solutions_found
+        self.stats = stats
+
+    def __str__(self) -> str:
+        found = "1 solution" if self.solutions_found == 1 else f"{self.solutions_found} solutions"
+        return (
+            f"search stopped after {self.max_nodes:,} nodes with {found} found; "
+            "pass max_nodes=... (CLI: --max-nodes) to go further"
+        )
+
+
+class MissingExtraError(BitdokuError, ImportError):
+    """An optional feature whose packages are not installed."""
+
+    def __init__(self, feature: str, extra: str) -> None:
+        super().__init__(feature, extra)
+        self.feature = feature
+        self.extra = extra
+
+    def __str__(self) -> str:
+        return f"{self.feature} needs extra packages: pip install 'bitdoku[{self.extra}]'"

@@ -1,0 +1,1 @@
+"""Text in and out: one module a format, and a reader that streams puzzle files."""

@@ -1,0 +1,38 @@
+"""A puzzle as JSON: ``{"shape": "3x3", "cells": [[8, 0, ...], ...]}``, one list a row, 0 for a blank."""
+
+from __future__ import annotations
+
+import json
+
+from bitdoku.errors import ParseError
+from bitdoku.formats.line import _shape_for
+from bitdoku.formats.tokens import token_value
+from bitdoku.shape import Shape
+
+
+def format_json(cells: list[int] | bytes, shape: Shape) -> str:
+    """Write the shape and the rows of cells as one line of JSON."""
+    n = shape.n
+    rows = [list(cells[row * n : (row + 1) * n]) for row in range(n)]
+    return json.dumps({"shape": str(shape), "cells": rows}, separators=(",", ":"))
+
+
+def parse_json(text: str, shape: Shape | None = None) -> tuple[list[int], Shape]:
+    """Read the JSON written by ``format_json`` (``cells`` may also be one flat list, ``shape`` is optional)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ParseError(f"not valid JSON: {error.msg}", line=error.lineno, column=error.colno) from None
+    if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
+        raise ParseError('a JSON puzzle is an object with a "cells" list, like {"shape": "3x3", "cells": [[...]]}')
+    if data.get("shape") is not None:
+        shape = Shape.parse(data["shape"]) if shape is None else shape
+    rows = data["cells"]
+    flat = [v for row in rows for v in row] if rows and isinstance(rows[0], list) else rows
+    shape = _shape_for(len(flat), shape)
+    values = []
+    for index, value in enumerate(flat):
+        if isinstance(value, bool) or not isinstance(value, (int, str)):
+            raise ParseError(f"unexpected cell {value!r}; cells are integers 0-{shape.n}")
+        values.append(token_value(str(value), index=index, n=shape.n, column=None))
+    return values, shape

@@ -1,0 +1,189 @@
+"""Stream puzzles from a file, stdin or any text stream, in constant memory.
+
+One puzzle a line is the common case; ``#`` starts a comment and blank lines are skipped. A block picture
+(N rows of N cells, box lines allowed) is also recognised, so a file may hold the seed solver's integer rows.
+Every error carries the source name and the line number. ``read_entries`` never raises for a bad puzzle:
+it yields an ``Entry`` holding the error, which is how a lenient reader reports bad lines and goes on.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal, TextIO
+
+from bitdoku.errors import ParseError, ShapeError
+from bitdoku.formats.block import _char_cells, _is_rule, _token_cells
+from bitdoku.formats.tokens import is_token_text
+from bitdoku.shape import MAX_DIGITS, Shape
+
+if TYPE_CHECKING:
+    from bitdoku.grid import Grid
+
+#: Longer lines are reported as errors and skipped without being held in memory. A 64x64 puzzle written as
+#: integers takes about 12,000 characters, so this leaves a wide margin.
+MAX_LINE_LENGTH = 1 << 16
+
+Source = str | Path | TextIO
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One puzzle read from a source: its 1-based first line, and either the grid or the error."""
+
+    line: int
+    grid: Grid | None
+    error: ParseError | None = None
+
+
+def read_puzzles(
+    source: Source, *, shape: Shape | str | None = None, errors: Literal["raise", "skip"] = "raise"
+) -> Iterator[Grid]:
+    """Yield the grids of a puzzle file (``'-'`` is stdin), one at a time.
+
+    With ``errors="raise"`` the first bad puzzle raises its ``ParseError`` (which names the file and line);
+    with ``errors="skip"`` bad puzzles are left out. Use ``read_entries`` to see each error and go on.
+    """
+    if errors not in ("raise", "skip"):
+        raise ValueError(f"errors must be 'raise' or 'skip', not {errors!r}")
+    for entry in read_entries(source, shape=shape):
+        if entry.grid is not None:
+            yield entry.grid
+        elif errors == "raise":
+            raise entry.error  # type: ignore[misc]
+
+
+def read_entries(source: Source, *, shape: Shape | str | None = None) -> Iterator[Entry]:
+    """Yield an ``Entry`` for every puzzle of a source, good or bad, in order."""
+    fixed = Shape.parse(shape) if shape is not None else None
+    with _open(source) as (stream, name):
+        yield from _Scanner(name, fixed).scan(_numbered_lines(stream, name))
+
+
+@contextmanager
+def _open(source: Source) -> Iterator[tuple[TextIO, str]]:
+    """Open a path (``'-'`` = stdin) or pass a stream through, with the name errors will show."""
+    if isinstance(source, (str, Path)) and str(source) == "-":
+        yield sys.stdin, "<stdin>"
+    elif isinstance(source, (str, Path)):
+        try:
+            stream = open(source, encoding="utf-8", errors="replace")  # noqa: SIM115 - closed below
+        except OSError as error:
+            raise ParseError(f"cannot read the file: {error.strerror or error}", source=str(source)) from None
+        with stream:
+            yield stream, str(source)
+    else:
+        yield source, getattr(source, "name", "<input>")
+
+
+def _numbered_lines(stream: TextIO, name: str) -> Iterator[tuple[int, str | ParseError]]:
+    """Yield (line number, text) with comments stripped, or a ParseError for an overlong line."""
+    number = 0
+    while True:
+        text = stream.readline(MAX_LINE_LENGTH)
+        if not text:
+            return
+        number += 1
+        if len(text) >= MAX_LINE_LENGTH and not text.endswith("\n"):
+            while (rest := stream.readline(MAX_LINE_LENGTH)) and not rest.endswith("\n"):
+                pass
+            yield number, ParseError(f"line is longer than {MAX_LINE_LENGTH:,} characters", source=name, line=number)
+            continue
+        yield number, text.split("#", 1)[0].rstrip()
+
+
+class _Scanner:
+    """Turns numbered lines into entries, gathering the rows of block pictures."""
+
+    def __init__(self, name: str, shape: Shape | None) -> None:
+        self.name = name
+        self.shape = shape
+        self.block: list[str] = []
+        self.block_start = 0
+        self.block_rows = 0
+        self.block_width = 0
+
+    def scan(self, lines: Iterator[tuple[int, str | ParseError]]) -> Iterator[Entry]:
+        for number, text in lines:
+            if isinstance(text, ParseError):
+                yield from self._flush_partial()
+                yield Entry(number, None, text)
+            elif self.block:
+                yield from self._continue_block(number, text)
+            elif text.strip() and not _is_rule(text):
+                yield from self._start(number, text)
+        yield from self._flush_partial()
+
+    def _start(self, number: int, text: str) -> Iterator[Entry]:
+        width = _row_width(text)
+        if self._is_row_width(width):
+            self.block, self.block_start, self.block_rows, self.block_width = [text], number, 1, width
+            if width == 1:
+                yield from self._finish_block()
+            return
+        yield self._parse(number, text)
+
+    def _continue_block(self, number: int, text: str) -> Iterator[Entry]:
+        if not text.strip() or _is_rule(text):
+            self.block.append(text)
+            return
+        if _row_width(text) != self.block_width:
+            yield from self._flush_partial()
+            yield from self._start(number, text)
+            return
+        self.block.append(text)
+        self.block_rows += 1
+        if self.block_rows == self.block_width:
+            yield from self._finish_block()
+
+    def _finish_block(self) -> Iterator[Entry]:
+        text, start = "\n".join(self.block), self.block_start
+        self.block = []
+        yield self._parse(start, text, block=True)
+
+    def _flush_partial(self) -> Iterator[Entry]:
+        if self.block:
+            problem = (
+                f"a block picture of a {self.block_width}x{self.block_width} grid needs {self.block_width} rows, "
+                f"found {self.block_rows}"
+            )
+            yield Entry(self.block_start, None, ShapeError(problem, source=self.name, line=self.block_start))
+            self.block = []
+
+    def _is_row_width(self, width: int) -> bool:
+        """Whether a line with this many cells is one row of a block picture rather than a whole puzzle."""
+        if self.shape is not None:
+            return width == self.shape.n and width != self.shape.n_cells
+        if width * width > MAX_DIGITS * MAX_DIGITS:
+            return False
+        try:
+            Shape.infer(width)
+        except ShapeError:
+            pass
+        else:
+            return False
+        try:
+            Shape.for_digits(width)
+        except ShapeError:
+            return False
+        return True
+
+    def _parse(self, number: int, text: str, *, block: bool = False) -> Entry:
+        from bitdoku.grid import Grid
+
+        try:
+            grid = Grid.parse(text if block else text.strip(), self.shape)
+        except ParseError as error:
+            line = number + (error.line - 1 if block and error.line else 0)
+            return Entry(number, None, error.located(source=self.name, line=line))
+        return Entry(number, grid)
+
+
+def _row_width(text: str) -> int:
+    """How many cells a line holds, read as integers or as one character a cell."""
+    if is_token_text(text.replace("|", " ")):
+        return len(_token_cells(text))
+    return len(_char_cells(text))

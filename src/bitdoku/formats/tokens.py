@@ -1,0 +1,70 @@
+"""How one cell is written: the digit alphabet, the blank characters and integer tokens.
+
+Up to N = 35 a cell is one character: value v is the v-th character of ``1-9A-Z`` (16x16 uses ``1-9A-G``,
+25x25 ``1-9A-P``, as in most public puzzle lists). Bigger grids are written as whitespace-separated integers.
+"""
+
+from __future__ import annotations
+
+from bitdoku.errors import ParseError, cell_name
+
+ALPHABET = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+BLANKS = ".0-_*"
+#: The characters that draw a block picture's box lines; never cells.
+RULE_CHARS = "|+-="
+
+_VALUE_OF_CHAR = {ch: value for value, ch in enumerate(ALPHABET, start=1)}
+_VALUE_OF_CHAR.update(dict.fromkeys(BLANKS, 0))
+
+
+def digits_hint(n: int) -> str:
+    """Describe the cells an N x N grid accepts, for the end of an error message."""
+    if n <= 9:
+        return f"digits are 1-{n}, empty cells are '.' or '0'"
+    if n <= len(ALPHABET):
+        return f"digits are 1-9 and A-{ALPHABET[n - 1]}, empty cells are '.' or '0'"
+    return f"digits are the integers 1-{n}, empty cells are 0 or '.'"
+
+
+def char_value(ch: str, *, index: int, n: int, column: int) -> int:
+    """The value of one cell character, or a ParseError that names the character and the cell."""
+    value = _VALUE_OF_CHAR.get(ch)
+    if value is None:
+        raise ParseError(
+            f"unexpected character {ch!r}; {digits_hint(n)}", column=column, cell=cell_name(index, n)
+        )
+    _check_range(value, ch, index=index, n=n, column=column)
+    return value
+
+
+def token_value(token: str, *, index: int, n: int, column: int | None) -> int:
+    """The value of one whitespace-separated integer token (``0`` or ``.`` for a blank)."""
+    if token in BLANKS:
+        return 0
+    if not token.isdecimal():
+        raise ParseError(
+            f"unexpected cell {token!r}; {digits_hint(n)}", column=column, cell=cell_name(index, n)
+        )
+    value = int(token)
+    _check_range(value, token, index=index, n=n, column=column)
+    return value
+
+
+def _check_range(value: int, text: str, *, index: int, n: int, column: int | None) -> None:
+    if value > n:
+        raise ParseError(
+            f"digit {text!r} ({value}) is out of range for a {n}x{n} grid; {digits_hint(n)}",
+            column=column,
+            cell=cell_name(index, n),
+        )
+
+
+def is_token_text(text: str) -> bool:
+    """Whether a text writes its cells as whitespace-separated tokens rather than one character each."""
+    tokens = text.split()
+    return len(tokens) > 1 and any(len(t) > 1 for t in tokens) and all(t.isdecimal() or t in BLANKS for t in tokens)
+
+
+def char_of(value: int) -> str:
+    """One cell as a character (``.`` for a blank)."""
+    return ALPHABET[value - 1] if value else "."

@@ -1,0 +1,261 @@
+"""``Grid``: an immutable Sudoku grid of any shape that parses and prints its own formats.
+
+A grid is a puzzle (some cells empty) or a solution (all filled); it is the same value either way. Parsing is
+syntax only, as in python-chess: a well-formed grid that breaks the rules (a digit twice in a row) is still a
+``Grid``, and ``conflicts()``, ``is_valid()`` and ``validate()`` report what is wrong with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import NamedTuple
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from bitdoku.errors import InvalidGridError, ParseError, ShapeError, cell_name
+from bitdoku.formats.block import format_block, format_rows, parse_block
+from bitdoku.formats.json import format_json, parse_json
+from bitdoku.formats.line import _shape_for, format_line, parse_line
+from bitdoku.shape import Shape
+
+
+class Conflict(NamedTuple):
+    """A digit that appears twice in one unit: ``digit 5 appears twice in row 3 (r3c2, r3c8)``."""
+
+    digit: int
+    unit: str
+    cells: tuple[str, str]
+
+    def __str__(self) -> str:
+        return f"digit {self.digit} appears twice in {self.unit} ({', '.join(self.cells)})"
+
+
+class Grid:
+    """An N x N Sudoku grid with boxes of a given ``Shape``; cells hold 0 (empty) or a digit 1..N.
+
+    Example
+    -------
+    >>> g = Grid.parse("1.3." "3..." "...." ".1..")
+    >>> g.shape, g[0, 2], g.givens
+    (Shape(2, 2), 3, 4)
+    >>> print(g)
+    1 . | 3 .
+    3 . | . .
+    ----+----
+    . . | . .
+    . 1 | . .
+    >>> g.candidates(1)
+    [2, 4]
+    """
+
+    __slots__ = ("_cells", "_shape")
+
+    def __init__(self, cells: bytes, shape: Shape) -> None:
+        """Wrap checked cell values; use ``parse`` or ``from_array`` to build a grid from user data."""
+        self._cells = bytes(cells)
+        self._shape = shape
+
+    # -- building -----------------------------------------------------------------------------------
+
+    @classmethod
+    def parse(cls, text: str, shape: Shape | str | None = None) -> Grid:
+        """Read a puzzle line, a block picture, integer rows or JSON; infer the shape unless given.
+
+        Raises ``ParseError`` for a character that is not a cell (with line, column and cell) and
+        ``ShapeError`` for a cell count that fits no grid (naming the sizes that would).
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"Grid.parse() takes text, not {type(text).__name__}; use Grid.from_array for arrays")
+        shape = Shape.parse(shape) if shape is not None else None
+        stripped = text.strip()
+        if not stripped:
+            raise ParseError("empty puzzle: there are no cells to read")
+        if stripped.startswith("{"):
+            cells, shape = parse_json(stripped, shape)
+        elif "\n" in stripped:
+            cells, shape = parse_block(stripped, shape)
+        else:
+            cells, shape = parse_line(stripped, shape)
+        return cls(bytes(cells), shape)
+
+    @classmethod
+    def from_array(cls, values: ArrayLike, shape: Shape | str | None = None) -> Grid:
+        """Build a grid from an N x N nested list or array, or a flat one of N*N cells (0 = empty)."""
+        array = np.asarray(values)
+        if array.dtype.kind not in "iu" and array.size:
+            raise ParseError(f"cells must be integers, not {array.dtype}")
+        flat = array.ravel().astype(np.int64)
+        shape = _shape_for(flat.size, Shape.parse(shape) if shape is not None else None)
+        if array.ndim == 2 and array.shape != (shape.n, shape.n):
+            raise ShapeError(f"expected {shape.n} rows of {shape.n} cells, found an array of shape {array.shape}")
+        bad = np.flatnonzero((flat < 0) | (flat > shape.n))
+        if bad.size:
+            cell = int(bad[0])
+            raise ParseError(
+                f"digit {int(flat[cell])} is out of range for a {shape.size_name} grid; "
+                f"digits are 1-{shape.n}, 0 is empty",
+                cell=cell_name(cell, shape.n),
+            )
+        return cls(flat.astype(np.uint8).tobytes(), shape)
+
+    @classmethod
+    def empty(cls, shape: Shape | str = "3x3") -> Grid:
+        """The grid with no givens."""
+        shape = Shape.parse(shape)
+        return cls(bytes(shape.n_cells), shape)
+
+    # -- reading --------------------------------------------------------------------------------------
+
+    @property
+    def shape(self) -> Shape:
+        return self._shape
+
+    @property
+    def n(self) -> int:
+        """The number of digits (9 for a classic grid)."""
+        return self._shape.n
+
+    @property
+    def cells(self) -> bytes:
+        """The cell values in row-major order, one byte a cell (0 = empty)."""
+        return self._cells
+
+    @property
+    def givens(self) -> int:
+        """How many cells are filled."""
+        return len(self._cells) - self._cells.count(0)
+
+    def __getitem__(self, key: int | tuple[int, int]) -> int:
+        """``grid[row, col]`` (0-based) or ``grid[cell]``."""
+        if isinstance(key, tuple):
+            row, col = key
+            if not (0 <= row < self.n and 0 <= col < self.n):
+                raise IndexError(f"no cell at row {row}, column {col} in a {self._shape.size_name} grid")
+            return self._cells[row * self.n + col]
+        return self._cells[key]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._cells)
+
+    def __len__(self) -> int:
+        return len(self._cells)
+
+    def to_array(self) -> NDArray[np.uint8]:
+        """A new N x N uint8 array of the cells."""
+        return np.frombuffer(self._cells, dtype=np.uint8).reshape(self.n, self.n).copy()
+
+    def to_line(self) -> str:
+        """The one-line format: ``8..........36...`` (integers separated by spaces from N = 36 on)."""
+        return format_line(self._cells, self._shape)
+
+    def to_picture(self) -> str:
+        """The boxed picture that ``str()`` prints."""
+        return format_block(self._cells, self._shape)
+
+    def to_rows(self) -> str:
+        """Whitespace-separated integer rows, 0 for a blank."""
+        return format_rows(self._cells, self._shape)
+
+    def to_json(self) -> str:
+        """``{"shape": "3x3", "cells": [[...], ...]}``."""
+        return format_json(self._cells, self._shape)
+
+    def __str__(self) -> str:
+        return self.to_picture()
+
+    def __repr__(self) -> str:
+        default = self._shape == _default_shape(self._shape.n)
+        shape = "" if default else f", shape={str(self._shape)!r}"
+        return f"Grid.parse({self.to_line()!r}{shape})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Grid):
+            return NotImplemented
+        return self._shape == other._shape and self._cells == other._cells
+
+    def __hash__(self) -> int:
+        return hash((self._shape, self._cells))
+
+    # -- rules ----------------------------------------------------------------------------------------
+
+    def candidates_mask(self, cell: int) -> int:
+        """The digits still possible in a cell as bits (bit d-1 = digit d); 0 for a filled cell."""
+        if self._cells[cell]:
+            return 0
+        seen = 0
+        for peer in self._shape.tables.peers[cell]:
+            value = self._cells[peer]
+            if value:
+                seen |= 1 << (value - 1)
+        return ((1 << self.n) - 1) & ~seen
+
+    def candidates(self, cell: int) -> list[int]:
+        """The digits still possible in a cell, in increasing order."""
+        mask = self.candidates_mask(cell)
+        return [d for d in range(1, self.n + 1) if mask >> (d - 1) & 1]
+
+    def conflicts(self) -> list[Conflict]:
+        """Every pair of equal digits in one unit (the first two cells of each digit and unit)."""
+        found = []
+        for unit, members in enumerate(self._shape.tables.units):
+            first: dict[int, int] = {}
+            for cell in members:
+                value = self._cells[cell]
+                if not value:
+                    continue
+                if value in first:
+                    pair = (cell_name(first[value], self.n), cell_name(int(cell), self.n))
+                    found.append(Conflict(value, self._shape.unit_name(unit), pair))
+                else:
+                    first[value] = int(cell)
+        return found
+
+    def is_valid(self) -> bool:
+        """Whether no digit appears twice in a unit (a valid puzzle may still have no solution)."""
+        return not self.conflicts()
+
+    def validate(self) -> Grid:
+        """Return the grid itself, or raise ``InvalidGridError`` naming the first conflict."""
+        conflicts = self.conflicts()
+        if conflicts:
+            first = conflicts[0]
+            raise InvalidGridError(str(first), cells=first.cells, unit=first.unit)
+        return self
+
+    def is_solved(self) -> bool:
+        """Whether every cell is filled and no rule is broken."""
+        return 0 not in self._cells and self.is_valid()
+
+    def keeps_givens_of(self, puzzle: Grid) -> bool:
+        """Whether this grid agrees with every filled cell of ``puzzle``."""
+        return self._shape == puzzle._shape and all(
+            given == 0 or given == mine for given, mine in zip(puzzle._cells, self._cells, strict=True)
+        )
+
+    def is_solution_of(self, puzzle: Grid) -> bool:
+        """Whether this grid is solved and keeps the givens of ``puzzle`` (the check every engine passes)."""
+        return self.is_solved() and self.keeps_givens_of(puzzle)
+
+    def with_digit(self, cell: int, digit: int) -> Grid:
+        """A copy with one cell set (digit 0 empties it)."""
+        if not 0 <= digit <= self.n:
+            raise ValueError(f"digit {digit} is out of range for a {self._shape.size_name} grid")
+        cells = bytearray(self._cells)
+        cells[cell] = digit
+        return Grid(bytes(cells), self._shape)
+
+
+def _default_shape(n: int) -> Shape:
+    return Shape.for_digits(n)
+
+
+def as_grid(puzzle: Grid | str | Sequence[int] | NDArray[np.integer], shape: Shape | str | None = None) -> Grid:
+    """Accept what the public functions take: a ``Grid``, text, or an array of cells."""
+    if isinstance(puzzle, Grid):
+        if shape is not None and Shape.parse(shape) != puzzle.shape:
+            raise ShapeError(f"the grid has {puzzle.shape} boxes, not {shape}")
+        return puzzle
+    if isinstance(puzzle, str):
+        return Grid.parse(puzzle, shape)
+    return Grid.from_array(puzzle, shape)

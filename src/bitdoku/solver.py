@@ -1,0 +1,141 @@
+"""The public search functions: ``search``, ``solve``, ``count_solutions`` and ``is_unique``.
+
+They take a ``Grid``, puzzle text or an array; check the input at this boundary; and hand a valid puzzle to
+the engine named by ``engine``. ``search`` reports every outcome as a ``Status``; the others raise for
+what they cannot answer (invalid givens, a spent node budget) and return plain values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from bitdoku.engines.registry import DEFAULT_ENGINE, get_engine
+from bitdoku.engines.result import DEFAULT_MAX_NODES, SearchResult, Status
+from bitdoku.errors import SearchLimitError
+from bitdoku.grid import Grid, as_grid
+from bitdoku.shape import Shape
+
+Puzzle = Grid | str | Sequence[int] | Sequence[Sequence[int]] | NDArray[np.integer]
+
+
+def search(
+    puzzle: Puzzle,
+    *,
+    limit: int = 2,
+    keep: int = 1,
+    engine: str = DEFAULT_ENGINE,
+    max_nodes: int | None = None,
+    shape: Shape | str | None = None,
+) -> SearchResult:
+    """Search for up to ``limit`` solutions and report how it went; never raises for a bad puzzle.
+
+    Parameters
+    ----------
+    puzzle : Grid, str or array
+        The puzzle; text and arrays are parsed with ``Grid.parse`` and ``Grid.from_array``.
+    limit : int
+        Stop after this many solutions. 2 (the default) proves uniqueness; 1 only finds one.
+    keep : int
+        How many of the solutions found to return in ``result.solutions``.
+    engine : str
+        An engine name from ``bitdoku.ENGINES``.
+    max_nodes : int, optional
+        The node budget; the search ends with ``Status.LIMIT`` when it is spent.
+    shape : Shape or str, optional
+        The box shape, when it cannot be inferred from the cell count.
+
+    Returns
+    -------
+    SearchResult
+        ``status``, ``count``, ``solutions`` and ``stats``.
+
+    Raises
+    ------
+    ParseError
+        When ``puzzle`` is text or an array that is not a grid.
+
+    Example
+    -------
+    >>> result = search("..3." ".4.2" "21.." "....")
+    >>> result.status, result.count
+    (<Status.UNIQUE: 'unique'>, 1)
+    >>> print(result.solution.to_line())
+    1234341221434321
+    """
+    grid = as_grid(puzzle, shape)
+    _check_count("limit", limit, minimum=1)
+    _check_count("keep", keep, minimum=0)
+    if max_nodes is not None:
+        _check_count("max_nodes", max_nodes, minimum=1)
+    conflicts = grid.conflicts()
+    if conflicts:
+        return SearchResult(Status.INVALID, 0, reason=str(conflicts[0]))
+    budget = DEFAULT_MAX_NODES if max_nodes is None else max_nodes
+    return get_engine(engine)(grid, limit=limit, max_nodes=budget, keep=keep)
+
+
+def solve(
+    puzzle: Puzzle, *, engine: str = DEFAULT_ENGINE, max_nodes: int | None = None, shape: Shape | str | None = None
+) -> Grid | None:
+    """Return a solution of the puzzle, or ``None`` when it has none.
+
+    Raises ``InvalidGridError`` when the givens break a rule and ``SearchLimitError`` when the node budget
+    runs out first.
+
+    Example
+    -------
+    >>> print(solve("..3." ".4.2" "21.." "....").to_line())
+    1234341221434321
+    """
+    result = _checked(search(puzzle, limit=1, engine=engine, max_nodes=max_nodes, shape=shape), puzzle, shape)
+    return result.solution
+
+
+def count_solutions(
+    puzzle: Puzzle,
+    *,
+    limit: int = 2,
+    engine: str = DEFAULT_ENGINE,
+    max_nodes: int | None = None,
+    shape: Shape | str | None = None,
+) -> int:
+    """Count the solutions, stopping at ``limit``: the answer is exact when it is below ``limit``.
+
+    Example
+    -------
+    >>> count_solutions("...." "...." "...." "....", limit=1000)
+    288
+    """
+    result = search(puzzle, limit=limit, keep=0, engine=engine, max_nodes=max_nodes, shape=shape)
+    return _checked(result, puzzle, shape).count
+
+
+def is_unique(
+    puzzle: Puzzle, *, engine: str = DEFAULT_ENGINE, max_nodes: int | None = None, shape: Shape | str | None = None
+) -> bool:
+    """Whether the puzzle has exactly one solution.
+
+    Example
+    -------
+    >>> is_unique("..3." ".4.2" "21.." "...."), is_unique("1..." "...." "...." "....")
+    (True, False)
+    """
+    return count_solutions(puzzle, limit=2, engine=engine, max_nodes=max_nodes, shape=shape) == 1
+
+
+def _checked(result: SearchResult, puzzle: Puzzle, shape: Shape | str | None) -> SearchResult:
+    """Turn the outcomes a plain return value cannot express into exceptions."""
+    if result.status is Status.INVALID:
+        as_grid(puzzle, shape).validate()
+    if result.status is Status.LIMIT:
+        raise SearchLimitError(result.stats.nodes, result.count, result.stats)
+    return result
+
+
+def _check_count(name: str, value: int, *, minimum: int) -> None:
+    """Reject a count argument that is not an integer of at least ``minimum``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
+        raise ValueError(f"{name} must be an integer of at least {minimum}, not {value!r}")
