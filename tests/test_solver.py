@@ -93,3 +93,9 @@ def test_bad_arguments_are_value_errors():
         solve("not a puzzle")
     with pytest.raises(ParseError):
         solve(np.zeros(80, dtype=np.uint8))
+
+
+@pytest.mark.parametrize("line", sample_lines("famous.txt"))
+def test_famous_puzzles_are_unique(engine, line):
+    result = search(line, engine=engine)
+    assert result.status is Status.UNIQUE and result.solution.is_solution_of(Grid.parse(line))
