@@ -70,9 +70,6 @@ def search(
     _check_count("keep", keep, minimum=0)
     if max_nodes is not None:
         _check_count("max_nodes", max_nodes, minimum=1)
-    conflicts = grid.conflicts()
-    if conflicts:
-        return SearchResult(Status.INVALID, 0, reason=str(conflicts[0]))
     budget = DEFAULT_MAX_NODES if max_nodes is None else max_nodes
     return get_engine(engine)(grid, limit=limit, max_nodes=budget, keep=keep)
 

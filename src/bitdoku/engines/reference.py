@@ -22,7 +22,10 @@ from bitdoku.grid import Grid
 
 
 def search(puzzle: Grid, *, limit: int, max_nodes: int, keep: int) -> SearchResult:
-    """Find up to ``limit`` solutions of a valid puzzle, keeping the first ``keep`` of them."""
+    """Find up to ``limit`` solutions of a puzzle, keeping the first ``keep`` of them."""
+    conflicts = puzzle.conflicts()
+    if conflicts:
+        return SearchResult(Status.INVALID, 0, reason=str(conflicts[0]))
     shape, n = puzzle.shape, puzzle.n
     full = (1 << n) - 1
     cells = list(puzzle.cells)

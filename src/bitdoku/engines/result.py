@@ -47,8 +47,10 @@ class SearchStats:
     guesses: int = 0
     backtracks: int = 0
 
-    def __add__(self, other: SearchStats) -> SearchStats:
-        return SearchStats(self.nodes + other.nodes, self.guesses + other.guesses, self.backtracks + other.backtracks)
+    @property
+    def solved_without_guessing(self) -> bool:
+        """Whether propagation alone settled every cell (meaningful for engines that count guesses)."""
+        return self.guesses == 0
 
 
 @dataclass(frozen=True)

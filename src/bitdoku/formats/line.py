@@ -8,11 +8,11 @@ integers with 0 for a blank.
 from __future__ import annotations
 
 from bitdoku.errors import ShapeError
-from bitdoku.formats.tokens import char_of, char_value, is_token_text, token_value
+from bitdoku.formats.tokens import char_of, char_value, fast_char_values, is_token_text, token_value
 from bitdoku.shape import Shape
 
 
-def parse_line(text: str, shape: Shape | None = None) -> tuple[list[int], Shape]:
+def parse_line(text: str, shape: Shape | None = None) -> tuple[bytes | list[int], Shape]:
     """Read the cells of one puzzle line; return the values (0 = blank) and the shape.
 
     Raises ``ParseError`` (with the column and the cell) for a character that is not a cell, and
@@ -21,6 +21,11 @@ def parse_line(text: str, shape: Shape | None = None) -> tuple[list[int], Shape]
     text = text.strip()
     if is_token_text(text):
         return _parse_tokens(text, shape)
+    if " " not in text and "\t" not in text:
+        shape = _shape_for(len(text), shape)
+        values = fast_char_values(text, shape.n)
+        if values is not None:
+            return values, shape
     positions = [column for column, ch in enumerate(text, start=1) if not ch.isspace()]
     shape = _shape_for(len(positions), shape)
     cells = [char_value(text[col - 1], index=i, n=shape.n, column=col) for i, col in enumerate(positions)]

@@ -17,6 +17,21 @@ _VALUE_OF_CHAR = {ch: value for value, ch in enumerate(ALPHABET, start=1)}
 _VALUE_OF_CHAR.update(dict.fromkeys(BLANKS, 0))
 
 
+#: bytes.translate table for the fast path: each byte becomes its cell value, or 0xFF when it is no cell.
+_VALUE_TABLE = bytes(_VALUE_OF_CHAR.get(chr(b), 0xFF) for b in range(256))
+
+
+def fast_char_values(text: str, n: int) -> bytes | None:
+    """The cell values of a one-character-a-cell line in one C-level pass, or ``None`` when any character is
+    not a digit of an N x N grid (the slow path then finds it and says where)."""
+    try:
+        raw = text.encode("ascii")
+    except UnicodeEncodeError:
+        return None
+    values = raw.translate(_VALUE_TABLE)
+    return values if max(values, default=0) <= n else None
+
+
 def digits_hint(n: int) -> str:
     """Describe the cells an N x N grid accepts, for the end of an error message."""
     if n <= 9:
