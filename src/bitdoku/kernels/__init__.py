@@ -1,0 +1,7 @@
+"""Numba kernels: arrays in, arrays and status codes out.
+
+The modules here import only NumPy and Numba and know nothing of ``Grid`` or ``Shape`` objects; a shape comes in
+as its unit and peer tables (``Shape.tables``). ``status`` names the return codes and stats slots, ``bits`` holds
+every bit trick, ``propagate`` the deduction rules, ``dfs`` the search on any shape, ``sudoku9`` the specialised
+9x9 search, and ``batch`` the ``prange`` over many puzzles.
+"""

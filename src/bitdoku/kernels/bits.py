@@ -1,0 +1,66 @@
+"""Bit tricks on masks: every one the kernels use lives here.
+
+A mask is an unsigned integer whose bit d-1 stands for digit d. ``popcount`` and ``lowest_bit_index`` map to the
+CPU's ``popcnt`` and ``tzcnt`` through LLVM intrinsics, so they cost one instruction where the host has them.
+"""
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
+
+
+@intrinsic
+def _ctpop(typingctx, x):
+    """LLVM ``ctpop``: the number of set bits, in the argument's own integer type."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return x(x), codegen
+
+
+@intrinsic
+def _cttz(typingctx, x):
+    """LLVM ``cttz``: the number of trailing zero bits (the width of the type for zero)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return x(x), codegen
+
+
+@njit(cache=True, nogil=True, inline="always")
+def popcount(mask):
+    """The number of set bits of an integer mask, as an int64."""
+    return np.int64(_ctpop(mask))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def lowest_bit_index(mask):
+    """The index of the lowest set bit (digit - 1 for a digit mask); the type width for an empty mask."""
+    return np.int64(_cttz(mask))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def lowest_bit(mask):
+    """The mask holding only the lowest set bit of ``mask`` (0 for 0), in the mask's own type."""
+    return mask & (~mask + type(mask)(1))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def full_mask(n):
+    """The uint64 mask of digits 1..n, safe for n = 64 (where ``1 << 64`` would overflow)."""
+    if n >= 64:
+        return np.uint64(0xFFFFFFFFFFFFFFFF)
+    return (np.uint64(1) << np.uint64(n)) - np.uint64(1)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def digit_bit(digit):
+    """The uint64 mask of one digit 1..64."""
+    return np.uint64(1) << np.uint64(digit - 1)

@@ -1,0 +1,199 @@
+"""Depth-first search with minimum remaining values on an explicit stack, for every shape (N = 4..64).
+
+``search`` is the public kernel: it routes a classic 9x9 grid to the specialised ``sudoku9`` kernel and every
+other shape (or any grid when ``flags`` has ``GENERIC_ONLY``) to ``search_generic``. The generic search keeps
+one state and an undo trail (``propagate``), so its memory is O(N^3) whatever the depth: copying the state at
+each depth would need N^4 * 8 bytes, 134 MB for a 64x64 grid.
+"""
+
+import numpy as np
+from numba import njit
+
+from bitdoku.kernels.bits import digit_bit, full_mask, lowest_bit_index, popcount
+from bitdoku.kernels.propagate import FILLED, QUEUE_LENGTH, TRAIL_LENGTH, assign, new_workspace, propagate, undo
+from bitdoku.kernels.status import (
+    BUDGET_EXHAUSTED,
+    COMPLETE,
+    CONTRADICTION,
+    GENERIC_ONLY,
+    INVALID,
+    LIMIT_REACHED,
+    NAKED_SINGLES,
+    STAT_BACKTRACKS,
+    STAT_GUESSES,
+    STAT_MAX_DEPTH,
+    STAT_NODES,
+    STAT_PLACEMENTS,
+    STAT_SOLUTIONS,
+)
+from bitdoku.kernels.sudoku9 import is_standard9, search9
+
+
+@njit(cache=True, nogil=True)
+def _load_givens(ws, cells, n, cell_units):
+    """Fill the workspace from the givens; -1 when fine, else INVALID or CONTRADICTION (no search needed)."""
+    value, cand = ws[0], ws[1]
+    seen = np.zeros(3 * n, np.uint64)
+    for cell in range(n * n):
+        digit = np.int64(cells[cell])
+        if digit == 0:
+            continue
+        if digit > n:
+            return INVALID
+        bit = digit_bit(digit)
+        for kind in range(3):
+            unit = cell_units[cell, kind]
+            if seen[unit] & bit != 0:
+                return INVALID
+            seen[unit] |= bit
+        value[cell] = digit
+        cand[cell] = bit
+    full = full_mask(n)
+    for cell in range(n * n):
+        if value[cell] == 0:
+            mask = full & ~(seen[cell_units[cell, 0]] | seen[cell_units[cell, 1]] | seen[cell_units[cell, 2]])
+            if mask == 0:
+                return CONTRADICTION
+            cand[cell] = mask
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _queue_naked_singles(ws, n_cells):
+    """Queue the empty cells that already have one candidate, so the first propagation fills them."""
+    value, cand, queue, counters = ws[0], ws[1], ws[4], ws[5]
+    for cell in range(n_cells):
+        mask = cand[cell]
+        if value[cell] == 0 and mask & (mask - np.uint64(1)) == 0:
+            queue[counters[QUEUE_LENGTH]] = cell
+            counters[QUEUE_LENGTH] += 1
+
+
+@njit(cache=True, nogil=True)
+def _choose_cell(ws, n_cells, good_enough):
+    """The empty cell with the fewest candidates (the first such), or -1 when the grid is full.
+
+    Stops at the first cell with ``good_enough`` candidates: 2 once naked singles are filled, else 1.
+    """
+    value, cand = ws[0], ws[1]
+    best = -1
+    best_count = 1 << 30
+    for cell in range(n_cells):
+        if value[cell] == 0:
+            count = popcount(cand[cell])
+            if count < best_count:
+                best = cell
+                best_count = count
+                if count <= good_enough:
+                    break
+    return best
+
+
+@njit(cache=True, nogil=True)
+def search_generic(cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats):
+    """Count and collect solutions of a grid of any shape by MRV depth-first search with propagation.
+
+    Same contract as ``search`` (whose docstring has the details); never routes to the 9x9 kernel.
+    A frame of the stack holds the branching cell, the candidates still to try and the trail mark to undo to.
+    """
+    stats[:] = 0
+    n_cells = n * n
+    ws = new_workspace(n_cells, n)
+    value, cand, counters = ws[0], ws[1], ws[5]
+    status = _load_givens(ws, cells, n, cell_units)
+    if status >= 0:
+        return status
+    stats[STAT_NODES] = 1
+    naked = flags & NAKED_SINGLES != 0
+    if naked:
+        _queue_naked_singles(ws, n_cells)
+    if not propagate(ws, n, units, cell_units, peers, flags):
+        return COMPLETE
+    frame_cell = np.empty(n_cells + 1, np.int64)
+    frame_rest = np.empty(n_cells + 1, np.uint64)
+    frame_mark = np.empty(n_cells + 1, np.int64)
+    good_enough = 2 if naked else 1
+    top = 0
+    status = COMPLETE
+    while True:
+        cell = _choose_cell(ws, n_cells, good_enough)
+        if cell < 0:
+            found = stats[STAT_SOLUTIONS]
+            if found < solutions.shape[0]:
+                solutions[found, :] = value
+            stats[STAT_SOLUTIONS] = found + 1
+            if found + 1 >= limit:
+                status = LIMIT_REACHED
+                break
+        else:
+            if popcount(cand[cell]) > 1:
+                stats[STAT_GUESSES] += 1
+            frame_cell[top] = cell
+            frame_rest[top] = cand[cell]
+            frame_mark[top] = counters[TRAIL_LENGTH]
+            top += 1
+            stats[STAT_MAX_DEPTH] = max(stats[STAT_MAX_DEPTH], top)
+        advanced = False
+        while top > 0 and status == COMPLETE:
+            frame = top - 1
+            undo(ws, frame_mark[frame])
+            rest = frame_rest[frame]
+            if rest == 0:
+                top -= 1
+                continue
+            digit = lowest_bit_index(rest) + 1
+            frame_rest[frame] = rest & (rest - np.uint64(1))
+            if stats[STAT_NODES] >= max_nodes:
+                status = BUDGET_EXHAUSTED
+                break
+            stats[STAT_NODES] += 1
+            counters[QUEUE_LENGTH] = 0
+            if assign(ws, peers, frame_cell[frame], digit, naked) and propagate(
+                ws, n, units, cell_units, peers, flags
+            ):
+                advanced = True
+                break
+            stats[STAT_BACKTRACKS] += 1
+        if not advanced:
+            break
+    stats[STAT_PLACEMENTS] = counters[FILLED]
+    return status
+
+
+@njit(cache=True, nogil=True)
+def search(cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats):
+    """Search a puzzle for up to ``limit`` solutions within a node budget.
+
+    Parameters
+    ----------
+    cells : uint8[N*N]
+        The puzzle, row-major, 0 for an empty cell; not mutated.
+    n : int
+        Digits of the shape (N).
+    units, cell_units, peers : int32[3N, N], int32[N*N, 3], int32[N*N, P]
+        ``Shape.tables`` of the shape.
+    limit : int
+        Stop after this many solutions (>= 1).
+    max_nodes : int
+        The node budget (> 0). A node is a search state: the root, then one per candidate tried at a branch point.
+    flags : int
+        Bits from ``status``: ``NAKED_SINGLES | HIDDEN_SINGLES | LOCKED_CANDIDATES`` (``ALL_RULES``) choose the
+        rules run at each node (0 is plain MRV backtracking); ``GENERIC_ONLY`` keeps a 9x9 grid off the
+        specialised kernel.
+    solutions : uint8[K, N*N]
+        Out: the first min(found, K) solutions, in the order found. K may be 0.
+    stats : int64[N_STATS]
+        Out: counters, slots ``STAT_*`` in ``status``.
+
+    Returns
+    -------
+    int
+        ``COMPLETE`` (everything searched; ``stats[STAT_SOLUTIONS]`` solutions exist), ``LIMIT_REACHED``,
+        ``BUDGET_EXHAUSTED``, ``INVALID`` (a duplicate or out-of-range given) or ``CONTRADICTION`` (an empty cell
+        whose peers' givens hold every digit; zero solutions, no search).
+
+    Cost: at most ``max_nodes`` propagations; memory O(N^3) (generic) or 12 KB (9x9). Never raises.
+    """
+    if n == 9 and flags & GENERIC_ONLY == 0 and is_standard9(units):
+        return search9(cells, limit, max_nodes, flags, solutions, stats)
+    return search_generic(cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats)

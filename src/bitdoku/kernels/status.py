@@ -1,0 +1,50 @@
+"""Status codes, rule flags and stats slots shared by the kernels and the Python side.
+
+Plain ``int`` module constants, so Numba freezes them into the compiled code and Python code can wrap them in an
+``IntEnum`` without importing Numba.
+"""
+
+# Status codes: what a search returns.
+#: The search space was exhausted; ``stats[STAT_SOLUTIONS]`` says how many solutions (0, 1, ...) exist.
+COMPLETE = 0
+#: ``limit`` solutions were found and the search stopped there; more may exist.
+LIMIT_REACHED = 1
+#: The node budget ran out first; ``stats`` holds what was found so far.
+BUDGET_EXHAUSTED = 2
+#: The givens break the rules on their own: a digit twice in a unit, or a value outside 0..N.
+INVALID = 3
+#: The givens leave an empty cell with no candidate (its peers' givens hold every digit); no search was run.
+#: It means zero solutions, like ``COMPLETE`` with ``stats[STAT_SOLUTIONS] == 0``, but says why.
+CONTRADICTION = 4
+
+STATUS_NAMES = ("COMPLETE", "LIMIT_REACHED", "BUDGET_EXHAUSTED", "INVALID", "CONTRADICTION")
+
+# Rule flags: which deductions run at every node (a bit set).
+#: An empty cell with one candidate takes it.
+NAKED_SINGLES = 1
+#: A digit with one place left in a unit goes there.
+HIDDEN_SINGLES = 2
+#: Pointing and claiming: a digit confined to a box-line intersection leaves the rest of the other unit.
+LOCKED_CANDIDATES = 4
+ALL_RULES = NAKED_SINGLES | HIDDEN_SINGLES | LOCKED_CANDIDATES
+#: Not a rule: forces the generic search for a 9x9 grid, so benchmarks can measure the specialised path.
+GENERIC_ONLY = 8
+
+# Stats slots: indices into the int64 stats out-array.
+#: Solutions found (at most ``limit``).
+STAT_SOLUTIONS = 0
+#: Search states visited: the root plus every candidate tried at a branch point.
+STAT_NODES = 1
+#: Branch points: cells chosen for branching that had two or more candidates.
+STAT_GUESSES = 2
+#: Dead ends: candidates tried whose propagation ran into a contradiction.
+STAT_BACKTRACKS = 3
+#: Deepest stack of open branch points.
+STAT_MAX_DEPTH = 4
+#: Cells filled by propagation (naked and hidden singles), over the whole search.
+STAT_PLACEMENTS = 5
+#: 1 when the specialised 9x9 kernel ran, 0 for the generic one.
+STAT_SPECIALISED = 6
+N_STATS = 8
+
+STAT_NAMES = ("solutions", "nodes", "guesses", "backtracks", "max_depth", "placements", "specialised", "reserved")

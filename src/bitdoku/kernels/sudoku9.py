@@ -1,0 +1,502 @@
+"""The specialised 9x9 search: digit-major band bitboards, propagated with word-wide bit tricks.
+
+Representation (the idea of JCZSolve and tdoku's band layout, written here from scratch): for each digit d and
+each band b (three rows), one 30-bit word holds the cells of the band where d may still go, 10 bits a row
+(bit ``10*r + c``; bits 9, 19 and 29 stay zero as guards). A filled cell stays set in its own digit's word and is
+cleared from the others; ``unsolved`` words (one a band) say which cells are still empty. A state is 30 uint32
+words (``S_UNSOLVED`` onwards are the unsolved words), copied to the next depth on a guess.
+
+Why digit-major: every rule becomes a few operations on whole words instead of a loop over cells.
+
+* Naked singles: a bit-sliced count of candidates over the nine digits (``once``, ``twice``) gives every cell
+  with one candidate, and every empty cell with none, in 27 AND/ORs a band.
+* Hidden singles in rows: a SWAR "has exactly one bit" test on the three 9-bit rows of a word at once, using
+  the guard bits to stop borrows. Columns and boxes come from the same ``once``/``twice`` counting over rows.
+* Locked candidates: inside a band the three rows and three boxes of a digit must form a permutation of
+  *triads* (box-row intersections), and the same holds for stacks and columns. ``PERMUTATIONS[p]`` is the union
+  of the permutations inside a 9-bit triad set p (0 when there is none), which implies pointing and claiming and
+  a little more.
+"""
+
+import numpy as np
+from numba import njit
+
+from bitdoku.kernels.bits import lowest_bit_index, popcount
+from bitdoku.kernels.status import (
+    BUDGET_EXHAUSTED,
+    COMPLETE,
+    CONTRADICTION,
+    HIDDEN_SINGLES,
+    INVALID,
+    LIMIT_REACHED,
+    LOCKED_CANDIDATES,
+    NAKED_SINGLES,
+    STAT_BACKTRACKS,
+    STAT_GUESSES,
+    STAT_MAX_DEPTH,
+    STAT_NODES,
+    STAT_PLACEMENTS,
+    STAT_SOLUTIONS,
+    STAT_SPECIALISED,
+)
+
+S_UNSOLVED = 27
+S_HIDDEN_DIRTY = 30  # digits whose words changed since hidden singles last looked at them
+S_LOCKED_DIRTY = 31  # the same for locked candidates
+STATE_WORDS = 32
+MAX_DEPTH = 82
+
+ROW_LOW = (1 << 0) | (1 << 10) | (1 << 20)  # the lowest bit of each row
+GUARDS = ROW_LOW << 9  # the zero bit above each row
+ROW_BITS = 0x1FF
+BAND_FULL = ROW_BITS * ROW_LOW
+BOX_COLUMNS = 0x49  # the first column of each box, in a 9-bit column mask
+
+
+def _build_tables():
+    """Cell positions, the masks a placement keeps, and the triad permutation tables."""
+    cell_band = np.arange(81, dtype=np.int64) // 27
+    cell_pos = np.array([10 * ((cell % 27) // 9) + cell % 9 for cell in range(81)], dtype=np.int64)
+    keep_same = np.zeros(30, dtype=np.int64)
+    keep_other = np.zeros(30, dtype=np.int64)
+    box_block = np.array([(7 << (3 * k)) * ROW_LOW for k in range(3)], dtype=np.int64)
+    for pos in range(30):
+        row, col = divmod(pos, 10)
+        if col == 9:
+            continue
+        seen = (ROW_BITS << (10 * row)) | box_block[col // 3]
+        keep_same[pos] = (BAND_FULL & ~seen) | (1 << pos)
+        keep_other[pos] = BAND_FULL & ~((1 << col) * ROW_LOW)
+    permutations = np.zeros(512, dtype=np.int64)
+    perms = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
+    for triads in range(512):
+        union = 0
+        for perm in perms:
+            bits = sum(1 << (3 * row + perm[row]) for row in range(3))
+            if triads & bits == bits:
+                union |= bits
+        permutations[triads] = union
+    triad_cells = np.zeros(512, dtype=np.int64)
+    for triads in range(512):
+        cells = 0
+        for row in range(3):
+            for box in range(3):
+                if triads >> (3 * row + box) & 1:
+                    cells |= 7 << (10 * row + 3 * box)
+        triad_cells[triads] = cells
+    units = np.zeros((27, 9), dtype=np.int32)
+    for i in range(9):
+        units[i] = np.arange(9) + 9 * i
+        units[9 + i] = np.arange(9) * 9 + i
+        units[18 + i] = [27 * (i // 3) + 3 * (i % 3) + 9 * r + c for r in range(3) for c in range(3)]
+    return cell_band, cell_pos, keep_same, keep_other, box_block, permutations, triad_cells, units
+
+
+CELL_BAND, CELL_POS, KEEP_SAME, KEEP_OTHER, BOX_BLOCK, PERMUTATIONS, TRIAD_CELLS, STANDARD_UNITS = _build_tables()
+
+
+@njit(cache=True, nogil=True)
+def is_standard9(units):
+    """Whether a units table is the classic 9x9 one (rows, columns, 3x3 boxes), which this kernel assumes."""
+    if units.shape[0] != 27 or units.shape[1] != 9:
+        return False
+    for unit in range(27):
+        for i in range(9):
+            if units[unit, i] != STANDARD_UNITS[unit, i]:
+                return False
+    return True
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _place(states, k, digit, band, pos):
+    """Fill cell ``pos`` of ``band`` with ``digit`` (0-based) in state k; False if the digit is not a candidate."""
+    bit = np.int64(1) << pos
+    word = np.int64(states[k, 3 * digit + band])
+    if word & bit == 0:
+        return False
+    clear = ~bit
+    touched = np.int64(1) << digit
+    for other in range(9):
+        other_word = np.int64(states[k, 3 * other + band])
+        touched |= ((other_word >> pos) & 1) << other
+        states[k, 3 * other + band] = other_word & clear
+    states[k, 3 * digit + band] = word & KEEP_SAME[pos]
+    states[k, S_HIDDEN_DIRTY] |= touched
+    states[k, S_LOCKED_DIRTY] |= touched
+    keep = KEEP_OTHER[pos]
+    b1 = band + 1 if band < 2 else 0
+    b2 = band - 1 if band > 0 else 2
+    states[k, 3 * digit + b1] &= keep
+    states[k, 3 * digit + b2] &= keep
+    states[k, S_UNSOLVED + band] &= clear
+    return True
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _place_all(states, k, digit, band, cells):
+    """Fill every cell of a band mask with one digit; the number filled, or -1 on a contradiction."""
+    count = 0
+    while cells != 0:
+        pos = lowest_bit_index(cells)
+        cells &= cells - 1
+        if not _place(states, k, digit, band, pos):
+            return -1
+        count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def _naked_singles(states, k, naked):
+    """Fill the cells with one candidate; -1 if an empty cell has none, else the number filled."""
+    filled = 0
+    for band in range(3):
+        unsolved = np.int64(states[k, S_UNSOLVED + band])
+        if unsolved == 0:
+            continue
+        once = np.int64(0)
+        twice = np.int64(0)
+        for digit in range(9):
+            word = np.int64(states[k, 3 * digit + band])
+            twice |= once & word
+            once |= word
+        if unsolved & ~once != 0:
+            return -1
+        if not naked:
+            continue
+        singles = unsolved & ~twice
+        while singles != 0:
+            pos = lowest_bit_index(singles)
+            singles &= singles - 1
+            bit = np.int64(1) << pos
+            digit = 0
+            while digit < 9 and states[k, 3 * digit + band] & bit == 0:
+                digit += 1
+            if digit == 9 or not _place(states, k, digit, band, pos):
+                return -1
+            filled += 1
+    return filled
+
+
+@njit(cache=True, nogil=True)
+def _hidden_singles(states, k):
+    """Fill each digit's only place in a row, column or box; -1 if a digit has no place in a unit."""
+    filled = 0
+    dirty = np.int64(states[k, S_HIDDEN_DIRTY])
+    states[k, S_HIDDEN_DIRTY] = 0
+    while dirty != 0:
+        digit = lowest_bit_index(dirty)
+        dirty &= dirty - 1
+        col_once = np.int64(0)
+        col_twice = np.int64(0)
+        col_any = np.int64(0)
+        for band in range(3):
+            word = np.int64(states[k, 3 * digit + band])
+            free = word & states[k, S_UNSOLVED + band]
+            if (word + ROW_BITS * ROW_LOW) & GUARDS != GUARDS:
+                return -1  # a row without the digit
+            # SWAR on three rows: subtracting 1 under a guard bit clears the lowest bit of each nonempty row.
+            minus = (free | GUARDS) - ROW_LOW
+            several = ((free & minus) + ROW_BITS * ROW_LOW) & GUARDS
+            rows = minus & GUARDS & ~several
+            r0 = free & ROW_BITS
+            r1 = (free >> 10) & ROW_BITS
+            r2 = (free >> 20) & ROW_BITS
+            once = r0 | r1 | r2
+            twice = (r0 & r1) | (r2 & (r0 | r1))
+            seen = (word | (word >> 10) | (word >> 20)) & ROW_BITS
+            if (seen | (seen >> 1) | (seen >> 2)) & BOX_COLUMNS != BOX_COLUMNS:
+                return -1  # a box without the digit
+            col_any |= seen
+            col_twice |= twice | (col_once & once)
+            col_once |= once
+            box_once = (once | (once >> 1) | (once >> 2)) & BOX_COLUMNS
+            box_twice = (twice | (twice >> 1) | (twice >> 2) | (once & (once >> 1)) | (once & (once >> 2))
+                         | ((once >> 1) & (once >> 2))) & BOX_COLUMNS
+            boxes = box_once & ~box_twice
+            cells = np.int64(0)
+            if rows != 0:
+                cells = free & ((rows >> 9) * ROW_BITS)
+            if boxes != 0:
+                for box in range(3):
+                    if boxes >> (3 * box) & 1:
+                        cells |= free & BOX_BLOCK[box]
+            if cells != 0:
+                count = _place_all(states, k, digit, band, cells)
+                if count < 0:
+                    return -1
+                filled += count
+        if col_any != ROW_BITS:
+            return -1  # a column without the digit
+        columns = col_once & ~col_twice
+        while columns != 0:
+            col = lowest_bit_index(columns)
+            columns &= columns - 1
+            placed = False
+            for band in range(3):
+                cells = states[k, 3 * digit + band] & states[k, S_UNSOLVED + band] & ((np.int64(1) << col) * ROW_LOW)
+                if cells != 0:
+                    if _place_all(states, k, digit, band, cells) < 0:
+                        return -1
+                    filled += 1
+                    placed = True
+                    break
+            in_column = (np.int64(1) << col) * ROW_LOW
+            anywhere = states[k, 3 * digit] | states[k, 3 * digit + 1] | states[k, 3 * digit + 2]
+            if not placed and anywhere & in_column == 0:
+                return -1  # neither free nor filled by an earlier placement of this pass
+    return filled
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _row_triads(word):
+    """The 9-bit set of box-row triads of a band word that hold a candidate: bit 3*row + box."""
+    spread = word | (word >> 1) | (word >> 2)
+    return ((((spread & BOX_COLUMNS) * 84) >> 6) & 7) | ((((spread >> 10) & BOX_COLUMNS) * 84 >> 3) & 0x38) | (
+        (((spread >> 20) & BOX_COLUMNS) * 84) & 0x1C0
+    )
+
+
+@njit(cache=True, nogil=True)
+def _locked_candidates(states, k):
+    """Keep only triads that lie on a row/box and a column/stack permutation; -1 on a contradiction, else changes."""
+    changed = 0
+    dirty = np.int64(states[k, S_LOCKED_DIRTY])
+    states[k, S_LOCKED_DIRTY] = 0
+    while dirty != 0:
+        digit = lowest_bit_index(dirty)
+        dirty &= dirty - 1
+        before = changed
+        base = 3 * digit
+        for band in range(3):
+            word = np.int64(states[k, base + band])
+            triads = _row_triads(word)
+            allowed = PERMUTATIONS[triads]
+            if allowed == 0:
+                return -1
+            if allowed != triads:
+                states[k, base + band] = word & TRIAD_CELLS[allowed]
+                changed += 1
+        w0 = np.int64(states[k, base])
+        w1 = np.int64(states[k, base + 1])
+        w2 = np.int64(states[k, base + 2])
+        # the 9-bit column presence of each band, stacked as a 27-bit word: bit 9*band + column
+        columns = ((w0 | (w0 >> 10) | (w0 >> 20)) & ROW_BITS) | (((w1 | (w1 >> 10) | (w1 >> 20)) & ROW_BITS) << 9) | (
+            ((w2 | (w2 >> 10) | (w2 >> 20)) & ROW_BITS) << 18)
+        for stack in range(3):
+            shift = 3 * stack
+            triads = ((columns >> shift) & 7) | ((columns >> (shift + 6)) & 0x38) | ((columns >> (shift + 12)) & 0x1C0)
+            allowed = PERMUTATIONS[triads]
+            if allowed == 0:
+                return -1
+            if allowed != triads:
+                drop = triads & ~allowed
+                for band in range(3):
+                    lost = (drop >> (3 * band)) & 7
+                    if lost != 0:
+                        states[k, base + band] &= ~((lost << shift) * ROW_LOW)
+                changed += 1
+        if changed != before:
+            states[k, S_HIDDEN_DIRTY] |= np.int64(1) << digit
+            states[k, S_LOCKED_DIRTY] |= np.int64(1) << digit
+    return changed
+
+
+@njit(cache=True, nogil=True)
+def _propagate(states, k, flags):
+    """Run the rules in ``flags`` on state k to a fixpoint; the number of cells filled, or -1 on a contradiction."""
+    naked = flags & NAKED_SINGLES != 0
+    filled = 0
+    while True:
+        count = _naked_singles(states, k, naked)
+        if count < 0:
+            return -1
+        filled += count
+        if count > 0:
+            continue
+        if flags & HIDDEN_SINGLES:
+            count = _hidden_singles(states, k)
+            if count < 0:
+                return -1
+            filled += count
+            if count > 0:
+                continue
+        if flags & LOCKED_CANDIDATES:
+            count = _locked_candidates(states, k)
+            if count < 0:
+                return -1
+            if count > 0:
+                continue
+        return filled
+
+
+@njit(cache=True, nogil=True)
+def _choose_cell(states, k):
+    """An empty cell with the fewest candidates, as (band, pos, digit mask); pos -1 when the grid is full.
+
+    Ties between two-candidate cells go to the band with the most empty cells (its first such cell): on
+    forum_hardest_1106 that takes 428 nodes a puzzle where the first cell in reading order takes 572.
+    """
+    best_band = -1
+    best_pos = -1
+    best_count = 10
+    best_fill = -1
+    for band in range(3):
+        unsolved = np.int64(states[k, S_UNSOLVED + band])
+        if unsolved == 0:
+            continue
+        once = np.int64(0)
+        twice = np.int64(0)
+        thrice = np.int64(0)
+        for digit in range(9):
+            word = np.int64(states[k, 3 * digit + band])
+            thrice |= twice & word
+            twice |= once & word
+            once |= word
+        one = unsolved & ~twice
+        two = unsolved & twice & ~thrice
+        if one != 0:
+            best_band, best_pos, best_count = band, lowest_bit_index(one), 1
+            break
+        if two != 0 and (best_count > 2 or popcount(unsolved) > best_fill):
+            best_band, best_pos, best_count = band, lowest_bit_index(two), 2
+            best_fill = popcount(unsolved)
+        elif best_count > 2:
+            cells = unsolved
+            while cells != 0:
+                pos = lowest_bit_index(cells)
+                cells &= cells - 1
+                count = 0
+                for digit in range(9):
+                    count += (states[k, 3 * digit + band] >> pos) & 1
+                if count < best_count:
+                    best_band, best_pos, best_count = band, pos, count
+    mask = 0
+    if best_pos >= 0:
+        for digit in range(9):
+            if (states[k, 3 * digit + best_band] >> best_pos) & 1:
+                mask |= 1 << digit
+    return best_band, best_pos, mask
+
+
+@njit(cache=True, nogil=True)
+def _write_solution(states, k, out):
+    """Read the digits of a solved state into a uint8[81] row."""
+    for cell in range(81):
+        band = CELL_BAND[cell]
+        pos = CELL_POS[cell]
+        for digit in range(9):
+            if (states[k, 3 * digit + band] >> pos) & 1:
+                out[cell] = digit + 1
+                break
+
+
+@njit(cache=True, nogil=True)
+def _load_givens(cells, states):
+    """Set state 0 from the givens; -1 when fine, else INVALID or CONTRADICTION."""
+    for i in range(STATE_WORDS):
+        states[0, i] = BAND_FULL if i < S_UNSOLVED + 3 else 0
+    invalid = False
+    for cell in range(81):
+        digit = np.int64(cells[cell])
+        if digit == 0:
+            continue
+        if digit > 9 or not _place(states, 0, digit - 1, CELL_BAND[cell], CELL_POS[cell]):
+            invalid = True
+    if invalid:
+        return INVALID
+    states[0, S_HIDDEN_DIRTY] = 0x1FF
+    states[0, S_LOCKED_DIRTY] = 0x1FF
+    if _naked_singles(states, 0, False) < 0:
+        return CONTRADICTION
+    return -1
+
+
+def new_stack():
+    """The per-search arrays of ``search9_in``: states uint32[MAX_DEPTH, STATE_WORDS], frames int64[MAX_DEPTH, 3]."""
+    return np.empty((MAX_DEPTH, STATE_WORDS), np.uint32), np.empty((MAX_DEPTH, 3), np.int64)
+
+
+@njit(cache=True, nogil=True)
+def search9_in(cells, limit, max_nodes, flags, solutions, stats, states, frames):
+    """``search9`` with its stack passed in (``states`` uint32[82, 32], ``frames`` int64[82, 3]), for batches.
+
+    A frame holds the branching cell (band, position) and the digits still to try. State ``top`` is the current
+    one; trying a digit copies the frame's state one level up, except for the last digit, which is placed in
+    the frame's own state (nothing is left to come back to).
+    """
+    stats[:] = 0
+    stats[STAT_SPECIALISED] = 1
+    status = _load_givens(cells, states)
+    if status >= 0:
+        return status
+    stats[STAT_NODES] = 1
+    filled = _propagate(states, 0, flags)
+    if filled < 0:
+        return COMPLETE
+    placements = filled
+    top = 0
+    status = COMPLETE
+    while True:
+        band, pos, mask = _choose_cell(states, top)
+        if pos < 0:
+            found = stats[STAT_SOLUTIONS]
+            if found < solutions.shape[0]:
+                _write_solution(states, top, solutions[found])
+            stats[STAT_SOLUTIONS] = found + 1
+            if found + 1 >= limit:
+                status = LIMIT_REACHED
+                break
+        else:
+            if mask & (mask - 1) != 0:
+                stats[STAT_GUESSES] += 1
+            frames[top, 0] = band
+            frames[top, 1] = pos
+            frames[top, 2] = mask
+            top += 1
+            stats[STAT_MAX_DEPTH] = max(stats[STAT_MAX_DEPTH], top)
+        advanced = False
+        while top > 0:
+            frame = top - 1
+            rest = frames[frame, 2]
+            if rest == 0:
+                top -= 1
+                continue
+            if stats[STAT_NODES] >= max_nodes:
+                status = BUDGET_EXHAUSTED
+                break
+            stats[STAT_NODES] += 1
+            digit = lowest_bit_index(rest)
+            rest &= rest - 1
+            frames[frame, 2] = rest
+            if rest != 0:
+                states[frame + 1] = states[frame]
+                target = frame + 1
+            else:
+                top -= 1  # the frame is used up: its state becomes the child
+                target = frame
+            band = frames[frame, 0]
+            filled = -1
+            if _place(states, target, digit, band, frames[frame, 1]):
+                filled = _propagate(states, target, flags)
+            if filled >= 0:
+                placements += filled + 1
+                advanced = True
+                break
+            stats[STAT_BACKTRACKS] += 1
+        if not advanced:
+            break
+    stats[STAT_PLACEMENTS] = placements
+    return status
+
+
+@njit(cache=True, nogil=True)
+def search9(cells, limit, max_nodes, flags, solutions, stats):
+    """Search a classic 9x9 puzzle (3x3 boxes) for up to ``limit`` solutions within a node budget.
+
+    Same parameters, counters and status codes as ``dfs.search`` without the shape tables (which it assumes
+    standard: check with ``is_standard9``); cells uint8[81], solutions uint8[K, 81], stats int64[N_STATS].
+    Memory: 12 KB of stack, allocated per call. Cost per node: a few hundred word operations per rule pass.
+    """
+    states = np.empty((MAX_DEPTH, STATE_WORDS), np.uint32)
+    frames = np.empty((MAX_DEPTH, 3), np.int64)
+    return search9_in(cells, limit, max_nodes, flags, solutions, stats, states, frames)

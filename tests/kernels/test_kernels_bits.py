@@ -1,0 +1,35 @@
+"""The bit tricks against Python's own integers."""
+
+import numpy as np
+import pytest
+from numba import njit
+
+from bitdoku.kernels.bits import digit_bit, full_mask, lowest_bit, lowest_bit_index, popcount
+
+
+@njit(cache=True)
+def _all(mask):
+    return popcount(mask), lowest_bit_index(mask), lowest_bit(mask)
+
+
+@pytest.mark.parametrize("value", [1, 2, 3, 0x1FF, 1 << 40, (1 << 63) | 5, (1 << 64) - 1, 0xF0F0_0000_0000_0000])
+def test_popcount_and_lowest_bit_match_python(value):
+    count, index, low = _all(np.uint64(value))
+    assert count == bin(value).count("1")
+    assert index == (value & -value).bit_length() - 1
+    assert low == value & -value
+
+
+def test_lowest_bit_index_of_zero_is_the_type_width():
+    assert _all(np.uint64(0))[1] == 64
+    assert _all(np.uint32(0))[1] == 32
+
+
+@pytest.mark.parametrize("n", [1, 4, 9, 16, 25, 63, 64])
+def test_full_mask_has_n_bits_even_at_64(n):
+    assert int(njit(lambda k: full_mask(k))(n)) == (1 << n) - 1
+
+
+def test_digit_bit_reaches_digit_64():
+    assert int(njit(lambda d: digit_bit(d))(64)) == 1 << 63
+    assert int(njit(lambda d: digit_bit(d))(1)) == 1
