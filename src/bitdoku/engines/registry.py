@@ -5,32 +5,43 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bitdoku.engines import reference
+from bitdoku.engines import bitmask, reference
 from bitdoku.engines.result import SearchResult
 from bitdoku.grid import Grid
+from bitdoku.shape import Shape
 
 SearchFunction = Callable[..., SearchResult]
 
 
 @dataclass(frozen=True)
 class Engine:
-    """A named search: ``search(puzzle, *, limit, max_nodes, keep) -> SearchResult`` on a valid puzzle."""
+    """A named search: ``search(puzzle, *, limit, max_nodes, keep) -> SearchResult``. An engine checks the
+    givens itself and answers ``Status.INVALID`` with the first conflict as the reason."""
 
     name: str
     summary: str
     search: SearchFunction
+    batched: bool = False  # whether bitdoku.solve_many runs it on a compiled batch kernel
+    warm_up: Callable[[Shape], None] | None = None  # compiles a JIT engine before anything is timed
 
     def __call__(self, puzzle: Grid, *, limit: int, max_nodes: int, keep: int) -> SearchResult:
         return self.search(puzzle, limit=limit, max_nodes=max_nodes, keep=keep)
 
 
 ENGINES: dict[str, Engine] = {
+    "bitmask": Engine(
+        "bitmask",
+        "compiled (Numba) bitmask search: singles, locked candidates, fewest-candidates branching",
+        bitmask.search,
+        batched=True,
+        warm_up=bitmask.warm_up,
+    ),
     "reference": Engine(
         "reference", "the seed brute force in pure Python: readable, the oracle, slow", reference.search
     ),
 }
 
-DEFAULT_ENGINE = "reference"
+DEFAULT_ENGINE = "bitmask"
 
 
 def get_engine(name: str) -> Engine:

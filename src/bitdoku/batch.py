@@ -1,0 +1,203 @@
+"""Many puzzles at once: ``solve_many`` and ``count_many`` over a ``(k, N*N)`` uint8 array, on every core.
+
+The rows are cut into slices and each slice is searched by a compiled, GIL-free kernel on a thread pool, so
+``threads`` is an ordinary argument (no global Numba setting) and every row writes only its own outputs: the
+results are the same for any number of threads. One bad row gets its own status and never fails the batch.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from bitdoku.engines.bitmask import STATUSES, explain_status, kernel_tables, public_statuses, stats_of
+from bitdoku.engines.result import DEFAULT_MAX_NODES, SearchResult, Status
+from bitdoku.errors import ParseError, ShapeError
+from bitdoku.grid import Grid
+from bitdoku.kernels import status as codes
+from bitdoku.kernels.batch import search_rows
+from bitdoku.shape import Shape
+
+#: Rows per task on the thread pool, at most: big enough that a task's overhead (~20 µs) is noise. Small
+#: batches are cut finer (``_slice_rows``) so that threads stay balanced when some rows are much harder.
+SLICE_ROWS = 256
+#: Tasks per thread that a batch is cut into when it is too small to fill ``SLICE_ROWS``-row slices.
+TASKS_PER_THREAD = 32
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """What a batch search returns, one row per puzzle.
+
+    ``solutions``: uint8 (k, N*N), the first solution of each row (zeros where there is none).
+    ``status_codes``: uint8 (k,), indices into ``bitdoku.batch.STATUSES`` (use ``statuses`` or ``status(i)``).
+    ``counts``: int64 (k,), solutions found (at most the limit). ``stats``: int64 (k, N_STATS), the kernel's
+    counters, columns named by ``bitdoku.kernels.status.STAT_NAMES``.
+    """
+
+    puzzles: NDArray[np.uint8]
+    solutions: NDArray[np.uint8]
+    status_codes: NDArray[np.uint8]
+    counts: NDArray[np.int64]
+    stats: NDArray[np.int64]
+    kernel_codes: NDArray[np.int8]
+    shape: Shape
+    max_nodes: int
+
+    def __len__(self) -> int:
+        return len(self.status_codes)
+
+    def status(self, row: int) -> Status:
+        return STATUSES[self.status_codes[row]]
+
+    @property
+    def statuses(self) -> list[Status]:
+        return [STATUSES[code] for code in self.status_codes]
+
+    def summary(self) -> Counter[Status]:
+        """How many rows ended in each status."""
+        counts = np.bincount(self.status_codes, minlength=len(STATUSES))
+        return Counter({status: int(counts[i]) for i, status in enumerate(STATUSES) if counts[i]})
+
+    def result(self, row: int) -> SearchResult:
+        """Row ``row`` as the ``SearchResult`` that ``bitdoku.search`` would give (with one solution kept)."""
+        status = self.status(row)
+        solution = (Grid(self.solutions[row].tobytes(), self.shape),) if status.has_solution else ()
+        puzzle = Grid(self.puzzles[row].tobytes(), self.shape)
+        reason = explain_status(int(self.kernel_codes[row]), puzzle, self.max_nodes)
+        return SearchResult(status, int(self.counts[row]), solution, stats_of(self.stats[row]), reason)
+
+
+def solve_many(
+    puzzles: ArrayLike | Iterable[Grid | str],
+    *,
+    shape: Shape | str | None = None,
+    limit: int = 1,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    threads: int | None = None,
+    rules: int = codes.ALL_RULES,
+) -> BatchResult:
+    """Solve every row of a ``(k, N*N)`` array (or a list of grids or puzzle lines), on ``threads`` cores.
+
+    ``limit=1`` stops at the first solution of each row; ``limit=2`` also proves uniqueness. Raises only
+    when the whole input is wrong (not integers, a row length that fits no grid); a bad row gets
+    ``Status.INVALID``.
+
+    Example
+    -------
+    >>> result = solve_many(["..3..4.221......", "1.3.3.........1.", "11.............."], limit=2)
+    >>> [str(s) for s in result.statuses]
+    ['unique', 'multiple', 'invalid']
+    >>> result.solutions[0]
+    array([1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1], dtype=uint8)
+    """
+    array, shape = as_puzzle_array(puzzles, shape)
+    if limit < 1 or max_nodes < 1:
+        raise ValueError(f"limit and max_nodes must be at least 1, not {limit} and {max_nodes}")
+    k = len(array)
+    solutions = np.zeros_like(array)
+    kernel_codes = np.zeros(k, dtype=np.int8)
+    stats = np.zeros((k, codes.N_STATS), dtype=np.int64)
+    tables = kernel_tables(shape)
+
+    def run(start: int, stop: int) -> None:
+        search_rows(array[start:stop], *tables, limit, max_nodes, rules,
+                    solutions[start:stop], kernel_codes[start:stop], stats[start:stop])
+
+    _run_sliced(run, k, threads)
+    counts = stats[:, codes.STAT_SOLUTIONS].copy()
+    statuses = public_statuses(kernel_codes, counts, limit)
+    return BatchResult(array, solutions, statuses, counts, stats, kernel_codes, shape, max_nodes)
+
+
+def count_many(
+    puzzles: ArrayLike | Iterable[Grid | str],
+    *,
+    shape: Shape | str | None = None,
+    limit: int = 2,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    threads: int | None = None,
+    rules: int = codes.ALL_RULES,
+) -> BatchResult:
+    """Count the solutions of every row up to ``limit`` (2 by default: a uniqueness check); see ``solve_many``.
+
+    Example
+    -------
+    >>> count_many([".............." "..", "..3..4.221......"], limit=1000).counts
+    array([288,   1])
+    """
+    return solve_many(puzzles, shape=shape, limit=limit, max_nodes=max_nodes, threads=threads, rules=rules)
+
+
+def default_threads() -> int:
+    """Every core this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        return os.cpu_count() or 1
+
+
+def _run_sliced(run, rows: int, threads: int | None) -> None:
+    """Call ``run(start, stop)`` over slices of ``rows``: in this thread, or on a pool of ``threads``."""
+    threads = default_threads() if threads is None else threads
+    if threads < 1:
+        raise ValueError(f"threads must be at least 1, not {threads}")
+    size = max(1, min(SLICE_ROWS, -(-rows // (threads * TASKS_PER_THREAD))))
+    slices = [(start, min(start + size, rows)) for start in range(0, rows, size)]
+    if threads == 1 or len(slices) <= 1:
+        for start, stop in slices:
+            run(start, stop)
+        return
+    with ThreadPoolExecutor(max_workers=min(threads, len(slices))) as pool:
+        for future in [pool.submit(run, start, stop) for start, stop in slices]:
+            future.result()
+
+
+def as_puzzle_array(
+    puzzles: ArrayLike | Iterable[Grid | str], shape: Shape | str | None = None
+) -> tuple[NDArray[np.uint8], Shape]:
+    """A C-contiguous uint8 ``(k, N*N)`` array and its shape, from an array or from grids and puzzle text.
+
+    Values outside 0..N in an integer array are kept out of range (so their rows come back ``INVALID``),
+    never wrapped into another digit by the cast to uint8.
+    """
+    shape = Shape.parse(shape) if shape is not None else None
+    if not isinstance(puzzles, np.ndarray):
+        puzzles = list(puzzles)
+        if puzzles and isinstance(puzzles[0], (Grid, str)):
+            grids = [p if isinstance(p, Grid) else Grid.parse(p, shape) for p in puzzles]
+            shape = shape or grids[0].shape
+            if any(g.shape != shape for g in grids):
+                raise ShapeError("every puzzle of a batch must have the same shape")
+            return np.frombuffer(b"".join(g.cells for g in grids), np.uint8).reshape(len(grids), -1).copy(), shape
+    array = np.asarray(puzzles)
+    if array.ndim != 2:
+        raise ShapeError(f"a batch is a 2-D array with one puzzle a row, not an array of shape {array.shape}")
+    if array.dtype.kind not in "iu":
+        raise ParseError(f"a batch holds integers, not {array.dtype}; convert it with .astype(np.uint8)")
+    shape = shape or Shape.infer(array.shape[1])
+    if array.shape[1] != shape.n_cells:
+        raise ShapeError(f"expected {shape.n_cells} cells a row for a {shape.size_name} grid, found {array.shape[1]}")
+    if array.dtype != np.uint8:
+        out_of_range = ((array < 0) | (array > shape.n)).any(axis=1)
+        array = np.clip(array, 0, 255).astype(np.uint8)
+        array[out_of_range, 0] = 255
+    return np.ascontiguousarray(array), shape
+
+
+def verify_solutions(puzzles: NDArray[np.uint8], solutions: NDArray[np.uint8], shape: Shape) -> NDArray[np.bool_]:
+    """For each row: is ``solutions[i]`` a complete valid grid that keeps every given of ``puzzles[i]``?
+
+    Independent of the kernels (NumPy on the unit table), so benchmarks and tests trust nothing they time.
+    """
+    units = shape.tables.units
+    digits = np.sort(solutions[:, units], axis=2)  # (k, 3N, N): every unit sorted
+    complete = (digits == np.arange(1, shape.n + 1, dtype=np.uint8)).all(axis=(1, 2))
+    kept = ((puzzles == 0) | (puzzles == solutions)).all(axis=1)
+    return complete & kept

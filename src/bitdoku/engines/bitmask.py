@@ -1,0 +1,103 @@
+"""The compiled bitmask engine: hands puzzles to the Numba kernels and turns their codes into results.
+
+The kernels (``bitdoku.kernels``) check the givens, propagate naked and hidden singles and locked
+candidates, and branch on the cell with the fewest candidates. This module is the only place that knows how
+their status codes and stats slots map onto ``Status`` and ``SearchStats``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from bitdoku.engines.result import SearchResult, SearchStats, Status, status_of
+from bitdoku.errors import cell_name
+from bitdoku.grid import Grid
+from bitdoku.kernels import status as codes
+from bitdoku.kernels.dfs import search as search_kernel
+from bitdoku.shape import Shape
+
+
+def search(puzzle: Grid, *, limit: int, max_nodes: int, keep: int, rules: int = codes.ALL_RULES) -> SearchResult:
+    """Find up to ``limit`` solutions of a puzzle with the compiled search, keeping the first ``keep``."""
+    shape = puzzle.shape
+    units, cell_units, peers = shape.tables
+    cells = np.frombuffer(puzzle.cells, dtype=np.uint8)
+    solutions = np.zeros((min(keep, limit), shape.n_cells), dtype=np.uint8)
+    stats = np.zeros(codes.N_STATS, dtype=np.int64)
+    code = search_kernel(cells, shape.n, units, cell_units, peers, limit, max_nodes, rules, solutions, stats)
+    found = min(int(stats[codes.STAT_SOLUTIONS]), len(solutions))
+    kept = tuple(Grid(solutions[i].tobytes(), shape) for i in range(found))
+    status = public_status(code, int(stats[codes.STAT_SOLUTIONS]), limit)
+    reason = explain_status(code, puzzle, max_nodes)
+    return SearchResult(status, int(stats[codes.STAT_SOLUTIONS]), kept, stats_of(stats), reason)
+
+
+def warm_up(shape: Shape) -> None:
+    """Compile the kernel (or load it from Numba's cache) by searching a solved grid: no search work, so the
+    next call's time is the search alone."""
+    n, r, c = shape.n, shape.box_rows, shape.box_cols
+    rows, cols = np.indices((n, n))
+    solved = ((c * (rows % r) + rows // r + cols) % n + 1).astype(np.uint8).tobytes()
+    search(Grid(solved, shape), limit=1, max_nodes=1, keep=0)
+
+
+def public_status(code: int, count: int, limit: int) -> Status:
+    """The ``Status`` of a kernel's return code and solution count."""
+    if code == codes.INVALID:
+        return Status.INVALID
+    if code == codes.BUDGET_EXHAUSTED:
+        return Status.LIMIT
+    if code == codes.CONTRADICTION:
+        return Status.NO_SOLUTION
+    return status_of(count, limit)
+
+
+def public_statuses(codes_array: NDArray[np.integer], counts: NDArray[np.integer], limit: int) -> NDArray[np.uint8]:
+    """``public_status`` for a whole batch, as indices into ``STATUSES`` (vectorised: no Python loop per row)."""
+    found = np.where(counts >= 2, STATUS_INDEX[Status.MULTIPLE], STATUS_INDEX[Status.NO_SOLUTION])
+    one = STATUS_INDEX[Status.UNIQUE] if limit >= 2 else STATUS_INDEX[Status.SOLVED]
+    found = np.where(counts == 1, one, found)
+    out = np.where(codes_array == codes.INVALID, STATUS_INDEX[Status.INVALID], found)
+    out = np.where(codes_array == codes.BUDGET_EXHAUSTED, STATUS_INDEX[Status.LIMIT], out)
+    out = np.where(codes_array == codes.CONTRADICTION, STATUS_INDEX[Status.NO_SOLUTION], out)
+    return out.astype(np.uint8)
+
+
+#: The order of ``Status`` values in batch status arrays.
+STATUSES: tuple[Status, ...] = tuple(Status)
+STATUS_INDEX = {status: index for index, status in enumerate(STATUSES)}
+
+
+def stats_of(stats: NDArray[np.int64]) -> SearchStats:
+    """The public counters of one kernel stats row."""
+    return SearchStats(
+        nodes=int(stats[codes.STAT_NODES]),
+        guesses=int(stats[codes.STAT_GUESSES]),
+        backtracks=int(stats[codes.STAT_BACKTRACKS]),
+    )
+
+
+def explain_status(code: int, puzzle: Grid, max_nodes: int) -> str | None:
+    """The sentence behind an ``INVALID``, ``CONTRADICTION`` or spent budget; ``None`` otherwise."""
+    if code == codes.INVALID:
+        conflicts = puzzle.conflicts()
+        return str(conflicts[0]) if conflicts else "a given is out of range"
+    if code == codes.CONTRADICTION:
+        return _empty_cell_reason(puzzle)
+    if code == codes.BUDGET_EXHAUSTED:
+        return f"node budget of {max_nodes:,} spent"
+    return None
+
+
+def _empty_cell_reason(puzzle: Grid) -> str:
+    for cell, value in enumerate(puzzle.cells):
+        if value == 0 and puzzle.candidates_mask(cell) == 0:
+            return f"{cell_name(cell, puzzle.n)} has no candidate left: its row, column and box hold every digit"
+    return "the givens leave a cell with no candidate"
+
+
+def kernel_tables(shape: Shape) -> tuple[int, NDArray[np.int32], NDArray[np.int32], NDArray[np.int32]]:
+    """The arguments that describe a shape to every kernel: N and its unit, cell-unit and peer tables."""
+    units, cell_units, peers = shape.tables
+    return shape.n, units, cell_units, peers

@@ -1,0 +1,114 @@
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bitdoku import Grid, ParseError, Shape, ShapeError, Status, search
+from bitdoku.batch import as_puzzle_array, count_many, solve_many, verify_solutions
+from bitdoku.data import DEMO, DEMO_SOLUTION, sample_lines
+from tests.strategies import puzzles
+
+SAMPLES = {
+    "17clue_sample.txt": Status.UNIQUE,
+    "famous.txt": Status.UNIQUE,
+    "top1465_sample.txt": Status.UNIQUE,
+    "hardest_sample.txt": Status.UNIQUE,
+    "valid_edgecases.txt": Status.UNIQUE,
+    "multisolution_sample.txt": Status.MULTIPLE,
+    "nosolution_sample.txt": Status.NO_SOLUTION,
+    "duplicate_givens.txt": Status.INVALID,
+}
+
+
+@pytest.mark.parametrize(("name", "expected"), SAMPLES.items())
+def test_shipped_samples_get_their_expected_status(name, expected):
+    lines = sample_lines(name)
+    result = count_many(lines, threads=2)
+    assert result.statuses == [expected] * len(lines)
+    if expected is Status.UNIQUE:
+        assert verify_solutions(result.puzzles, result.solutions, result.shape).all()
+
+
+@pytest.mark.parametrize("name", ["sample16x16.txt", "sample25x25.txt"])
+def test_big_grid_samples_are_solved_and_verified(name):
+    result = solve_many(sample_lines(name), threads=2)
+    assert all(s is Status.SOLVED for s in result.statuses)
+    assert verify_solutions(result.puzzles, result.solutions, result.shape).all()
+
+
+def test_thread_count_does_not_change_results():
+    lines = sample_lines("top1465_sample.txt") + sample_lines("multisolution_sample.txt")
+    lines += sample_lines("nosolution_sample.txt") + sample_lines("duplicate_givens.txt")
+    lines = lines * 12  # more rows than one slice, so the pool really splits the work
+    one, two = count_many(lines, threads=1), count_many(lines, threads=2)
+    for field in ("solutions", "status_codes", "counts", "stats"):
+        np.testing.assert_array_equal(getattr(one, field), getattr(two, field))
+
+
+def test_one_bad_row_never_fails_the_batch():
+    rows = [Grid.parse(DEMO).cells, b"\x05\x05" + bytes(79), Grid.parse(DEMO_SOLUTION).cells]
+    array = np.frombuffer(b"".join(rows), np.uint8).reshape(3, 81)
+    result = solve_many(array, limit=2)
+    assert result.statuses == [Status.UNIQUE, Status.INVALID, Status.UNIQUE]
+    assert result.result(1).reason == "digit 5 appears twice in row 1 (r1c1, r1c2)"
+    assert Grid(result.solutions[0].tobytes(), Shape(3, 3)).to_line() == DEMO_SOLUTION
+
+
+def test_out_of_range_values_make_their_row_invalid_instead_of_wrapping():
+    array = np.zeros((2, 16), dtype=np.int64)
+    array[1, 0] = 257  # would wrap to 1 in uint8
+    result = solve_many(array, limit=2)
+    assert result.statuses == [Status.MULTIPLE, Status.INVALID]
+    array[1, 0] = -1
+    assert solve_many(array).status(1) is Status.INVALID
+
+
+def test_whole_batch_errors_are_raised():
+    with pytest.raises(ShapeError, match="2-D array"):
+        solve_many(np.zeros(81, dtype=np.uint8))
+    with pytest.raises(ShapeError, match="fits no grid"):
+        solve_many(np.zeros((2, 80), dtype=np.uint8))
+    with pytest.raises(ParseError, match="astype"):
+        solve_many(np.zeros((2, 81), dtype=float))
+    with pytest.raises(ShapeError, match="same shape"):
+        as_puzzle_array([Grid.empty("2x2"), Grid.empty("3x3")])
+    with pytest.raises(ValueError, match="threads"):
+        solve_many([DEMO], threads=0)
+
+
+def test_budget_stops_nearly_empty_big_grids():
+    for shape in (Shape(5, 5), Shape(8, 8)):
+        puzzle = Grid.empty(shape).with_digit(0, 1)
+        result = count_many([puzzle], limit=10**9, max_nodes=2000)
+        assert result.statuses == [Status.LIMIT] and result.stats[0, 1] <= 2000
+        assert "node budget of 2,000 spent" in result.result(0).reason
+
+
+def test_batch_rows_match_single_searches():
+    lines = sample_lines("multisolution_sample.txt")[:6] + sample_lines("top1465_sample.txt")[:6]
+    batch = count_many(lines, limit=3)
+    for row, line in enumerate(lines):
+        single = search(line, limit=3)
+        assert (batch.status(row), batch.counts[row]) == (single.status, single.count)
+
+
+@settings(max_examples=60)
+@given(puzzles(shapes=[Shape(2, 2), Shape(2, 3), Shape(3, 3)], max_blanks=0.7), st.integers(1, 3))
+def test_batch_statuses_agree_with_the_reference_engine(puzzle, limit):
+    batch = count_many([puzzle], limit=limit)
+    reference = search(puzzle, limit=limit, engine="reference", max_nodes=10**6)
+    if reference.status is not Status.LIMIT:
+        assert (batch.status(0), int(batch.counts[0])) == (reference.status, reference.count)
+
+
+def test_verify_solutions_catches_wrong_grids():
+    puzzle = np.frombuffer(Grid.parse(DEMO).cells, np.uint8).reshape(1, 81)
+    good = np.frombuffer(Grid.parse(DEMO_SOLUTION).cells, np.uint8).reshape(1, 81).copy()
+    assert verify_solutions(puzzle, good, Shape(3, 3)).tolist() == [True]
+    swapped = good.copy()
+    swapped[0, [1, 2]] = swapped[0, [2, 1]]
+    assert verify_solutions(puzzle, swapped, Shape(3, 3)).tolist() == [False]
+    other = np.frombuffer(Grid.parse(DEMO_SOLUTION).cells, np.uint8).reshape(1, 81)
+    changed_given = puzzle.copy()
+    changed_given[0, 0] = 9
+    assert verify_solutions(changed_given, other, Shape(3, 3)).tolist() == [False]
