@@ -16,13 +16,13 @@ from bitdoku.cli.options import (
     OutputFormat,
     PuzzleArgument,
     ShapeOption,
+    ThreadsOption,
 )
 from bitdoku.cli.output import exit_code_of, to_json
-from bitdoku.cli.runner import parse_shape, run_each
-from bitdoku.engines.result import Status
+from bitdoku.cli.runner import Plan, parse_shape, run_searches
+from bitdoku.engines.result import SearchResult, Status
 from bitdoku.formats.reader import Entry
 from bitdoku.grid import Grid
-from bitdoku.solver import search
 
 _VERDICT = {
     Status.UNIQUE: "valid, unique solution",
@@ -36,6 +36,7 @@ def check(
     output: FormatOption = None,
     engine: EngineOption = DEFAULT_ENGINE_NAME,
     max_nodes: MaxNodesOption = None,
+    threads: ThreadsOption = None,
     shape: ShapeOption = None,
     lenient: LenientOption = False,
 ) -> None:
@@ -46,19 +47,16 @@ def check(
     """
     inputs = open_inputs(puzzle, parse_shape(shape))
 
-    def handle(entry: Entry, grid: Grid) -> ExitCode:
-        result = search(grid, limit=2, keep=0, engine=engine.value, max_nodes=max_nodes)
+    def show(entry: Entry, grid: Grid, result: SearchResult, seconds: float | None) -> ExitCode:
         if output is OutputFormat.json:
-            emit(to_json({"line": entry.line, "puzzle": grid.to_line(), "status": result.status.value,
-                          "givens": grid.givens, "reason": result.reason}))
+            fields = {"line": entry.line, "puzzle": grid.to_line(), "status": result.status.value}
+            emit(to_json({**fields, "givens": grid.givens, "reason": result.reason}))
         elif inputs.single:
-            verdict = _VERDICT.get(result.status) or result.reason or result.status.value
+            verdict = _VERDICT.get(result.status) or f"{result.status}: {result.reason}"
             emit(f"{grid.shape.size_name} grid, {grid.givens} givens: {verdict}")
         else:
-            reason = f": {result.reason}" if result.reason else ""
-            emit(f"{result.status.value}{reason}")
-        if result.status is Status.MULTIPLE:
-            return ExitCode.NO_SOLUTION
-        return exit_code_of(result)
+            emit(result.status.value + (f": {result.reason}" if result.reason else ""))
+        return ExitCode.NO_SOLUTION if result.status is Status.MULTIPLE else exit_code_of(result)
 
-    raise typer.Exit(run_each(inputs, handle, lenient=lenient, output=output or OutputFormat.line))
+    plan = Plan(engine.value, limit=2, keep=0, max_nodes=max_nodes, threads=threads)
+    raise typer.Exit(run_searches(inputs, plan, show, lenient=lenient, output=output or OutputFormat.line))

@@ -13,8 +13,12 @@ def err_console() -> Console:
 
 
 def emit(text: str) -> None:
-    """Write one result to stdout and flush it, so a pipe sees each line as soon as it exists."""
+    """Write one result to stdout; the runner flushes after each puzzle, or each batch of puzzles."""
     sys.stdout.write(text + "\n")
+
+
+def flush() -> None:
+    """Push the results written so far to the reader of stdout."""
     sys.stdout.flush()
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from time import perf_counter
+from typing import Annotated
 
 import typer
 
@@ -18,21 +18,22 @@ from bitdoku.cli.options import (
     OutputFormat,
     PuzzleArgument,
     ShapeOption,
+    ThreadsOption,
 )
 from bitdoku.cli.output import exit_code_of, format_seconds, record, to_json
-from bitdoku.cli.runner import parse_shape, run_each
-from bitdoku.engines.result import Status
+from bitdoku.cli.runner import Plan, parse_shape, run_searches
+from bitdoku.engines.result import SearchResult, Status
 from bitdoku.formats.reader import Entry
 from bitdoku.grid import Grid
-from bitdoku.solver import search
 
 
 def count(
     puzzle: PuzzleArgument = None,
-    limit: int = typer.Option(1000, "--limit", "-l", min=1, help="Stop counting at this many solutions."),
+    limit: Annotated[int, typer.Option("--limit", "-l", min=1, help="Stop counting at this many solutions.")] = 1000,
     output: FormatOption = None,
     engine: EngineOption = DEFAULT_ENGINE_NAME,
     max_nodes: MaxNodesOption = None,
+    threads: ThreadsOption = None,
     shape: ShapeOption = None,
     lenient: LenientOption = False,
 ) -> None:
@@ -44,10 +45,7 @@ def count(
     inputs = open_inputs(puzzle, parse_shape(shape))
     style = OutputFormat.json if output is OutputFormat.json else OutputFormat.line
 
-    def handle(entry: Entry, grid: Grid) -> ExitCode:
-        start = perf_counter()
-        result = search(grid, limit=limit, keep=0, engine=engine.value, max_nodes=max_nodes)
-        seconds = perf_counter() - start
+    def show(entry: Entry, grid: Grid, result: SearchResult, seconds: float | None) -> ExitCode:
         stopped = result.count >= limit
         if style is OutputFormat.json:
             emit(to_json({**record(entry, grid, result, seconds), "exact": not stopped}))
@@ -55,7 +53,7 @@ def count(
             emit(result.status.value)
         else:
             emit(f"{result.count}{'+' if stopped else ''}")
-        if inputs.single:
+        if inputs.single and seconds is not None:
             more = " or more (the --limit)" if stopped else ""
             noun = "solution" if result.count == 1 else "solutions"
             detail = f"{result.count:,} {noun}{more}"
@@ -65,4 +63,5 @@ def count(
         counted = result.status.has_solution or result.status is Status.NO_SOLUTION
         return ExitCode.OK if counted else exit_code_of(result)
 
-    raise typer.Exit(run_each(inputs, handle, lenient=lenient, output=style))
+    plan = Plan(engine.value, limit=limit, keep=0, max_nodes=max_nodes, threads=threads)
+    raise typer.Exit(run_searches(inputs, plan, show, lenient=lenient, output=style))

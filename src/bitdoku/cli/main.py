@@ -9,6 +9,7 @@ import typer
 from typer.core import TyperGroup
 
 from bitdoku import __version__
+from bitdoku.cli.bench import bench
 from bitdoku.cli.check import check
 from bitdoku.cli.console import warn
 from bitdoku.cli.count import count
@@ -89,6 +90,7 @@ def main(
 app.command()(solve)
 app.command()(count)
 app.command()(check)
+app.command()(bench)
 
 
 def run() -> None:

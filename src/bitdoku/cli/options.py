@@ -48,3 +48,9 @@ LenientOption = Annotated[
 ]
 
 DEFAULT_ENGINE_NAME = EngineName(DEFAULT_ENGINE)
+ThreadsOption = Annotated[
+    Optional[int],  # noqa: UP045
+    typer.Option(
+        "--threads", "-j", min=1, help="Threads for a file of puzzles [default: all cores].", show_default=False
+    ),
+]

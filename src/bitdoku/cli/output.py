@@ -20,8 +20,8 @@ def exit_code_of(result: SearchResult) -> ExitCode:
     return _EXIT_OF_STATUS.get(result.status, ExitCode.OK)
 
 
-def record(entry: Entry, puzzle: Grid, result: SearchResult, seconds: float) -> dict[str, object]:
-    """The facts of one result, as JSON carries them."""
+def record(entry: Entry, puzzle: Grid, result: SearchResult, seconds: float | None) -> dict[str, object]:
+    """The facts of one result, as JSON carries them (``seconds`` only when it was timed on its own)."""
     solution = result.solution
     return {
         "line": entry.line,
@@ -33,7 +33,7 @@ def record(entry: Entry, puzzle: Grid, result: SearchResult, seconds: float) -> 
         "nodes": result.stats.nodes,
         "guesses": result.stats.guesses,
         "backtracks": result.stats.backtracks,
-        "seconds": round(seconds, 6),
+        "seconds": round(seconds, 6) if seconds is not None else None,
         "reason": result.reason,
     }
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from time import perf_counter
+from typing import Annotated
 
 import typer
 
@@ -18,12 +18,13 @@ from bitdoku.cli.options import (
     OutputFormat,
     PuzzleArgument,
     ShapeOption,
+    ThreadsOption,
 )
 from bitdoku.cli.output import describe, exit_code_of, record, to_json
-from bitdoku.cli.runner import parse_shape, run_each
+from bitdoku.cli.runner import Plan, parse_shape, run_searches
+from bitdoku.engines.result import SearchResult
 from bitdoku.formats.reader import Entry
 from bitdoku.grid import Grid
-from bitdoku.solver import search
 
 
 def solve(
@@ -31,22 +32,20 @@ def solve(
     output: FormatOption = None,
     engine: EngineOption = DEFAULT_ENGINE_NAME,
     max_nodes: MaxNodesOption = None,
-    first: bool = typer.Option(False, "--first", help="Stop at the first solution; skip the uniqueness proof."),
+    first: Annotated[bool, typer.Option("--first", help="Stop at the first solution; skip proving uniqueness.")] = False,
+    threads: ThreadsOption = None,
     shape: ShapeOption = None,
     lenient: LenientOption = False,
 ) -> None:
     """Solve puzzles. With no argument, solve the built-in demo grid and show how long it took.
 
-    A file (or '-' for stdin) is streamed: one result a line, in input order, each written as soon as it is
-    known. A line holds the solution, or the status when there is none (no-solution, invalid, limit).
+    A file (or '-' for stdin) is streamed in batches on all cores: one result a line, in input order. A line
+    holds the solution, or the status when there is none (no-solution, invalid, limit).
     """
     inputs = open_inputs(puzzle, parse_shape(shape))
     style = output or (OutputFormat.grid if inputs.single else OutputFormat.line)
 
-    def handle(entry: Entry, grid: Grid) -> ExitCode:
-        start = perf_counter()
-        result = search(grid, limit=1 if first else 2, engine=engine.value, max_nodes=max_nodes)
-        seconds = perf_counter() - start
+    def show(entry: Entry, grid: Grid, result: SearchResult, seconds: float | None) -> ExitCode:
         solution = result.solution
         if style is OutputFormat.json:
             emit(to_json(record(entry, grid, result, seconds)))
@@ -58,8 +57,9 @@ def solve(
                 emit(header)
         else:
             emit(solution.to_line() if solution is not None else result.status.value)
-        if inputs.single:
+        if inputs.single and seconds is not None:
             warn(describe(result, seconds, engine.value))
         return exit_code_of(result)
 
-    raise typer.Exit(run_each(inputs, handle, lenient=lenient, output=style))
+    plan = Plan(engine.value, limit=1 if first else 2, max_nodes=max_nodes, threads=threads)
+    raise typer.Exit(run_searches(inputs, plan, show, lenient=lenient, output=style))
