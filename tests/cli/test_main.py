@@ -103,3 +103,27 @@ def test_check_reports_validity_and_uniqueness():
 def test_version_and_help():
     assert invoke("--version").stdout.startswith("bitdoku ")
     assert "Exit codes" in invoke("--help").stdout
+
+
+def test_a_file_ends_with_a_summary_and_threads_do_not_change_the_output(tmp_path):
+    lines = sample_path("top1465_sample.txt").read_text().splitlines()
+    path = tmp_path / "top.txt"
+    path.write_text("\n".join(lines * 3) + "\n")
+    one, two = invoke("solve", str(path), "--threads", "1"), invoke("solve", str(path), "-j", "2")
+    assert one.stdout == two.stdout and len(one.stdout.splitlines()) == 90
+    assert "puzzles 90: unique 90 |" in one.stderr and "puzzles/s" in one.stderr
+
+
+def test_reference_engine_streams_a_file_too(tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text(f"{SMALL}\n{'55' + '.' * 79}\n")
+    result = invoke("solve", str(path), "--engine", "reference")
+    assert result.stdout.splitlines() == [SMALL_SOLUTION, "invalid"]
+
+
+def test_bench_prints_a_verified_table(tmp_path):
+    result = invoke("bench", str(sample_path("famous.txt")), "--repeat", "1", "--mode", "first")
+    assert result.exit_code == 0, result.output
+    header, _, row = result.stdout.splitlines()[:3]
+    assert "µs/puzzle" in header and "no guess %" in header
+    assert row.startswith("| famous.txt | 8 | first | 1 |") and "| solved 8 |" in row

@@ -21,7 +21,7 @@ class Mode(str, enum.Enum):
 
 def bench(
     files: Annotated[list[Path], typer.Argument(help="Puzzle files, one puzzle a line.", show_default=False)],
-    mode: Annotated[Mode, typer.Option("--mode", "-m", help="first: one solution; unique: prove it too.")] = Mode.unique,
+    mode: Annotated[Mode, typer.Option("--mode", "-m", help="first: a solution; unique: prove it too.")] = Mode.unique,
     threads: Annotated[int, typer.Option("--threads", "-j", min=1, help="Threads (targets are single-thread).")] = 1,
     repeat: Annotated[int, typer.Option("--repeat", "-r", min=1, help="Runs per file; the best time is shown.")] = 3,
     max_nodes: Annotated[

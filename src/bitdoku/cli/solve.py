@@ -32,7 +32,7 @@ def solve(
     output: FormatOption = None,
     engine: EngineOption = DEFAULT_ENGINE_NAME,
     max_nodes: MaxNodesOption = None,
-    first: Annotated[bool, typer.Option("--first", help="Stop at the first solution; skip proving uniqueness.")] = False,
+    first: Annotated[bool, typer.Option("--first", help="Stop at a first solution; skip proving uniqueness.")] = False,
     threads: ThreadsOption = None,
     shape: ShapeOption = None,
     lenient: LenientOption = False,
