@@ -3,6 +3,7 @@
 The public API is re-exported here; see the README for a tour.
 """
 
+from bitdoku.batch import BatchResult, count_many, solve_many
 from bitdoku.engines.registry import DEFAULT_ENGINE, ENGINES
 from bitdoku.engines.result import SearchResult, SearchStats, Status
 from bitdoku.errors import (
@@ -23,6 +24,7 @@ __version__ = "0.1.0"
 __all__ = [
     "DEFAULT_ENGINE",
     "ENGINES",
+    "BatchResult",
     "BitdokuError",
     "Conflict",
     "Entry",
@@ -37,10 +39,12 @@ __all__ = [
     "ShapeError",
     "Status",
     "__version__",
+    "count_many",
     "count_solutions",
     "is_unique",
     "read_entries",
     "read_puzzles",
     "search",
     "solve",
+    "solve_many",
 ]

@@ -1,0 +1,146 @@
+"""Reproduce every table of benchmarks/RESULTS.md (the fast engine, issue 3).
+
+Run from the repository root after ``pip install -e .``::
+
+    python benchmarks/run.py [--data ../shared/data] [--quick]
+
+Sections: datasets (first solution and uniqueness, 1 thread), 2-thread scaling, the cost of each propagation rule,
+the 9x9 specialisation, single-call latency from Python, and whole-process wall time with a warm and a cold
+Numba cache. Every solution timed is verified (``bitdoku.batch.verify_solutions``); JIT time is never timed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import timeit
+from pathlib import Path
+
+import numpy as np
+
+import bitdoku
+from bitdoku.benchmark import bench_array, format_table, load
+from bitdoku.data import DEMO
+from bitdoku.kernels import status as codes
+
+DATASETS = [  # (file, node budget per puzzle, repeats): the big grids' hard bands would run for hours unbounded
+    ("17clue_royle_49151.txt", 10**8, 3),
+    ("magictour_top1465.txt", 10**8, 3),
+    ("forum_hardest_1106.txt", 10**8, 3),
+    ("famous.txt", 10**8, 3),
+    ("serg_benchmark_multisolution.txt", 10**8, 3),
+    ("nosolution_derived_from_top1465.txt", 10**8, 3),
+    ("sudoku16x16_acs_general_even.txt", 100_000, 1),
+    ("sudoku25x25_acs_general_even.txt", 5_000, 1),
+]
+SCALING = ["17clue_royle_49151.txt", "magictour_top1465.txt", "forum_hardest_1106.txt"]
+RULES = {"none (MRV only)": 0, "naked": codes.NAKED_SINGLES, "naked + locked": 5, "naked + hidden": 3, "all": 7}
+
+
+def section(title: str) -> None:
+    print(f"\n### {title}\n", flush=True)
+
+
+def datasets(data: Path, quick: bool) -> None:
+    section("Datasets, 1 thread (best of 3)")
+    rows = []
+    for name, budget, repeat in DATASETS:
+        puzzles = load(data / name)
+        if quick:
+            puzzles = puzzles[:500]
+        for mode in ("first", "unique"):
+            rows.append(bench_array(name, puzzles, mode=mode, threads=1, max_nodes=budget, repeat=repeat))
+    print(format_table(rows))
+    grid = np.frombuffer(bitdoku.Grid.parse(DEMO).cells, np.uint8).reshape(1, 81).repeat(2000, axis=0)
+    print()
+    print(format_table([bench_array("main test grid x2000", grid, mode=m, threads=1) for m in ("first", "unique")]))
+
+
+def scaling(data: Path, quick: bool) -> None:
+    section("Threads: 1 against 2 (uniqueness check)")
+    rows = []
+    for name in SCALING:
+        puzzles = load(data / name)[: 500 if quick else None]
+        rows += [bench_array(name, puzzles, threads=t) for t in (1, 2)]
+    print(format_table(rows))
+    for one, two in zip(rows[::2], rows[1::2], strict=True):
+        print(f"- {one.name}: {one.seconds / two.seconds:.2f}x on 2 threads")
+
+
+def rules(data: Path, quick: bool) -> None:
+    section("What each propagation rule buys (µs/puzzle and nodes/puzzle, uniqueness check, 1 thread)")
+    names = {"17clue_royle_49151.txt": 2000, "magictour_top1465.txt": None, "forum_hardest_1106.txt": None}
+    print("| rules | " + " | ".join(names) + " |")
+    print("|---|" + "---|" * len(names))
+    loaded = {name: load(data / name)[: 200 if quick else rows] for name, rows in names.items()}
+    for label, flags in RULES.items():
+        cells = []
+        for name, puzzles in loaded.items():
+            row = bench_array(name, puzzles, rules=flags, repeat=1 if flags < 3 else 3)
+            cells.append(f"{row.us_per_puzzle:,.1f} µs / {row.nodes_per_puzzle:,.1f}")
+        print(f"| {label} | " + " | ".join(cells) + " |")
+    section("The 9x9 specialisation (all rules, uniqueness check, 1 thread)")
+    print("| file | generic kernel µs | specialised µs | gain |\n|---|---|---|---|")
+    for name, puzzles in loaded.items():
+        generic = bench_array(name, puzzles, rules=codes.ALL_RULES | codes.GENERIC_ONLY, repeat=1)
+        special = bench_array(name, puzzles)
+        print(f"| {name} | {generic.us_per_puzzle:,.1f} | {special.us_per_puzzle:,.2f} | "
+              f"{generic.seconds / special.seconds:.0f}x |")
+
+
+def latency() -> None:
+    section("One call from Python, including parsing (best of 5 x 20,000 calls)")
+    bitdoku.solve(DEMO)
+    calls = {
+        "bitdoku.solve(text)": lambda: bitdoku.solve(DEMO),
+        "bitdoku.is_unique(text)": lambda: bitdoku.is_unique(DEMO),
+        "bitdoku.Grid.parse(text)": lambda: bitdoku.Grid.parse(DEMO),
+    }
+    for label, call in calls.items():
+        best = min(timeit.repeat(call, number=20_000, repeat=5)) / 20_000
+        print(f"- `{label}` on the main test grid: {best * 1e6:.1f} µs")
+
+
+def process_time() -> None:
+    section("Whole process: `bitdoku solve PUZZLE`")
+    command = [sys.executable, "-m", "bitdoku", "solve", DEMO]
+    subprocess.run(command, capture_output=True, check=True)  # make sure the cache is warm
+    warm = []
+    for _ in range(5):
+        start = time.perf_counter()
+        subprocess.run(command, capture_output=True, check=True)
+        warm.append(time.perf_counter() - start)
+    print(f"- warm cache: best {min(warm):.2f} s, median {sorted(warm)[2]:.2f} s (5 runs)")
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        for label, args in (("one puzzle", [DEMO]), ("then a file (batch kernel)", [str(_sample("famous.txt"))])):
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "bitdoku", "solve", *args], capture_output=True, check=True, env=env)
+            print(f"- cold cache, {label}: {time.perf_counter() - start:.1f} s (compiles, then caches)")
+
+
+def _sample(name: str) -> Path:
+    from bitdoku.data import sample_path
+
+    return sample_path(name)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[1] / ".." / "shared" / "data")
+    parser.add_argument("--quick", action="store_true", help="500 puzzles a file: a smoke run, not the record")
+    parser.add_argument("--only", nargs="*", default=["datasets", "scaling", "rules", "latency", "process"])
+    args = parser.parse_args()
+    print(f"bitdoku {bitdoku.__version__}, numba threads available: {os.cpu_count()}")
+    steps = {"datasets": lambda: datasets(args.data, args.quick), "scaling": lambda: scaling(args.data, args.quick),
+             "rules": lambda: rules(args.data, args.quick), "latency": latency, "process": process_time}
+    for name in args.only:
+        steps[name]()
+
+
+if __name__ == "__main__":
+    main()
