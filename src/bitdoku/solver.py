@@ -29,6 +29,8 @@ def search(
     engine: str = DEFAULT_ENGINE,
     max_nodes: int | None = None,
     shape: Shape | str | None = None,
+    strategy: str = "dfs",
+    threads: int | None = None,
 ) -> SearchResult:
     """Search for up to ``limit`` solutions and report how it went; never raises for a bad puzzle.
 
@@ -46,6 +48,12 @@ def search(
         The node budget; the search ends with ``Status.LIMIT`` when it is spent.
     shape : Shape or str, optional
         The box shape, when it cannot be inferred from the cell count.
+    strategy : str
+        How the tree of configurations is visited: ``dfs`` (the engine's own search, the default), ``bfs``,
+        ``mixed``, or on ``threads`` threads ``pt_dfs``, ``pt_mix`` or ``farm`` (compiled engine only). All
+        give the same counts; the parallel ones pay off only on big trees.
+    threads : int, optional
+        Threads for the parallel strategies (default: every core).
 
     Returns
     -------
@@ -71,6 +79,12 @@ def search(
     if max_nodes is not None:
         _check_count("max_nodes", max_nodes, minimum=1)
     budget = DEFAULT_MAX_NODES if max_nodes is None else max_nodes
+    if strategy != "dfs":
+        if engine != "bitmask":
+            raise ValueError(f"strategy {strategy!r} runs on the bitmask engine, not {engine!r}")
+        from bitdoku.parallel.run import search_tree
+
+        return search_tree(grid, strategy=strategy, limit=limit, keep=keep, max_nodes=budget, threads=threads)
     return get_engine(engine)(grid, limit=limit, max_nodes=budget, keep=keep)
 
 

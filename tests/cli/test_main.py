@@ -127,3 +127,25 @@ def test_bench_prints_a_verified_table(tmp_path):
     header, _, row = result.stdout.splitlines()[:3]
     assert "µs/puzzle" in header and "no guess %" in header
     assert row.startswith("| famous.txt | 8 | first | 1 |") and "| solved 8 |" in row
+
+
+def test_experiment_prints_the_table_and_writes_csv_json_png_svg(tmp_path):
+    path = tmp_path / "tree.txt"
+    path.write_text("." * 16 + "\n" + "1" + "." * 35 + "\n")
+    out = tmp_path / "exp"
+    result = invoke("experiment", str(path), "--modes", "seq,mixed,pt_dfs,farm", "--threads", "1,2", "--repeat", "1",
+                    "--limit", "5000", "--out", str(out), "--print")
+    assert result.exit_code == 0, result.output
+    assert "| farm | 2 |" in result.stdout and "| mixed | 1 |" in result.stdout
+    assert result.stdout.count("| 5,288 |") == 6  # 288 + the 5,000 limit for the 6x6 grid, in every mode
+    assert all((tmp_path / f"exp.{suffix}").exists() for suffix in ("csv", "json", "png", "svg"))
+
+
+def test_experiment_rejects_unknown_modes():
+    result = invoke("experiment", str(sample_path("famous.txt")), "--modes", "seq,warp")
+    assert result.exit_code == ExitCode.USAGE and "unknown mode warp" in result.output
+
+
+def test_strategy_option_counts_the_same(tmp_path):
+    assert invoke("count", "." * 16, "--strategy", "pt_mix", "-j", "2").stdout.strip() == "288"
+    assert invoke("count", "." * 16, "-s", "bfs").stdout.strip() == "288"

@@ -18,6 +18,8 @@ from bitdoku.cli.options import (
     OutputFormat,
     PuzzleArgument,
     ShapeOption,
+    Strategy,
+    StrategyOption,
     ThreadsOption,
 )
 from bitdoku.cli.output import exit_code_of, format_seconds, record, to_json
@@ -34,6 +36,7 @@ def count(
     engine: EngineOption = DEFAULT_ENGINE_NAME,
     max_nodes: MaxNodesOption = None,
     threads: ThreadsOption = None,
+    strategy: StrategyOption = Strategy.dfs,
     shape: ShapeOption = None,
     lenient: LenientOption = False,
 ) -> None:
@@ -63,5 +66,5 @@ def count(
         counted = result.status.has_solution or result.status is Status.NO_SOLUTION
         return ExitCode.OK if counted else exit_code_of(result)
 
-    plan = Plan(engine.value, limit=limit, keep=0, max_nodes=max_nodes, threads=threads)
+    plan = Plan(engine.value, limit=limit, keep=0, max_nodes=max_nodes, threads=threads, strategy=strategy.value)
     raise typer.Exit(run_searches(inputs, plan, show, lenient=lenient, output=style))

@@ -14,6 +14,7 @@ from bitdoku.cli.check import check
 from bitdoku.cli.console import warn
 from bitdoku.cli.count import count
 from bitdoku.cli.exit_codes import ExitCode
+from bitdoku.cli.experiment import experiment
 from bitdoku.cli.solve import solve
 from bitdoku.errors import BitdokuError, InvalidGridError, ParseError, SearchLimitError
 
@@ -91,6 +92,7 @@ app.command()(solve)
 app.command()(count)
 app.command()(check)
 app.command()(bench)
+app.command()(experiment)
 
 
 def run() -> None:

@@ -48,6 +48,25 @@ LenientOption = Annotated[
 ]
 
 DEFAULT_ENGINE_NAME = EngineName(DEFAULT_ENGINE)
+
+
+class Strategy(str, enum.Enum):
+    """How one puzzle's tree is searched (see ``bitdoku.search``); the parallel ones use --threads."""
+
+    dfs = "dfs"
+    bfs = "bfs"
+    mixed = "mixed"
+    pt_dfs = "pt_dfs"
+    pt_mix = "pt_mix"
+    farm = "farm"
+
+
+StrategyOption = Annotated[
+    Strategy,
+    typer.Option(
+        "--strategy", "-s", help="Tree search: dfs (default), bfs, mixed; on --threads: pt_dfs, pt_mix, farm."
+    ),
+]
 ThreadsOption = Annotated[
     Optional[int],  # noqa: UP045
     typer.Option(

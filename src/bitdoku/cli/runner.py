@@ -38,6 +38,7 @@ class Plan:
     keep: int = 1
     max_nodes: int | None = None
     threads: int | None = None
+    strategy: str = "dfs"
 
 
 def run_searches(inputs: Inputs, plan: Plan, show: Shower, *, lenient: bool, output: OutputFormat) -> ExitCode:
@@ -68,14 +69,15 @@ def run_searches(inputs: Inputs, plan: Plan, show: Shower, *, lenient: bool, out
 def _results(inputs: Inputs, plan: Plan) -> Iterator[tuple[Entry, SearchResult | None, float | None]]:
     """(entry, result or None for a bad line, seconds when timed one by one), in input order."""
     engine = get_engine(plan.engine)
-    if inputs.single or not engine.batched:
+    if inputs.single or not engine.batched or plan.strategy != "dfs":
         for entry in inputs.entries:
             if entry.grid is None:
                 yield entry, None, None
                 continue
             _warm_up(engine.warm_up, entry.grid.shape)
             start = time.perf_counter()
-            result = search(entry.grid, limit=plan.limit, keep=plan.keep, engine=plan.engine, max_nodes=plan.max_nodes)
+            result = search(entry.grid, limit=plan.limit, keep=plan.keep, engine=plan.engine, max_nodes=plan.max_nodes,
+                            strategy=plan.strategy, threads=plan.threads)
             yield entry, result, time.perf_counter() - start
         return
     while chunk := list(islice(inputs.entries, CHUNK_SIZE)):

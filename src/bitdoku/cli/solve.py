@@ -18,6 +18,8 @@ from bitdoku.cli.options import (
     OutputFormat,
     PuzzleArgument,
     ShapeOption,
+    Strategy,
+    StrategyOption,
     ThreadsOption,
 )
 from bitdoku.cli.output import describe, exit_code_of, record, to_json
@@ -34,6 +36,7 @@ def solve(
     max_nodes: MaxNodesOption = None,
     first: Annotated[bool, typer.Option("--first", help="Stop at a first solution; skip proving uniqueness.")] = False,
     threads: ThreadsOption = None,
+    strategy: StrategyOption = Strategy.dfs,
     shape: ShapeOption = None,
     lenient: LenientOption = False,
 ) -> None:
@@ -61,5 +64,5 @@ def solve(
             warn(describe(result, seconds, engine.value))
         return exit_code_of(result)
 
-    plan = Plan(engine.value, limit=1 if first else 2, max_nodes=max_nodes, threads=threads)
+    plan = Plan(engine.value, limit=1 if first else 2, max_nodes=max_nodes, threads=threads, strategy=strategy.value)
     raise typer.Exit(run_searches(inputs, plan, show, lenient=lenient, output=style))

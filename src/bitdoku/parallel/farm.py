@@ -1,0 +1,78 @@
+"""The master-worker farm: the master hands configurations to idle workers on demand, deepest first.
+
+As in the study: workers expand the configurations they get and send the children back, until the master has
+seen ``threshold`` configurations (320); from then on it tells workers to search theirs to the end. Once the
+limit is reached (the first solution, in solve mode) it hands out no more work. The master only needs
+``submit(fn, *args) -> future`` and ``wait_first(futures) -> done futures``, so the same loop drives a thread
+pool or a Dask cluster.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from bitdoku.parallel.tree import Tally, Tree
+from bitdoku.parallel.work import WorkResult, work
+
+THRESHOLD = 320
+
+
+@dataclass
+class FarmStats:
+    """Scheduling counters: tasks handed out, and seconds spent in kernels (summed over workers)."""
+
+    tasks: int = 0
+    kernel_seconds: float = 0.0
+    wall_seconds: float = 0.0
+
+
+def run_farm(
+    tree: Tree,
+    root,
+    tally: Tally,
+    max_nodes: int,
+    *,
+    workers: int,
+    submit: Callable,
+    wait_first: Callable[[set], Iterable],
+    threshold: int = THRESHOLD,
+    farm_stats: FarmStats | None = None,
+) -> bool:
+    """Run the farm to the end; returns False when the node budget ran out."""
+    farm_stats = farm_stats or FarmStats()
+    start = time.perf_counter()
+    order = itertools.count()  # ties on depth: first come, first served
+    heap = [(0, next(order), root)]
+    busy: dict = {}
+    generated, budget_ok = 1, True
+    shape = tree.shape
+    while heap or busy:
+        while heap and len(busy) < workers and budget_ok and not tally.full:
+            negative_depth, _, cells = heapq.heappop(heap)
+            sequential = generated >= threshold
+            limit = max(1, tally.limit - tally.count)
+            future = submit(work, cells, shape.box_rows, shape.box_cols, tree.rules, sequential, limit,
+                            tally.keep, tree.slice_nodes)
+            busy[future] = -negative_depth
+            farm_stats.tasks += 1
+        if not busy:
+            break
+        for future in wait_first(set(busy)):
+            depth = busy.pop(future)
+            result: WorkResult = future.result()
+            farm_stats.kernel_seconds += result.kernel_seconds
+            tally.add_stats(result.stats)
+            tally.add_solutions(result.solutions, result.count)
+            for child in result.children:
+                heapq.heappush(heap, (-(depth + 1), next(order), child))  # deepest first
+            generated += len(result.children)
+        if tally.nodes >= max_nodes:
+            budget_ok = False
+        if tally.full or not budget_ok:
+            heap.clear()
+    farm_stats.wall_seconds = time.perf_counter() - start
+    return budget_ok or tally.full

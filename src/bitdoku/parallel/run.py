@@ -1,0 +1,46 @@
+"""Run a strategy on one puzzle and report it as a ``SearchResult``, like every other search."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bitdoku.engines.result import SearchResult, SearchStats, Status, status_of
+from bitdoku.grid import Grid
+from bitdoku.kernels import status as codes
+from bitdoku.parallel.strategies import SEQUENTIAL
+from bitdoku.parallel.threads import PARALLEL
+from bitdoku.parallel.tree import Tally, Tree
+
+STRATEGIES = (*SEQUENTIAL, *PARALLEL)
+
+
+def search_tree(
+    puzzle: Grid, *, strategy: str, limit: int, keep: int, max_nodes: int, threads: int | None = None,
+    rules: int = codes.ALL_RULES, slice_nodes: int | None = None,
+) -> SearchResult:
+    """Search ``puzzle`` with a named strategy (``bitdoku.parallel.run.STRATEGIES``) on ``threads`` threads."""
+    if strategy not in STRATEGIES:
+        raise ValueError(f"unknown strategy {strategy!r}; strategies are {', '.join(STRATEGIES)}")
+    conflicts = puzzle.conflicts()
+    if conflicts:
+        return SearchResult(Status.INVALID, 0, reason=str(conflicts[0]))
+    tree = Tree(puzzle.shape, rules, slice_nodes)
+    tally = Tally(limit=limit, keep=keep)
+    root = np.frombuffer(puzzle.cells, dtype=np.uint8).copy()
+    if strategy in SEQUENTIAL:
+        finished = SEQUENTIAL[strategy](tree, root, tally, max_nodes)
+    else:
+        from bitdoku.batch import default_threads
+
+        finished = PARALLEL[strategy](tree, root, tally, max_nodes, threads or default_threads())
+    return result_of(puzzle, tally, finished, max_nodes)
+
+
+def result_of(puzzle: Grid, tally: Tally, finished: bool, max_nodes: int) -> SearchResult:
+    """The ``SearchResult`` of a tally: ``LIMIT`` when the budget ran out before the limit was reached."""
+    stats = SearchStats(nodes=tally.nodes, guesses=tally.guesses, backtracks=tally.backtracks)
+    solutions = tuple(Grid(row.tobytes(), puzzle.shape) for row in tally.solutions)
+    if not finished and not tally.full:
+        reason = f"node budget of {max_nodes:,} spent"
+        return SearchResult(Status.LIMIT, tally.count, solutions, stats, reason)
+    return SearchResult(status_of(tally.count, tally.limit), tally.count, solutions, stats)

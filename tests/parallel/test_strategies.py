@@ -1,0 +1,84 @@
+"""Every strategy and parallel mode gives the reference engine's counts; solve mode stops early."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+from bitdoku import Grid, Shape, Status, search
+from bitdoku.parallel.run import STRATEGIES, search_tree
+from bitdoku.parallel.strategies import run_bfs
+from bitdoku.parallel.tree import Tally, Tree
+from tests.strategies import puzzles
+
+# Kept 20 givens of the demo grid's solution: 2,058,658 solutions, about a second of compiled search.
+BIG_TREE = "..2...6..9.......5.75.9......4237..........2....1.9....2.....68..8........6.....2"
+PARALLEL = ("pt_dfs", "pt_mix", "farm")
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@settings(max_examples=40)
+@given(puzzle=puzzles(shapes=[Shape(2, 2), Shape(2, 3), Shape(3, 2)]))
+def test_counts_match_the_reference_engine(strategy, puzzle):
+    expected = search(puzzle, limit=50, keep=0, engine="reference", max_nodes=2_000_000)
+    result = search(puzzle, limit=50, keep=3, strategy=strategy, threads=2)
+    assert (result.status, result.count) == (expected.status, expected.count)
+    assert all(solution.is_solution_of(puzzle) for solution in result.solutions)
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_empty_4x4_has_288_solutions_in_every_strategy(strategy):
+    result = search(Grid.empty("2x2"), limit=10**6, keep=0, strategy=strategy, threads=2)
+    assert (result.status, result.count) == (Status.MULTIPLE, 288)
+
+
+@pytest.mark.parametrize("strategy", ("mixed", *PARALLEL))
+def test_a_big_tree_is_counted_the_same_way_as_by_dfs(strategy):
+    expected = search(BIG_TREE, limit=10**9, keep=0)
+    result = search(BIG_TREE, limit=10**9, keep=0, strategy=strategy, threads=2)
+    assert result.count == expected.count == 2_058_658
+
+
+@pytest.mark.parametrize("strategy", PARALLEL)
+def test_small_slices_split_the_tree_without_changing_the_count(strategy):
+    result = search_tree(Grid.parse(BIG_TREE), strategy=strategy, limit=10**9, keep=0, max_nodes=10**9,
+                         threads=2, slice_nodes=5_000)
+    assert result.count == 2_058_658
+
+
+@pytest.mark.parametrize("strategy", ("mixed", *PARALLEL))
+def test_solve_mode_returns_a_valid_solution_and_stops_early(strategy):
+    puzzle = Grid.parse(BIG_TREE)
+    counted = search(puzzle, limit=10**9, keep=0, strategy=strategy, threads=2)
+    solved = search(puzzle, limit=1, strategy=strategy, threads=2)
+    assert solved.status is Status.SOLVED and solved.solution.is_solution_of(puzzle)
+    assert solved.stats.nodes * 100 < counted.stats.nodes  # stopped long before the end
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_the_node_budget_is_global(strategy):
+    result = search(BIG_TREE, limit=10**9, keep=0, strategy=strategy, threads=2, max_nodes=50_000)
+    assert result.status is Status.LIMIT and "50,000" in result.reason
+    # a budget is checked between parts: it may be overrun by at most one slice per thread (or one BFS level)
+    assert result.stats.nodes < 50_000 + 2 * 500_000
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_invalid_and_unsolvable_puzzles(strategy):
+    assert search("55" + "." * 79, strategy=strategy).status is Status.INVALID
+    contradiction = "12345678." + "........9" + "." * 63
+    assert search(contradiction, strategy=strategy).status is Status.NO_SOLUTION
+
+
+def test_bfs_holds_levels_and_stops_at_its_memory_bound(monkeypatch):
+    from bitdoku.parallel import strategies
+
+    monkeypatch.setattr(strategies, "MAX_FRONTIER", 10)
+    tree, tally = Tree(Shape(2, 3)), Tally(limit=10**9, keep=0)
+    assert not run_bfs(tree, np.zeros(36, np.uint8), tally, 10**9)
+
+
+def test_unknown_strategy_and_engine_mismatch():
+    with pytest.raises(ValueError, match="unknown strategy 'zigzag'"):
+        search(BIG_TREE, strategy="zigzag")
+    with pytest.raises(ValueError, match="runs on the bitmask engine"):
+        search(BIG_TREE, strategy="bfs", engine="reference")
