@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from bitdoku.cli.cluster import ClusterOption
 from bitdoku.cli.console import emit, warn
 from bitdoku.cli.exit_codes import ExitCode
 from bitdoku.cli.inputs import open_inputs
@@ -37,6 +38,7 @@ def count(
     max_nodes: MaxNodesOption = None,
     threads: ThreadsOption = None,
     strategy: StrategyOption = Strategy.dfs,
+    cluster: ClusterOption = None,
     shape: ShapeOption = None,
     lenient: LenientOption = False,
 ) -> None:
@@ -66,5 +68,6 @@ def count(
         counted = result.status.has_solution or result.status is Status.NO_SOLUTION
         return ExitCode.OK if counted else exit_code_of(result)
 
-    plan = Plan(engine.value, limit=limit, keep=0, max_nodes=max_nodes, threads=threads, strategy=strategy.value)
+    plan = Plan(engine.value, limit=limit, keep=0, max_nodes=max_nodes, threads=threads, strategy=strategy.value,
+                cluster=cluster)
     raise typer.Exit(run_searches(inputs, plan, show, lenient=lenient, output=style))

@@ -15,4 +15,5 @@ class ExitCode(enum.IntEnum):
     LIMIT = 4  # a search spent its node budget (--max-nodes) before answering
     INVALID_GRID = 5  # givens break a rule: the same digit twice in a row, column or box
     BAD_INPUT = 6  # input that is not a puzzle: unreadable file, bad character, wrong cell count
+    CLUSTER_FAILURE = 7  # a chunk failed on the Dask cluster after its retries; its lines say 'failed'
     INTERRUPTED = 130  # stopped by Ctrl-C; the lines already printed are complete

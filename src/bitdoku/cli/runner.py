@@ -39,6 +39,7 @@ class Plan:
     max_nodes: int | None = None
     threads: int | None = None
     strategy: str = "dfs"
+    cluster: str | None = None  # a Dask scheduler address or "local": search files on a cluster
 
 
 def run_searches(inputs: Inputs, plan: Plan, show: Shower, *, lenient: bool, output: OutputFormat) -> ExitCode:
@@ -48,7 +49,11 @@ def run_searches(inputs: Inputs, plan: Plan, show: Shower, *, lenient: bool, out
     worst, tally, start = ExitCode.OK, Counter[str](), time.perf_counter()
     with _progress(enabled=not inputs.single) as advance:
         for entry, result, seconds in _results(inputs, plan):
-            if result is None:
+            if result is None and entry.grid is not None:  # searched nowhere: its chunk failed on the cluster
+                warn(f"bitdoku: failed: {entry.error}")
+                emit(to_json({**error_record(entry), "status": "failed"}) if output is OutputFormat.json else "failed")
+                worst, tally["failed"] = max(worst, ExitCode.CLUSTER_FAILURE), tally["failed"] + 1
+            elif result is None:
                 if not lenient:
                     raise entry.error  # type: ignore[misc]
                 warn(f"bitdoku: skipped: {entry.error}")
@@ -69,6 +74,11 @@ def run_searches(inputs: Inputs, plan: Plan, show: Shower, *, lenient: bool, out
 def _results(inputs: Inputs, plan: Plan) -> Iterator[tuple[Entry, SearchResult | None, float | None]]:
     """(entry, result or None for a bad line, seconds when timed one by one), in input order."""
     engine = get_engine(plan.engine)
+    if plan.cluster is not None and not inputs.single:
+        from bitdoku.cli.cluster import cluster_results
+
+        yield from cluster_results(inputs.entries, plan, plan.cluster)
+        return
     if inputs.single or not engine.batched or plan.strategy != "dfs":
         for entry in inputs.entries:
             if entry.grid is None:
@@ -136,7 +146,7 @@ def _progress(*, enabled: bool) -> Iterator[Callable[[], None]]:
 def _summary(tally: Counter[str], seconds: float) -> str:
     """``puzzles 1,465: unique 1,465 | 0.09 s, 16,000 puzzles/s``."""
     total = sum(tally.values())
-    order = [s.value for s in Status] + ["bad input"]
+    order = [s.value for s in Status] + ["bad input", "failed"]
     parts = ", ".join(f"{name} {tally[name]:,}" for name in order if tally[name])
     rate = f", {total / seconds:,.0f} puzzles/s" if seconds > 0 and total else ""
     return f"puzzles {total:,}: {parts or 'none'} | {format_seconds(seconds)}{rate}"

@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from bitdoku.cli.cluster import ClusterOption
 from bitdoku.cli.console import emit, warn
 from bitdoku.cli.exit_codes import ExitCode
 from bitdoku.cli.inputs import open_inputs
@@ -37,6 +38,7 @@ def solve(
     first: Annotated[bool, typer.Option("--first", help="Stop at a first solution; skip proving uniqueness.")] = False,
     threads: ThreadsOption = None,
     strategy: StrategyOption = Strategy.dfs,
+    cluster: ClusterOption = None,
     shape: ShapeOption = None,
     lenient: LenientOption = False,
 ) -> None:
@@ -64,5 +66,6 @@ def solve(
             warn(describe(result, seconds, engine.value))
         return exit_code_of(result)
 
-    plan = Plan(engine.value, limit=1 if first else 2, max_nodes=max_nodes, threads=threads, strategy=strategy.value)
+    plan = Plan(engine.value, limit=1 if first else 2, max_nodes=max_nodes, threads=threads, strategy=strategy.value,
+                cluster=cluster)
     raise typer.Exit(run_searches(inputs, plan, show, lenient=lenient, output=style))

@@ -22,12 +22,25 @@ THRESHOLD = 320
 
 
 @dataclass
-class FarmStats:
-    """Scheduling counters: tasks handed out, and seconds spent in kernels (summed over workers)."""
+class SchedulerStats:
+    """What a parallel run (threads or cluster) cost beyond its kernels: tasks handed out, worker threads,
+    kernel seconds summed over the tasks (measured where they ran) and the run's wall-clock seconds."""
 
     tasks: int = 0
+    workers: int = 0
     kernel_seconds: float = 0.0
     wall_seconds: float = 0.0
+
+    @property
+    def overhead_us(self) -> float:
+        """Microseconds a task cost beyond its kernel: (wall x workers - kernel seconds) / tasks.
+
+        This charges each task with everything its worker did not spend in a kernel (scheduling, shipping,
+        waiting and idling at the end of the run), so it is an upper bound of the true cost.
+        """
+        if not self.tasks:
+            return 0.0
+        return (self.wall_seconds * self.workers - self.kernel_seconds) / self.tasks * 1e6
 
 
 def run_farm(
@@ -40,10 +53,11 @@ def run_farm(
     submit: Callable,
     wait_first: Callable[[set], Iterable],
     threshold: int = THRESHOLD,
-    farm_stats: FarmStats | None = None,
+    farm_stats: SchedulerStats | None = None,
 ) -> bool:
     """Run the farm to the end; returns False when the node budget ran out."""
-    farm_stats = farm_stats or FarmStats()
+    farm_stats = farm_stats or SchedulerStats()
+    farm_stats.workers = workers
     start = time.perf_counter()
     order = itertools.count()  # ties on depth: first come, first served
     heap = [(0, next(order), root)]

@@ -12,13 +12,14 @@ solution cancels the others within one slice and no thread idles while another h
 from __future__ import annotations
 
 import threading
+import time
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
 import numpy as np
 
 from bitdoku.kernels import status as codes
-from bitdoku.parallel.farm import FarmStats, run_farm
+from bitdoku.parallel.farm import SchedulerStats, run_farm
 from bitdoku.parallel.tree import Tally, Tree
 from bitdoku.parallel.work import WorkResult, work
 
@@ -64,9 +65,13 @@ class _SharedWork:
         return len(self.items)
 
 
-def run_shared(tree: Tree, root, tally: Tally, max_nodes: int, *, threads: int, lifo: bool) -> bool:
+def run_shared(tree: Tree, root, tally: Tally, max_nodes: int, *, threads: int, lifo: bool,
+               scheduler_stats: SchedulerStats | None = None) -> bool:
     """pt_dfs (``lifo=True``) or pt_mix (``lifo=False``); returns False when the node budget ran out."""
     shared, lock = _SharedWork(root, lifo), threading.Lock()
+    counters = scheduler_stats or SchedulerStats()
+    counters.workers = threads
+    start = time.perf_counter()
     budget_spent = threading.Event()
     enough = 2 * threads if lifo else PENDING_LIMIT
 
@@ -75,6 +80,9 @@ def run_shared(tree: Tree, root, tally: Tally, max_nodes: int, *, threads: int, 
         while task is not None:
             result = work(task, tree.shape.box_rows, tree.shape.box_cols, tree.rules, shared.pending() >= enough,
                           max(1, tally.limit - tally.count), tally.keep, tree.slice_nodes)
+            with lock:
+                counters.tasks += 1
+                counters.kernel_seconds += result.kernel_seconds
             keep_local = _record(result, tally, lock, shared, lifo, max_nodes, budget_spent)
             if keep_local is None:
                 shared.finished()
@@ -87,6 +95,7 @@ def run_shared(tree: Tree, root, tally: Tally, max_nodes: int, *, threads: int, 
         thread.start()
     for thread in pool:
         thread.join()
+    counters.wall_seconds = time.perf_counter() - start
     return not budget_spent.is_set() or tally.full
 
 
@@ -111,7 +120,7 @@ def _record(result: WorkResult, tally: Tally, lock: threading.Lock, shared: _Sha
 
 
 def run_threaded_farm(tree: Tree, root, tally: Tally, max_nodes: int, *, threads: int,
-                      farm_stats: FarmStats | None = None) -> bool:
+                      farm_stats: SchedulerStats | None = None) -> bool:
     """The farm with a thread pool as its workers."""
     with ThreadPoolExecutor(max_workers=threads) as pool:
         return run_farm(tree, root, tally, max_nodes, workers=threads, submit=pool.submit,

@@ -1,0 +1,438 @@
+"""Search on a Dask cluster: files of puzzles as chunks of rows, and one hard puzzle as a farm of sub-puzzles.
+
+This is the only module that imports Dask (the extra ``bitdoku[dask]``), and only when one of its functions
+runs. Functions take a ``dask.distributed.Client`` from the caller and never start a cluster themselves
+(``connect`` is the CLI's helper for that). What travels is plain ``uint8`` arrays one way and the batch
+kernel's arrays (a ``BatchResult``) or a ``WorkResult`` the other way: never ``Grid`` objects.
+
+Batches: ``solve_chunks`` runs the same ``bitdoku.batch.solve_many`` on each chunk, one thread per worker
+process, keeps a bounded number of chunks on the cluster, and hands each result on in input order. A chunk
+that still fails after Dask's retries comes back as a ``ChunkFailure``, so it costs its own rows, not the run.
+A worker that dies mid-run costs nothing: the scheduler runs its chunks again elsewhere.
+
+One puzzle: ``search`` drives the master-worker farm of ``bitdoku.parallel.farm`` with Dask futures. Counts
+add up over the sub-puzzles; once the limit is reached the tasks still running are cancelled.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from bitdoku.batch import BatchResult, as_puzzle_array, default_threads
+from bitdoku.batch import solve_many as solve_batch
+from bitdoku.engines.result import DEFAULT_MAX_NODES, SearchResult, Status
+from bitdoku.errors import BitdokuError, MissingExtraError
+from bitdoku.grid import Grid, as_grid
+from bitdoku.kernels import status as codes
+from bitdoku.parallel.farm import SchedulerStats, run_farm
+from bitdoku.parallel.run import result_of
+from bitdoku.parallel.tree import Tally, Tree
+from bitdoku.parallel.work import WorkResult, work
+from bitdoku.shape import Shape
+
+if TYPE_CHECKING:
+    from distributed import Client, LocalCluster
+
+#: Node budget of one farm task on a cluster, by grid size: 9x9 (~3 M nodes/s) and any other (~150 k nodes/s).
+#: A task costs ~1-3 ms of scheduling and transfer on top of its kernel time, against ~20 µs on a thread
+#: pool, so a slice here is four times the thread version's (about 0.6 s of kernel time): the overhead stays
+#: under 1% and a found solution still stops the search within one slice (see benchmarks/NOTES-dask.md).
+CLUSTER_SLICE_NODES = {9: 2_000_000}
+OTHER_SLICE_NODES = 80_000
+#: Configurations a worker thread is given before the farm stops expanding (the thread farm's fixed 320 is
+#: ~10 ms of Dask round trip each on small trees; parts that spend their slice are split later anyway).
+THRESHOLD_PER_WORKER = 16
+#: Dask retries a failed chunk this many times before reporting it (a worker's death is not counted here:
+#: the scheduler moves the lost tasks to another worker by itself).
+RETRIES = 2
+
+
+class ChunkFailure(NamedTuple):
+    """A chunk that failed on the cluster after its retries: its index, its row count and what went wrong."""
+
+    index: int
+    rows: int
+    message: str
+
+
+# ----------------------------------------------------------------------------------------------- batches
+
+
+def solve_chunks(
+    client: Client,
+    chunks: Iterable[ArrayLike | tuple[ArrayLike, Shape]],
+    *,
+    shape: Shape | str | None = None,
+    limit: int = 1,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    rules: int = codes.ALL_RULES,
+    in_flight: int | None = None,
+    scatter: bool = False,
+    stats: SchedulerStats | None = None,
+) -> Iterator[tuple[int, BatchResult | ChunkFailure]]:
+    """Search each chunk of puzzles on the cluster and yield ``(chunk index, result)`` in input order.
+
+    Parameters
+    ----------
+    client : distributed.Client
+        The caller's client; its workers need the same bitdoku version.
+    chunks : iterable of arrays, or of ``(array, shape)`` pairs
+        Each a ``(k, N*N)`` uint8 array (one task each). Read lazily: at most ``in_flight`` chunks are
+        on the cluster or waiting to be handed on, so memory stays bounded for any file size. A pair gives
+        the chunk's own shape, for streams that mix shapes (a 6x6 puzzle can be 2x3 or 3x2).
+    shape : Shape or str, optional
+        The shape of every chunk (default: from each chunk's width).
+    limit, max_nodes, rules
+        As for ``bitdoku.batch.solve_many``, per row.
+    in_flight : int, optional
+        Chunks submitted and not yet handed on, at most (default: twice the cluster's threads, plus 2).
+    scatter : bool
+        Send each chunk with ``client.scatter`` before its task instead of inside it (measured slower on
+        one machine; see benchmarks/NOTES-dask.md).
+    stats : SchedulerStats, optional
+        Filled in with the run's tasks, kernel seconds and wall time (for ``overhead_us``).
+
+    Returns
+    -------
+    iterator of (int, BatchResult or ChunkFailure)
+        One item a chunk, in input order. A chunk that raised on its worker three times (the first try and
+        ``RETRIES``) is a ``ChunkFailure``; a chunk of zero rows is searched here, without a task.
+
+    Raises
+    ------
+    MissingExtraError
+        When Dask is not installed.
+    """
+    distributed = _dask()
+    fixed = Shape.parse(shape) if shape is not None else None
+    workers = _total_threads(client)
+    in_flight = in_flight if in_flight is not None else 2 * workers + 2
+    if in_flight < 1:
+        raise ValueError(f"in_flight must be at least 1, not {in_flight}")
+    stats = stats if stats is not None else SchedulerStats()
+    stats.workers = workers
+    start = time.perf_counter()
+    options = (limit, max_nodes, rules)
+    source = enumerate(chunks)
+    running = distributed.as_completed()
+    rows_of: dict[Any, tuple[int, NDArray[np.uint8]]] = {}  # future -> (chunk index, puzzles)
+    ready: dict[int, BatchResult | ChunkFailure] = {}  # finished, waiting for the chunks before them
+    submitted = handed_on = 0
+    exhausted = False
+    try:
+        while True:
+            while not exhausted and submitted - handed_on < in_flight:
+                item = next(source, None)
+                if item is None:
+                    exhausted = True
+                    break
+                index, (array, chunk_shape) = item[0], _chunk_of(item[1], fixed)
+                if len(array):
+                    future = _submit_chunk(client, array, chunk_shape, options, scatter)
+                    rows_of[future] = (index, array)
+                    running.add(future)
+                    stats.tasks += 1
+                else:  # nothing to ship: an empty result, made here
+                    ready[index] = solve_batch(array, shape=chunk_shape, limit=limit, max_nodes=max_nodes, threads=1)
+                submitted += 1
+            while handed_on in ready:
+                yield handed_on, ready.pop(handed_on)
+                handed_on += 1
+            if handed_on == submitted:
+                if exhausted:
+                    return
+                continue
+            future = next(running)  # the chunk at handed_on is still running, so this never runs dry
+            index, array = rows_of.pop(future)
+            ready[index] = _outcome(future, index, array, stats)
+    finally:
+        if rows_of:  # the caller stopped early: free the cluster
+            client.cancel(list(rows_of))
+        stats.wall_seconds += time.perf_counter() - start
+
+
+def solve_many(
+    client: Client,
+    puzzles: ArrayLike | Iterable[Grid | str],
+    *,
+    shape: Shape | str | None = None,
+    chunk_size: int = 4096,
+    limit: int = 1,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    rules: int = codes.ALL_RULES,
+    scatter: bool = False,
+    stats: SchedulerStats | None = None,
+) -> BatchResult:
+    """``bitdoku.batch.solve_many`` on a cluster: the same ``BatchResult``, searched in chunks of rows.
+
+    Raises
+    ------
+    BitdokuError
+        When a chunk failed on the cluster (the message names its rows and the worker's error).
+    MissingExtraError
+        When Dask is not installed.
+
+    Example
+    -------
+    >>> from distributed import Client  # doctest: +SKIP
+    >>> with Client(n_workers=2, threads_per_worker=1) as client:  # doctest: +SKIP
+    ...     solve_many(client, puzzles, chunk_size=2048).summary()
+    Counter({<Status.SOLVED: 'solved'>: 49151})
+    """
+    array, shape = as_puzzle_array(puzzles, shape)
+    if chunk_size < 1:
+        raise ValueError(f"chunk_size must be at least 1, not {chunk_size}")
+    chunks = (array[start : start + chunk_size] for start in range(0, len(array), chunk_size))
+    results = []
+    for index, result in solve_chunks(client, chunks, shape=shape, limit=limit, max_nodes=max_nodes, rules=rules,
+                                      scatter=scatter, stats=stats):
+        if isinstance(result, ChunkFailure):
+            first = index * chunk_size + 1
+            raise BitdokuError(f"rows {first:,}-{first + result.rows - 1:,} failed on the cluster: {result.message}")
+        results.append(result)
+    if not results:
+        return solve_batch(array, shape=shape, limit=limit, max_nodes=max_nodes, threads=1)
+    return concatenate(results)
+
+
+def concatenate(results: list[BatchResult]) -> BatchResult:
+    """One ``BatchResult`` from the results of consecutive chunks (of one shape and node budget), in order."""
+    first = results[0]
+    arrays = [np.concatenate([getattr(r, name) for r in results]) for name in _ROW_FIELDS]
+    return BatchResult(*arrays, shape=first.shape, max_nodes=first.max_nodes)
+
+
+_ROW_FIELDS = ("puzzles", "solutions", "status_codes", "counts", "stats", "kernel_codes")
+
+
+def _solve_chunk(puzzles: NDArray[np.uint8], shape: Shape, limit: int, max_nodes: int, rules: int):
+    """The task a worker runs: one chunk on one thread, and the seconds it took there.
+
+    The puzzles are left out of the result: the client still holds them, and a third less to send back
+    is a few percent of the throughput of fast batches.
+    """
+    start = time.perf_counter()
+    result = solve_batch(puzzles, shape=shape, limit=limit, max_nodes=max_nodes, threads=1, rules=rules)
+    return replace(result, puzzles=_NOT_SENT), time.perf_counter() - start
+
+
+_NOT_SENT = np.empty((0, 0), np.uint8)
+
+
+def _submit_chunk(client: Client, array: NDArray[np.uint8], shape: Shape, options: tuple[int, int, int],
+                  scatter: bool):
+    """Start one chunk's task; the array goes inside the task, or ahead of it with ``scatter``."""
+    payload = client.scatter(array, hash=False) if scatter else array
+    return client.submit(_solve_chunk, payload, shape, *options, pure=False, retries=RETRIES)
+
+
+def _chunk_of(item, fixed: Shape | None) -> tuple[NDArray[np.uint8], Shape]:
+    """An input chunk as a checked uint8 array and its shape."""
+    array, shape = item if isinstance(item, tuple) else (item, fixed)
+    return as_puzzle_array(array, shape)
+
+
+def _outcome(future, index: int, puzzles: NDArray[np.uint8], stats: SchedulerStats) -> BatchResult | ChunkFailure:
+    """A finished chunk's ``BatchResult`` (given back its puzzles), or the ``ChunkFailure`` that says why not."""
+    try:
+        result, seconds = future.result()
+    except Exception as error:  # the worker's exception, re-raised here by Dask: report it, go on
+        return ChunkFailure(index, len(puzzles), f"{type(error).__name__}: {error}")
+    stats.kernel_seconds += seconds
+    return replace(result, puzzles=puzzles)
+
+# ----------------------------------------------------------------------------------------------- one puzzle
+
+
+def search(
+    client: Client,
+    puzzle: Grid | str | ArrayLike,
+    *,
+    limit: int = 2,
+    keep: int = 1,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    rules: int = codes.ALL_RULES,
+    threshold: int | None = None,
+    slice_nodes: int | None = None,
+    stats: SchedulerStats | None = None,
+    workers: int | None = None,
+) -> SearchResult:
+    """Search one hard puzzle with the master-worker farm, its sub-puzzles run as Dask tasks.
+
+    The same result (count, status) as ``bitdoku.search(puzzle, limit=limit)``; which solutions are kept
+    may differ when there are more than ``limit``. Worth it only for big trees (millions of nodes).
+
+    Parameters
+    ----------
+    limit, keep, max_nodes
+        As for ``bitdoku.search``: stop at ``limit`` solutions, keep the first ``keep``, spend at most
+        ``max_nodes`` nodes (checked between tasks, so a run may overshoot by a slice a worker).
+    threshold : int, optional
+        Configurations generated by expansion tasks before workers search theirs to the end (default:
+        ``THRESHOLD_PER_WORKER`` a worker thread, at least 32; the thread farm's 320 makes hundreds of tiny
+        tasks, each paying a Dask round trip of ~10 ms).
+    slice_nodes : int, optional
+        Node budget of one task (default: ``CLUSTER_SLICE_NODES``).
+    stats : SchedulerStats, optional
+        Filled in with the farm's tasks, kernel seconds and wall time.
+    workers : int, optional
+        Tasks run at once (default: every worker thread of the cluster); the experiment varies it.
+
+    Raises
+    ------
+    ParseError
+        When ``puzzle`` is not a grid.
+    MissingExtraError
+        When Dask is not installed.
+    """
+    distributed = _dask()
+    grid = as_grid(puzzle)
+    if min(limit, max_nodes) < 1 or keep < 0:
+        raise ValueError(f"limit and max_nodes must be at least 1, keep at least 0: not {limit}, {max_nodes}, {keep}")
+    conflicts = grid.conflicts()
+    if conflicts:
+        return SearchResult(Status.INVALID, 0, reason=str(conflicts[0]))
+    slice_nodes = slice_nodes or CLUSTER_SLICE_NODES.get(grid.shape.n, OTHER_SLICE_NODES)
+    tree = Tree(grid.shape, rules, slice_nodes)
+    tally = Tally(limit=limit, keep=keep)
+    root = np.frombuffer(grid.cells, dtype=np.uint8).copy()
+    workers = workers or _total_threads(client)
+    threshold = threshold or max(32, THRESHOLD_PER_WORKER * workers)
+    farm_stats = stats if stats is not None else SchedulerStats()
+    tasks = _FarmTasks(client, distributed, stopped=lambda: tally.full or tally.nodes >= max_nodes)
+    try:
+        finished = run_farm(tree, root, tally, max_nodes, workers=workers, submit=tasks.submit,
+                            wait_first=tasks.wait_first, threshold=threshold, farm_stats=farm_stats)
+    finally:
+        tasks.cancel_all()
+    return result_of(grid, tally, finished, max_nodes)
+
+
+class _FarmTasks:
+    """The farm's ``submit`` and ``wait_first`` over Dask futures.
+
+    ``run_farm`` waits for every busy task before it returns; on a cluster a busy task may be a whole slice
+    away, so once the search has stopped (limit reached or budget spent) the remaining tasks are cancelled
+    at once and read as empty results.
+    """
+
+    def __init__(self, client: Client, distributed: ModuleType, stopped) -> None:
+        self.client, self.distributed, self.stopped = client, distributed, stopped
+        self.busy: dict[Any, _FarmTask] = {}
+
+    def submit(self, fn, *args) -> _FarmTask:
+        future = self.client.submit(fn, *args, pure=False, retries=RETRIES)
+        task = self.busy[future] = _FarmTask(future)
+        return task
+
+    def wait_first(self, tasks: set[_FarmTask]) -> list[_FarmTask]:
+        if self.stopped():
+            self.cancel_all()
+            return list(tasks)
+        done = self.distributed.wait([task.future for task in tasks], return_when="FIRST_COMPLETED").done
+        return [self.busy.pop(future) for future in done]
+
+    def cancel_all(self) -> None:
+        if self.busy:
+            self.client.cancel(list(self.busy))
+        for task in self.busy.values():
+            task.cancelled = True
+        self.busy.clear()
+
+
+class _FarmTask:
+    """A Dask future as the farm sees it: ``result()`` of a cancelled task is an empty ``WorkResult``."""
+
+    def __init__(self, future) -> None:
+        self.future = future
+        self.cancelled = False
+
+    def result(self) -> WorkResult:
+        if self.cancelled:
+            return WorkResult((), np.empty((0, 0), np.uint8), 0, np.zeros(codes.N_STATS, np.int64), False, 0.0)
+        return self.future.result()
+
+
+# ----------------------------------------------------------------------------------------------- clusters
+
+
+def connect(address: str | None) -> tuple[Client, LocalCluster | None]:
+    """A client for ``address``, and the cluster started for it (close both when done; the CLI's helper).
+
+    ``None`` or ``"local"`` starts a cluster on this machine: one single-threaded worker process a core.
+    Anything else (``tcp://host:8786``) is the address of a running ``dask scheduler``.
+    """
+    distributed = _dask()
+    if address is None or address == "local":
+        cluster = distributed.LocalCluster(n_workers=default_threads(), threads_per_worker=1, processes=True,
+                                           dashboard_address=":0")
+        return distributed.Client(cluster), cluster
+    return distributed.Client(address), None
+
+
+def warm_up(client: Client, shapes: Iterable[Shape | str] = (Shape(3, 3),)) -> None:
+    """Compile (or load from Numba's cache) the kernels on every worker: one tiny task each, before timing."""
+    _dask()
+    shapes = [Shape.parse(shape) for shape in shapes]
+    futures = [client.submit(_warm_worker, shapes, workers=[address], allow_other_workers=False, pure=False)
+               for address in client.nthreads()]
+    client.gather(futures)
+
+
+def _warm_worker(shapes: list[Shape]) -> None:
+    """Run the batch kernel and the farm's kernels once on an empty grid of each shape."""
+    for shape in shapes:
+        empty = np.zeros((1, shape.n_cells), np.uint8)
+        solve_batch(empty, shape=shape, threads=1)
+        work(empty[0], shape.box_rows, shape.box_cols, codes.ALL_RULES, False, 1, 1, 1000)
+        work(empty[0], shape.box_rows, shape.box_cols, codes.ALL_RULES, True, 1, 1, 1000)
+
+
+def _total_threads(client: Client) -> int:
+    """Worker threads on the cluster now (at least 1, so a cluster still starting gets work queued)."""
+    return max(1, sum(client.nthreads().values()))
+
+
+def _dask() -> ModuleType:
+    """``dask.distributed``, imported on first use, or the error that says how to install it."""
+    try:
+        import distributed
+    except ImportError:
+        raise MissingExtraError("distributed solving", "dask") from None
+    return distributed
+
+
+@contextmanager
+def experiment_runner(address: str | None, workers: int) -> Iterator[Callable[..., SearchResult]]:
+    """The experiment's runner with a ``dask`` mode: connect (or start a local cluster of ``workers``
+    processes), warm the workers up, and run the farm there with ``degree`` workers; other modes run here."""
+    from bitdoku.experiment import local_runner
+
+    if address in (None, "local"):
+        distributed = _dask()
+        cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                           dashboard_address=":0")
+        client = distributed.Client(cluster)
+    else:
+        client, cluster = connect(address)
+
+    def run(puzzle: Grid, mode: str, degree: int, limit: int, max_nodes: int) -> SearchResult:
+        if mode != "dask":
+            return local_runner(puzzle, mode, degree, limit, max_nodes)
+        return search(client, puzzle, limit=limit, keep=1, max_nodes=max_nodes, workers=degree)
+
+    try:
+        warm_up(client, {Shape(3, 3)})
+        yield run
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()

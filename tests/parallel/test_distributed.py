@@ -1,0 +1,249 @@
+"""bitdoku.parallel.distributed on a real LocalCluster: the same answers as the in-process drivers, in order,
+with nothing lost when a worker dies or a chunk fails."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+import numpy as np
+import pytest
+
+pytest.importorskip("distributed")
+
+from distributed import Client, LocalCluster
+
+from bitdoku import search as local_search
+from bitdoku.batch import as_puzzle_array, verify_solutions
+from bitdoku.batch import solve_many as local_solve_many
+from bitdoku.cli.cluster import cluster_results
+from bitdoku.cli.runner import Plan
+from bitdoku.data import sample_lines
+from bitdoku.engines.registry import DEFAULT_ENGINE
+from bitdoku.engines.result import Status
+from bitdoku.errors import BitdokuError, MissingExtraError
+from bitdoku.formats.reader import read_entries
+from bitdoku.parallel import distributed as dd
+from bitdoku.shape import Shape
+
+SAMPLES = ("top1465_sample.txt", "multisolution_sample.txt", "nosolution_sample.txt", "duplicate_givens.txt")
+#: 2,058,658 solutions; its whole tree is ~4 million nodes (under a second on one core).
+MANY = "..2...6..9.......5.75.9......4237..........2....1.9....2.....68..8........6.....2"
+FIELDS = ("puzzles", "solutions", "status_codes", "counts", "stats", "kernel_codes")
+
+
+def _cluster() -> tuple[LocalCluster, Client]:
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0")
+    client = Client(cluster)
+    dd.warm_up(client, [Shape(3, 3), Shape(2, 2)])
+    return cluster, client
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster, client = _cluster()
+    yield client
+    client.close()
+    cluster.close()
+
+
+@pytest.fixture(scope="module")
+def mixed():
+    """The shipped samples mixed: unique, multiple, no solution and invalid rows."""
+    return as_puzzle_array([line for name in SAMPLES for line in sample_lines(name)])[0]
+
+
+def _assert_same(result, expected) -> None:
+    for name in FIELDS:
+        np.testing.assert_array_equal(getattr(result, name), getattr(expected, name), err_msg=name)
+    assert result.shape == expected.shape
+
+
+@pytest.mark.parametrize("limit", [1, 2])
+def test_batch_on_the_cluster_equals_the_local_batch(client, mixed, limit):
+    stats = dd.SchedulerStats()
+    result = dd.solve_many(client, mixed, chunk_size=7, limit=limit, stats=stats)
+    _assert_same(result, local_solve_many(mixed, limit=limit, threads=1))
+    assert stats.tasks == -(-len(mixed) // 7) and stats.kernel_seconds > 0 and stats.overhead_us > 0
+
+
+def test_chunks_come_back_in_input_order_with_bounded_memory(client, mixed):
+    hard, _ = as_puzzle_array(sample_lines("hardest_sample.txt"))
+    chunks = [np.repeat(hard, 20, axis=0), *np.array_split(mixed, 9), mixed[:0], mixed[:3]]  # slow chunk first
+    pulled = []
+
+    def source():
+        for chunk in chunks:
+            pulled.append(len(chunk))
+            yield chunk
+
+    seen = []
+    for index, result in dd.solve_chunks(client, source(), limit=2, in_flight=3):
+        assert len(pulled) - index <= 3  # never more than in_flight chunks out of the caller's hands
+        np.testing.assert_array_equal(result.puzzles, chunks[index])
+        seen.append(index)
+    assert seen == list(range(len(chunks)))
+
+
+def test_a_failing_chunk_is_reported_and_the_others_come_back(client, mixed, monkeypatch):
+    real = dd._solve_chunk
+
+    def failing(puzzles, *args):  # pickled by value, so the workers run it too
+        if len(puzzles) == 5:
+            raise RuntimeError("boom")
+        return real(puzzles, *args)
+
+    monkeypatch.setattr(dd, "_solve_chunk", failing)
+    chunks = [mixed[:10], mixed[10:15], mixed[15:40]]
+    results = list(dd.solve_chunks(client, chunks, limit=2))
+    assert [index for index, _ in results] == [0, 1, 2]
+    assert results[1][1] == dd.ChunkFailure(1, 5, "RuntimeError: boom")
+    _assert_same(results[2][1], local_solve_many(mixed[15:40], limit=2, threads=1))
+    with pytest.raises(BitdokuError, match="rows 41-45 failed on the cluster: RuntimeError: boom"):
+        dd.solve_many(client, mixed[:45], chunk_size=10)
+
+
+def test_killing_a_worker_mid_batch_loses_nothing():
+    base = np.concatenate([as_puzzle_array(sample_lines(name))[0] for name in (*SAMPLES, *["hardest_sample.txt"] * 4)])
+    puzzles = np.tile(base, (300, 1))  # ~2.5 s of kernel time on one core
+    expected = local_solve_many(puzzles, limit=2)
+    cluster, client = _cluster()
+    try:
+        victim = sorted(client.nthreads())[0]
+        pid = client.run(os.getpid, workers=[victim])[victim]
+        chunks = (puzzles[i : i + 500] for i in range(0, len(puzzles), 500))
+        results = []
+        for index, result in dd.solve_chunks(client, chunks, limit=2):
+            if index == 0:
+                os.kill(pid, signal.SIGKILL)
+            assert not isinstance(result, dd.ChunkFailure), result
+            results.append(result)
+        assert len(results) == -(-len(puzzles) // 500) > 1
+        assert victim not in client.nthreads()  # it died mid-run (its nanny starts a new one, at a new address)
+        _assert_same(dd.concatenate(results), expected)
+    finally:
+        client.close()
+        cluster.close()
+
+
+def test_farm_counts_every_solution_like_a_local_search(client):
+    stats = dd.SchedulerStats()
+    result = dd.search(client, MANY, limit=3_000_000, keep=0, stats=stats)
+    expected = local_search(MANY, limit=3_000_000, keep=0)
+    assert (result.status, result.count) == (expected.status, expected.count) == (Status.MULTIPLE, 2_058_658)
+    assert stats.tasks > 1
+
+
+def test_farm_counts_a_small_grid_up_to_the_limit(client):
+    result = dd.search(client, "1" + "." * 35, limit=5000)  # 6x6 with one given: capped at the limit
+    assert (result.status, result.count) == (Status.MULTIPLE, 5000)
+    assert local_search("1" + "." * 35, limit=5000).count == 5000
+
+
+def test_farm_solve_mode_stops_early_with_a_valid_solution(client):
+    count = dd.search(client, MANY, limit=3_000_000, keep=0)
+    solved = dd.search(client, MANY, limit=1)
+    assert solved.status is Status.SOLVED and solved.count == 1
+    solution = np.frombuffer(solved.solution.cells, np.uint8)[None]
+    assert verify_solutions(as_puzzle_array([MANY])[0], solution, Shape(3, 3)).all()
+    assert solved.stats.nodes < count.stats.nodes / 10
+
+
+def test_farm_reports_invalid_givens_without_searching(client):
+    assert dd.search(client, "11" + "." * 79).status is Status.INVALID
+
+
+def test_cli_results_match_the_thread_path_line_for_line(client, mixed, tmp_path):
+    lines = [*sample_lines("top1465_sample.txt")[:5], "not a puzzle", "..3..4.221......",
+             *sample_lines("multisolution_sample.txt")[:5], "x" * 81]
+    path = tmp_path / "puzzles.txt"
+    path.write_text("\n".join(lines) + "\n")
+    address = client.scheduler.address
+    got = list(cluster_results(read_entries(path), Plan(DEFAULT_ENGINE, limit=2), address, chunk_size=4))
+    assert [entry.line for entry, _, _ in got] == list(range(1, len(lines) + 1))
+    for (entry, result, seconds), line in zip(got, lines, strict=True):
+        assert seconds is None
+        if entry.grid is None:
+            assert result is None and entry.error is not None
+            continue
+        expected = local_search(line, limit=2)
+        assert (result.status, result.count, result.solution) == (expected.status, expected.count, expected.solution)
+
+
+def test_cli_rows_of_a_failed_chunk_come_back_without_a_result(client, tmp_path, monkeypatch):
+    real = dd._solve_chunk
+
+    def failing(puzzles, *args):
+        if len(puzzles) == 2:
+            raise RuntimeError("boom")
+        return real(puzzles, *args)
+
+    monkeypatch.setattr(dd, "_solve_chunk", failing)
+    path = tmp_path / "puzzles.txt"
+    path.write_text("\n".join(sample_lines("top1465_sample.txt")[:5]) + "\n")
+    plan = Plan(DEFAULT_ENGINE, limit=1)
+    got = list(cluster_results(read_entries(path), plan, client.scheduler.address, chunk_size=3))
+    assert [result is None for _, result, _ in got] == [False, False, False, True, True]
+    for entry, _, _ in got[3:]:
+        assert entry.grid is not None and "chunk failed on the cluster (RuntimeError: boom)" in str(entry.error)
+
+
+def test_missing_dask_says_which_extra_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    with pytest.raises(MissingExtraError, match=r"pip install 'bitdoku\[dask\]'"):
+        dd.connect("local")
+
+
+def test_cli_solve_on_the_cluster_prints_what_the_threads_print(client, tmp_path):
+    from typer.testing import CliRunner
+
+    from bitdoku.cli.main import app
+
+    path = tmp_path / "mixed.txt"
+    path.write_text("\n".join(line for name in SAMPLES for line in sample_lines(name)) + "\nnot a puzzle\n")
+    runner = CliRunner()
+    local = runner.invoke(app, ["solve", str(path), "--lenient"])
+    remote = runner.invoke(app, ["solve", str(path), "--lenient", "--cluster", client.scheduler.address])
+    assert remote.stdout == local.stdout and remote.exit_code == local.exit_code
+    assert remote.stdout.splitlines()[-1] == "error"
+
+
+def test_cli_lines_of_a_failed_chunk_say_failed_with_their_exit_code(client, tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from bitdoku.cli import cluster
+    from bitdoku.cli.exit_codes import ExitCode
+    from bitdoku.cli.main import app
+
+    real = dd._solve_chunk
+
+    def failing(puzzles, *args):
+        if len(puzzles) == 2:
+            raise RuntimeError("boom")
+        return real(puzzles, *args)
+
+    monkeypatch.setattr(dd, "_solve_chunk", failing)
+    monkeypatch.setattr(cluster, "CLUSTER_CHUNK_SIZE", 3)
+    path = tmp_path / "puzzles.txt"
+    path.write_text("\n".join(sample_lines("top1465_sample.txt")[:5]) + "\n")
+    result = CliRunner().invoke(app, ["solve", str(path), "--cluster", client.scheduler.address])
+    lines = result.stdout.splitlines()
+    assert lines[3:] == ["failed", "failed"] and all(len(line) == 81 for line in lines[:3])
+    assert result.exit_code == ExitCode.CLUSTER_FAILURE
+    assert "bitdoku: failed:" in result.stderr and "failed 2" in result.stderr
+
+
+def test_experiment_runs_the_dask_mode_on_the_cluster(client, tmp_path):
+    from typer.testing import CliRunner
+
+    from bitdoku.cli.main import app
+
+    path = tmp_path / "tree.txt"
+    path.write_text(MANY + "\n")
+    result = CliRunner().invoke(app, ["experiment", str(path), "--modes", "seq,dask", "--threads", "1,2",
+                                      "--repeat", "1", "--limit", "1000000000", "--no-plot",
+                                      "--cluster", client.scheduler.address, "--out", str(tmp_path / "exp")])
+    assert result.exit_code == 0, result.output
+    assert "| dask | 1 |" in result.stdout and "| dask | 2 |" in result.stdout
+    assert result.stdout.count("| 2,058,658 |") == 3
