@@ -149,3 +149,18 @@ def test_experiment_rejects_unknown_modes():
 def test_strategy_option_counts_the_same(tmp_path):
     assert invoke("count", "." * 16, "--strategy", "pt_mix", "-j", "2").stdout.strip() == "288"
     assert invoke("count", "." * 16, "-s", "bfs").stdout.strip() == "288"
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["solve", "f.txt", "--cluster"], ["solve", "f.txt", "--cluster", "local"]),
+        (["solve", "--cluster", "-j", "2", "f.txt"], ["solve", "--cluster", "local", "-j", "2", "f.txt"]),
+        (["solve", "--cluster", "tcp://h:8786"], ["solve", "--cluster", "tcp://h:8786"]),
+        (["solve", "f.txt"], ["solve", "f.txt"]),
+    ],
+)
+def test_a_bare_cluster_option_means_local(args, expected):
+    from bitdoku.cli.main import _with_default_cluster
+
+    assert _with_default_cluster(args) == expected

@@ -5,8 +5,8 @@ the arrays go through ``bitdoku.parallel.distributed.solve_chunks``, which keeps
 cluster and hands results back in input order. So the output is the same, line for line, as without
 ``--cluster``, and memory stays bounded whatever the file's size.
 
-Typer 0.29 ignores Click's ``flag_value`` (its vendored parser has no optional option values), so a bare
-``--cluster`` cannot mean ``local``: write ``--cluster local``.
+Typer 0.29 ignores Click's ``flag_value`` (its vendored parser has no optional option values), so ``main``
+writes ``local`` after a bare ``--cluster`` before the arguments are parsed.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ ClusterOption = Annotated[
     typer.Option(
         "--cluster",
         metavar="ADDRESS",
-        help="Search a file on a Dask cluster: 'local' starts one worker process a core on this machine; "
+        help="Search a file on a Dask cluster: 'local' (or no value) starts a worker process a core here; "
         "tcp://HOST:8786 joins a running 'dask scheduler'. Needs: pip install 'bitdoku[dask]'.",
         show_default=False,
     ),

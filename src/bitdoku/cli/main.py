@@ -22,6 +22,9 @@ from bitdoku.errors import BitdokuError, InvalidGridError, ParseError, SearchLim
 class _ErrorsToExitCodes(TyperGroup):
     """Runs a command and turns what it raises into a message and an exit code."""
 
+    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:  # type: ignore[override]
+        return super().parse_args(ctx, _with_default_cluster(args))
+
     def invoke(self, ctx: typer.Context) -> Any:  # type: ignore[override]
         try:
             return super().invoke(ctx)
@@ -37,6 +40,16 @@ class _ErrorsToExitCodes(TyperGroup):
                 raise
             warn(f"bitdoku: error: {_message(error)}")
             raise typer.Exit(_exit_code(error)) from None
+
+
+def _with_default_cluster(args: list[str]) -> list[str]:
+    """A bare ``--cluster`` (last, or followed by another option) means ``--cluster local``: Typer's parser
+    has no options with an optional value, so the default is written in before it parses."""
+    out = list(args)
+    for index in range(len(out) - 1, -1, -1):
+        if out[index] == "--cluster" and (index + 1 == len(out) or out[index + 1].startswith("-")):
+            out.insert(index + 1, "local")
+    return out
 
 
 def _message(error: Exception) -> str:
