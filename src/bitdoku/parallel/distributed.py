@@ -182,10 +182,10 @@ def solve_many(
 
     Example
     -------
-    >>> from distributed import Client  # doctest: +SKIP
-    >>> with Client(n_workers=2, threads_per_worker=1) as client:  # doctest: +SKIP
-    ...     solve_many(client, puzzles, chunk_size=2048).summary()
-    Counter({<Status.SOLVED: 'solved'>: 49151})
+    >>> from distributed import Client
+    >>> with Client(processes=False, n_workers=1, threads_per_worker=2, dashboard_address=":0") as client:
+    ...     solve_many(client, ["..3..4.221......", "11..............", "1..............."], limit=2).statuses
+    [<Status.UNIQUE: 'unique'>, <Status.INVALID: 'invalid'>, <Status.MULTIPLE: 'multiple'>]
     """
     array, shape = as_puzzle_array(puzzles, shape)
     if chunk_size < 1:
