@@ -15,6 +15,9 @@ from bitdoku.cli.console import warn
 from bitdoku.cli.count import count
 from bitdoku.cli.exit_codes import ExitCode
 from bitdoku.cli.experiment import experiment
+from bitdoku.cli.explain import explain
+from bitdoku.cli.hint import hint
+from bitdoku.cli.rate import rate
 from bitdoku.cli.solve import solve
 from bitdoku.errors import BitdokuError, InvalidGridError, ParseError, SearchLimitError
 
@@ -106,6 +109,9 @@ app.command()(count)
 app.command()(check)
 app.command()(bench)
 app.command()(experiment)
+app.command()(explain)
+app.command()(hint)
+app.command()(rate)
 
 
 def run() -> None:

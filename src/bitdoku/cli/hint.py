@@ -1,0 +1,33 @@
+"""``bitdoku hint``: the next step of a puzzle, found by the easiest technique that applies."""
+
+from __future__ import annotations
+
+import typer
+
+from bitdoku.cli.console import emit
+from bitdoku.cli.explain import GuessOption, StepFormat, StepFormatOption, puzzles_to_explain
+from bitdoku.cli.options import PuzzleArgument, ShapeOption
+from bitdoku.cli.output import to_json
+from bitdoku.cli.runner import parse_shape
+from bitdoku.logic.explain import hint as next_hint
+
+
+def hint(
+    puzzle: PuzzleArgument = None,
+    output: StepFormatOption = StepFormat.text,
+    guess: GuessOption = False,
+    shape: ShapeOption = None,
+) -> None:
+    """Show the next step of a puzzle (or of each puzzle of a file), one sentence a puzzle.
+
+    PUZZLE may be pencil marks, so you can ask for the next step from where you are. A solved puzzle prints
+    'solved'.
+    """
+    grids, _single = puzzles_to_explain(puzzle, parse_shape(shape))
+    for line, state in grids:
+        step = next_hint(state, guess=guess)
+        if output is StepFormat.json:
+            emit(to_json({"line": line, **(step.to_dict() if step else {"technique": None, "text": "solved"})}))
+        else:
+            emit(step.text if step else "solved")
+    raise typer.Exit(0)

@@ -1,0 +1,13 @@
+"""Human-style solving: pencil marks, techniques people use, step-by-step explanations and difficulty ratings.
+
+``explain(puzzle)`` yields one ``Step`` at a time, each found by the easiest technique that applies;
+``hint(puzzle)`` returns the next one; ``rate(puzzle)`` scores a puzzle by the hardest technique it needs.
+A ``CandidateGrid`` is the pencil-mark state the techniques read.
+"""
+
+from bitdoku.logic.candidates import CandidateGrid
+from bitdoku.logic.explain import explain, hint
+from bitdoku.logic.rating import Rating, rate
+from bitdoku.logic.step import Step
+
+__all__ = ["CandidateGrid", "Rating", "Step", "explain", "hint", "rate"]

@@ -1,0 +1,162 @@
+"""``explain`` and ``hint``: solve like a person, one step at a time, easiest technique first.
+
+The ladder below is the one table of techniques in the order they are tried; each step is the first that the
+easiest applicable technique finds, and after each step the search starts again from the top. When nothing
+applies, ``explain`` yields a "Stalled" step and stops, or, with ``guess=True``, places the solution's digit in
+an open cell with the fewest candidates (a "Guess" step; the solution comes from ``bitdoku.solve``, so a guess
+is never wrong and no backtracking is shown) and goes on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import NamedTuple
+
+from bitdoku.errors import InvalidGridError, cell_name
+from bitdoku.grid import Grid
+from bitdoku.logic import chains, fish, intersections, single_digit, singles, subsets, uniqueness, wings
+from bitdoku.logic.candidates import CandidateGrid, as_candidates
+from bitdoku.logic.step import CONTRADICTION, GUESS, STALLED, Step, digit_list, make_step
+
+Finder = Callable[[CandidateGrid], Iterator[Step]]
+
+
+class Rung(NamedTuple):
+    """One technique of the ladder: its name, its finder, and whether it is a single (placements only)."""
+
+    technique: str
+    find: Finder
+    single: bool = False
+
+
+#: Techniques in the order they are tried (the easiest first); ``rating.DIFFICULTY`` weighs the same names.
+LADDER: tuple[Rung, ...] = (
+    Rung(singles.HIDDEN_SINGLE, singles.find_hidden_singles_in_boxes, single=True),
+    Rung(singles.HIDDEN_SINGLE, singles.find_hidden_singles_in_rows, single=True),
+    Rung(singles.HIDDEN_SINGLE, singles.find_hidden_singles_in_columns, single=True),
+    Rung(singles.NAKED_SINGLE, singles.find_naked_singles, single=True),
+    Rung(intersections.POINTING, intersections.find_pointing),
+    Rung(intersections.CLAIMING, intersections.find_claiming),
+    Rung("Naked Pair", subsets.find_naked_pairs),
+    Rung("Hidden Pair", subsets.find_hidden_pairs),
+    Rung("Naked Triple", subsets.find_naked_triples),
+    Rung("Hidden Triple", subsets.find_hidden_triples),
+    Rung("X-Wing", fish.find_x_wing),
+    Rung(single_digit.SKYSCRAPER, single_digit.find_skyscrapers),
+    Rung(single_digit.KITE, single_digit.find_two_string_kites),
+    Rung(wings.XY_WING, wings.find_xy_wings),
+    Rung(wings.XYZ_WING, wings.find_xyz_wings),
+    Rung("Naked Quad", subsets.find_naked_quads),
+    Rung("Hidden Quad", subsets.find_hidden_quads),
+    Rung(chains.REMOTE_PAIRS, chains.find_remote_pairs),
+    Rung(uniqueness.UNIQUE_RECTANGLE_1, uniqueness.find_unique_rectangles_type_1),
+    Rung("Swordfish", fish.find_swordfish),
+    Rung(wings.W_WING, wings.find_w_wings),
+    Rung(single_digit.COLOURING, single_digit.find_simple_colouring),
+    Rung(uniqueness.BUG_PLUS_1, uniqueness.find_bug_plus_1),
+    Rung("Jellyfish", fish.find_jellyfish),
+    Rung(single_digit.X_CHAIN, single_digit.find_x_chains),
+    Rung(chains.XY_CHAIN, chains.find_xy_chains),
+)
+
+
+def explain(puzzle: Grid | CandidateGrid | str, *, guess: bool = False) -> Iterator[Step]:
+    """Yield the steps that solve a puzzle, each by the easiest technique that applies.
+
+    Parameters
+    ----------
+    puzzle : Grid, CandidateGrid or str
+        A grid (candidates computed from the givens), pencil marks (kept as they are, except that a digit a peer
+        already holds is dropped), or text in any grid or pencil-mark format.
+    guess : bool
+        When no technique applies, place the solution's digit in a cell with the fewest candidates and go on,
+        instead of stopping with a "Stalled" step.
+
+    Yields
+    ------
+    Step
+        Deductions; then, if the logic runs out, one "Stalled" step (or "Guess" steps with ``guess=True``); a
+        "Contradiction" step ends the run when the candidates leave a cell or a digit with no place.
+
+    Raises
+    ------
+    InvalidGridError
+        When filled cells clash, or when ``guess=True`` and the puzzle has no solution.
+
+    Example
+    -------
+    >>> steps = list(explain("..3." ".4.2" "21.." "...."))
+    >>> len(steps), steps[0].text
+    (11, 'r1c2 = 2: in box 1, 2 fits only in r1c2 (hidden single)')
+    """
+    state = as_candidates(puzzle).cleaned()
+    solution: Grid | None = None
+    while not state.is_solved():
+        problem = state.problem()
+        if problem:
+            yield make_step(CONTRADICTION, state, f"contradiction: {problem}; the puzzle has no solution")
+            return
+        step = next_step(state)
+        if step is None:
+            if not guess:
+                yield _stalled(state)
+                return
+            solution = _solution_for(state, solution)
+            step = _guess(state, solution)
+        yield step
+        state = state.apply(step)
+
+
+def hint(puzzle: Grid | CandidateGrid | str, *, guess: bool = False) -> Step | None:
+    """The next step of ``explain``, or ``None`` when the puzzle is already solved.
+
+    Example
+    -------
+    >>> hint("..3." ".4.2" "21.." "....").technique
+    'Hidden Single'
+    """
+    return next(explain(puzzle, guess=guess), None)
+
+
+def next_step(state: CandidateGrid, ladder: tuple[Rung, ...] = LADDER) -> Step | None:
+    """The first step found by the easiest technique that applies, or ``None``."""
+    for rung in ladder:
+        step = next(rung.find(state), None)
+        if step is not None:
+            return step
+    return None
+
+
+def _stalled(state: CandidateGrid) -> Step:
+    left = len(state.open_cells())
+    text = (
+        f"no technique applies: {left} cell{'s' if left != 1 else ''} still open; "
+        "guess (--guess) or use a stronger technique to go on"
+    )
+    return make_step(STALLED, state, text)
+
+
+def _solution_for(state: CandidateGrid, known: Grid | None) -> Grid:
+    """A solution that agrees with the filled cells (found once by the compiled engine, reused after)."""
+    if known is not None and known.keeps_givens_of(state.to_grid()):
+        return known
+    from bitdoku.solver import solve
+
+    found = solve(state.to_grid())
+    if found is None:
+        raise InvalidGridError("the puzzle has no solution, so there is nothing to guess")
+    return found
+
+
+def _guess(state: CandidateGrid, solution: Grid) -> Step:
+    """Place the solution's digit in the first open cell with the fewest candidates."""
+    masks, n = state.masks, state.n
+    cell = min(state.open_cells(), key=lambda c: masks[c].bit_count())
+    digit = solution[cell]
+    if not state.has(cell, digit):
+        raise InvalidGridError(f"the pencil marks of {cell_name(cell, n)} rule out its digit in the solution")
+    text = (
+        f"{cell_name(cell, n)} = {digit}: no technique applies, so guess {cell_name(cell, n)} from its "
+        f"{masks[cell].bit_count()} candidates {digit_list(state.candidates(cell))} (the solution's digit)"
+    )
+    return make_step(GUESS, state, text, placements=[(cell, digit)], cells=[cell])

@@ -1,0 +1,217 @@
+"""Patterns of one digit built from strong links (a unit where the digit has exactly two places).
+
+- **Skyscraper**: two strong links in parallel lines (two rows, or two columns) with one end of each in the
+  same crossing line. One of the two other ends holds the digit, so it leaves the cells that see both
+  (https://hodoku.sourceforge.net/en/tech_sdp.php).
+- **2-String Kite**: a strong link in a row and one in a column with an end of each in the same box (not the
+  same cell). One of the two far ends holds the digit; it leaves the cells that see both.
+- **Simple Colouring**: strong links chained into a network, coloured alternately; one colour is the truth.
+  Two cells of one colour that see each other make that colour false (colour wrap); a cell that sees both
+  colours loses the digit (colour trap) (https://www.sudokuwiki.org/Simple_Colouring).
+- **X-Chain**: strong and weak links alternate from one cell to another, starting and ending with a strong
+  link; one end holds the digit, so the cells that see both ends lose it (https://www.sudokuwiki.org/X_Chains).
+  Chains are found breadth first, so the shortest is shown, up to ``MAX_CHAIN_LINKS`` links.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator
+
+from bitdoku.errors import cell_name
+from bitdoku.logic.candidates import CandidateGrid
+from bitdoku.logic.step import Step, make_step, names, removals
+
+SKYSCRAPER = "Skyscraper"
+KITE = "2-String Kite"
+COLOURING = "Simple Colouring"
+X_CHAIN = "X-Chain"
+
+#: The longest X-Chain searched, in links (strong and weak together; always odd).
+MAX_CHAIN_LINKS = 13
+
+
+def strong_links(cg: CandidateGrid, digit: int, units: range) -> list[tuple[int, int, int]]:
+    """(cell, cell, unit) for each unit of ``units`` where ``digit`` has exactly two places."""
+    links = []
+    for unit in units:
+        cells = cg.cells_with(unit, digit)
+        if len(cells) == 2:
+            links.append((cells[0], cells[1], unit))
+    return links
+
+
+def _eliminate_seen_by(cg: CandidateGrid, digit: int, a: int, b: int, pattern: set[int]) -> list[tuple[int, int]]:
+    """The candidates of ``digit`` in cells that see both a and b, outside the pattern."""
+    bit = 1 << (digit - 1)
+    masks = cg.masks
+    return [(c, digit) for c in sorted(cg.layout.common_peers((a, b))) if masks[c] & bit and c not in pattern]
+
+
+def find_skyscrapers(cg: CandidateGrid) -> Iterator[Step]:
+    """Skyscrapers on rows, then on columns, digits increasing."""
+    n, layout = cg.n, cg.layout
+    for digit in range(1, n + 1):
+        for kind, cross in ((0, layout.col), (1, layout.row)):
+            links = strong_links(cg, digit, range(kind * n, (kind + 1) * n))
+            for i, (a1, a2, u1) in enumerate(links):
+                for b1, b2, u2 in links[i + 1 :]:
+                    for base_a, roof_a in ((a1, a2), (a2, a1)):
+                        for base_b, roof_b in ((b1, b2), (b2, b1)):
+                            if cross[base_a] != cross[base_b] or cross[roof_a] == cross[roof_b]:
+                                continue
+                            pattern = {a1, a2, b1, b2}
+                            gone = _eliminate_seen_by(cg, digit, roof_a, roof_b, pattern)
+                            if gone:
+                                text = (
+                                    f"{digit} has two places in {cg.shape.unit_name(u1)} and in "
+                                    f"{cg.shape.unit_name(u2)}, and {names([base_a, base_b], n)} share a "
+                                    f"{('column', 'row')[kind]}: {cell_name(roof_a, n)} or {cell_name(roof_b, n)} is "
+                                    f"{digit}, so remove {removals(gone, n)} (skyscraper)"
+                                )
+                                yield make_step(SKYSCRAPER, cg, text, eliminations=gone, cells=pattern, units=[u1, u2])
+
+
+def find_two_string_kites(cg: CandidateGrid) -> Iterator[Step]:
+    """2-String Kites: a row link and a column link meeting in a box."""
+    n, layout = cg.n, cg.layout
+    for digit in range(1, n + 1):
+        rows = strong_links(cg, digit, range(n))
+        cols = strong_links(cg, digit, range(n, 2 * n))
+        for r1, r2, row_unit in rows:
+            for c1, c2, col_unit in cols:
+                pattern = {r1, r2, c1, c2}
+                if len(pattern) < 4:
+                    continue
+                for near_r, far_r in ((r1, r2), (r2, r1)):
+                    for near_c, far_c in ((c1, c2), (c2, c1)):
+                        if layout.box[near_r] != layout.box[near_c]:
+                            continue
+                        gone = _eliminate_seen_by(cg, digit, far_r, far_c, pattern)
+                        if gone:
+                            text = (
+                                f"{digit} has two places in {cg.shape.unit_name(row_unit)} and in "
+                                f"{cg.shape.unit_name(col_unit)}, joined in box {layout.box[near_r] + 1}: "
+                                f"{cell_name(far_r, n)} or {cell_name(far_c, n)} is {digit}, so remove "
+                                f"{removals(gone, n)} (2-string kite)"
+                            )
+                            yield make_step(KITE, cg, text, eliminations=gone, cells=pattern,
+                                            units=[row_unit, col_unit])
+
+
+def find_simple_colouring(cg: CandidateGrid) -> Iterator[Step]:
+    """Colour wraps and colour traps in each network of strong links of a digit."""
+    n = cg.n
+    for digit in range(1, n + 1):
+        graph: dict[int, list[int]] = {}
+        for a, b, _unit in strong_links(cg, digit, range(3 * n)):
+            graph.setdefault(a, []).append(b)
+            graph.setdefault(b, []).append(a)
+        seen: set[int] = set()
+        for start in sorted(graph):
+            if start in seen:
+                continue
+            colour = _two_colour(graph, start)
+            seen.update(colour)
+            if len(colour) >= 3:
+                yield from _colour_steps(cg, digit, colour)
+
+
+def _two_colour(graph: dict[int, list[int]], start: int) -> dict[int, int]:
+    """Colour 0/1 alternately along the links of the network that holds ``start``."""
+    colour = {start: 0}
+    queue = deque([start])
+    while queue:
+        cell = queue.popleft()
+        for other in graph[cell]:
+            if other not in colour:
+                colour[other] = 1 - colour[cell]
+                queue.append(other)
+    return colour
+
+
+def _colour_steps(cg: CandidateGrid, digit: int, colour: dict[int, int]) -> Iterator[Step]:
+    n, layout, masks = cg.n, cg.layout, cg.masks
+    groups = [sorted(c for c, k in colour.items() if k == side) for side in (0, 1)]
+    cells = sorted(colour)
+    for group in groups:
+        clash = next(((a, b) for i, a in enumerate(group) for b in group[i + 1 :] if layout.sees(a, b)), None)
+        if clash:
+            gone = [(c, digit) for c in group]
+            text = (
+                f"colouring the strong links of {digit}: {names(group, n)} share a colour, and "
+                f"{cell_name(clash[0], n)} sees {cell_name(clash[1], n)}, so that colour is false: remove "
+                f"{removals(gone, n)} (simple colouring, colour wrap)"
+            )
+            yield make_step(COLOURING, cg, text, eliminations=gone, cells=cells)
+            return
+    bit = 1 << (digit - 1)
+    gone = []
+    for cell, mask in enumerate(masks):
+        if mask & bit and cell not in colour:
+            near = {colour[p] for p in layout.peers[cell] if p in colour}
+            if len(near) == 2:
+                gone.append((cell, digit))
+    if gone:
+        text = (
+            f"colouring the strong links of {digit} as {names(groups[0], n)} against {names(groups[1], n)}: "
+            f"one colour is true, so remove {removals(gone, n)}, which see both colours (simple colouring, trap)"
+        )
+        yield make_step(COLOURING, cg, text, eliminations=gone, cells=cells)
+
+
+def find_x_chains(cg: CandidateGrid) -> Iterator[Step]:
+    """X-Chains of at least 3 links, shortest first from each start cell, digits increasing."""
+    n = cg.n
+    for digit in range(1, n + 1):
+        strong: dict[int, list[int]] = {}
+        for a, b, _unit in strong_links(cg, digit, range(3 * n)):
+            strong.setdefault(a, []).append(b)
+            strong.setdefault(b, []).append(a)
+        for start in sorted(strong):
+            for chain in _alternating_paths(cg, digit, start, strong):
+                pattern = set(chain)
+                gone = _eliminate_seen_by(cg, digit, chain[0], chain[-1], pattern)
+                if gone:
+                    shown = "".join(
+                        cell_name(c, n) if i == 0 else ("=" if i % 2 else "-") + cell_name(c, n)
+                        for i, c in enumerate(chain)
+                    )
+                    text = (
+                        f"{digit}: {shown} ('=' a strong link, '-' a weak one), so {cell_name(chain[0], n)} or "
+                        f"{cell_name(chain[-1], n)} is {digit}: remove {removals(gone, n)} (X-chain)"
+                    )
+                    yield make_step(X_CHAIN, cg, text, eliminations=gone, cells=chain)
+                    break
+
+
+def _alternating_paths(cg: CandidateGrid, digit: int, start: int, strong: dict[int, list[int]]) -> Iterator[list[int]]:
+    """Breadth first over "start is not the digit" implications: a strong link makes the next cell true, a
+    weak link (any peer with the digit) makes it false. Yields the chain to each cell reached as true, with
+    3 links or more, shortest first."""
+    bit = 1 << (digit - 1)
+    masks, peers = cg.masks, cg.layout.peers
+    parent: dict[tuple[int, bool], tuple[int, bool] | None] = {(start, False): None}
+    queue = deque([((start, False), 0)])
+    while queue:
+        (cell, is_true), links = queue.popleft()
+        if links >= MAX_CHAIN_LINKS:
+            continue
+        following = strong.get(cell, ()) if not is_true else [p for p in peers[cell] if masks[p] & bit]
+        for other in following:
+            state = (other, not is_true)
+            if state in parent or other == start:
+                continue
+            parent[state] = (cell, is_true)
+            queue.append((state, links + 1))
+            if state[1] and links + 1 >= 3:
+                yield _path(parent, state)
+
+
+def _path(parent: dict, state: tuple) -> list[int]:
+    """The cells from the start to ``state`` along the breadth-first parents."""
+    cells = []
+    while state is not None:
+        cells.append(state[0])
+        state = parent[state]
+    return cells[::-1]

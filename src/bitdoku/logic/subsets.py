@@ -1,0 +1,102 @@
+"""Naked and hidden subsets (pairs, triples, quads) within one unit.
+
+- **Naked subset**: k cells of a unit whose candidates together are exactly k digits. Those digits must go in
+  those cells, so they leave every other cell of the unit.
+- **Hidden subset**: k digits whose places in a unit are together exactly k cells. Those cells must hold those
+  digits, so every other candidate leaves them.
+
+See https://www.sudokuwiki.org/Naked_Candidates and https://www.sudokuwiki.org/Hidden_Candidates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from bitdoku.logic.candidates import CandidateGrid, digits_of
+from bitdoku.logic.step import Step, digit_list, make_step, names, removals
+
+SIZE_NAMES = {2: "Pair", 3: "Triple", 4: "Quad"}
+
+
+def _union_groups(items: list[tuple[int, int]], k: int) -> Iterator[tuple[list[int], int]]:
+    """Groups of k items (key, mask) whose masks together have exactly k bits, pruned as soon as a partial
+    union has more than k bits. Yields (keys, union)."""
+
+    def extend(start: int, keys: list[int], union: int) -> Iterator[tuple[list[int], int]]:
+        if len(keys) == k:
+            if union.bit_count() == k:
+                yield list(keys), union
+            return
+        for index in range(start, len(items) - (k - len(keys)) + 1):
+            key, mask = items[index]
+            merged = union | mask
+            if merged.bit_count() <= k:
+                keys.append(key)
+                yield from extend(index + 1, keys, merged)
+                keys.pop()
+
+    yield from extend(0, [], 0)
+
+
+def naked_subsets(k: int) -> Callable[[CandidateGrid], Iterator[Step]]:
+    """The finder of naked subsets of size k (2 = pair, 3 = triple, 4 = quad)."""
+    technique = f"Naked {SIZE_NAMES[k]}"
+
+    def find(cg: CandidateGrid) -> Iterator[Step]:
+        masks, n = cg.masks, cg.n
+        for index, unit in enumerate(cg.layout.units):
+            open_cells = [c for c in unit if masks[c]]
+            if len(open_cells) <= k:
+                continue
+            items = [(c, masks[c]) for c in open_cells if masks[c].bit_count() <= k]
+            for cells, union in _union_groups(items, k):
+                gone = [(c, d) for c in open_cells if c not in cells for d in digits_of(masks[c] & union)]
+                if gone:
+                    text = (
+                        f"in {cg.shape.unit_name(index)}, {names(cells, n)} hold only {digit_list(digits_of(union))}"
+                        f", so remove {removals(gone, n)} ({technique.lower()})"
+                    )
+                    yield make_step(technique, cg, text, eliminations=gone, cells=cells, units=[index])
+
+    find.__name__ = f"find_{technique.lower().replace(' ', '_')}s"
+    find.__doc__ = f"{technique}s: {k} cells of a unit with {k} candidates between them."
+    return find
+
+
+def hidden_subsets(k: int) -> Callable[[CandidateGrid], Iterator[Step]]:
+    """The finder of hidden subsets of size k."""
+    technique = f"Hidden {SIZE_NAMES[k]}"
+
+    def find(cg: CandidateGrid) -> Iterator[Step]:
+        masks, n = cg.masks, cg.n
+        for index, unit in enumerate(cg.layout.units):
+            spots = []  # (digit, mask of positions in the unit)
+            for digit in range(1, n + 1):
+                cells = cg.cells_with(index, digit)
+                if cells:
+                    spots.append((digit, sum(1 << unit.index(c) for c in cells)))
+            if len(spots) <= k:
+                continue
+            items = [(d, m) for d, m in spots if m.bit_count() <= k]
+            for digits, union in _union_groups(items, k):
+                keep = sum(1 << (d - 1) for d in digits)
+                cells = [unit[p] for p in range(n) if union >> p & 1]
+                gone = [(c, d) for c in cells for d in digits_of(masks[c] & ~keep)]
+                if gone:
+                    text = (
+                        f"in {cg.shape.unit_name(index)}, {digit_list(digits)} fit only in {names(cells, n)}, "
+                        f"so remove {removals(gone, n)} ({technique.lower()})"
+                    )
+                    yield make_step(technique, cg, text, eliminations=gone, cells=cells, units=[index])
+
+    find.__name__ = f"find_{technique.lower().replace(' ', '_')}s"
+    find.__doc__ = f"{technique}s: {k} digits with {k} places between them in a unit."
+    return find
+
+
+find_naked_pairs = naked_subsets(2)
+find_naked_triples = naked_subsets(3)
+find_naked_quads = naked_subsets(4)
+find_hidden_pairs = hidden_subsets(2)
+find_hidden_triples = hidden_subsets(3)
+find_hidden_quads = hidden_subsets(4)

@@ -1,0 +1,100 @@
+"""Wings: a pivot cell and two pincers that leave one digit in at least one pincer.
+
+- **XY-Wing**: a pivot {x, y} sees pincers {x, z} and {y, z}. Whatever the pivot holds, one pincer is z, so z
+  leaves every cell that sees both pincers (https://www.sudokuwiki.org/Y_Wing_Strategy).
+- **XYZ-Wing**: a pivot {x, y, z} sees pincers {x, z} and {y, z}; z leaves the cells that see all three
+  (https://www.sudokuwiki.org/XYZ_Wing).
+- **W-Wing**: two cells {x, y} that don't see each other, joined by a strong link on x (a unit where x has
+  exactly two places, one seeing each cell). One of the two cells is y, so y leaves the cells that see both
+  (https://hodoku.sourceforge.net/en/tech_wings.php).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from bitdoku.errors import cell_name
+from bitdoku.logic.candidates import CandidateGrid, digits_of
+from bitdoku.logic.step import Step, digit_list, make_step, removals
+
+XY_WING = "XY-Wing"
+XYZ_WING = "XYZ-Wing"
+W_WING = "W-Wing"
+
+
+def find_xy_wings(cg: CandidateGrid) -> Iterator[Step]:
+    """XY-Wings, pivots in row-major order."""
+    masks, layout = cg.masks, cg.layout
+    for pivot, pm in enumerate(masks):
+        if pm.bit_count() != 2:
+            continue
+        wings = [
+            c for c in sorted(layout.peers[pivot]) if masks[c].bit_count() == 2 and (masks[c] & pm).bit_count() == 1
+        ]
+        for i, a in enumerate(wings):
+            for b in wings[i + 1 :]:
+                if masks[a] ^ masks[b] != pm:
+                    continue
+                z = masks[a] & masks[b]
+                yield from _wing_step(cg, XY_WING, pivot, a, b, z, layout.common_peers((a, b)))
+
+
+def find_xyz_wings(cg: CandidateGrid) -> Iterator[Step]:
+    """XYZ-Wings, pivots in row-major order."""
+    masks, layout = cg.masks, cg.layout
+    for pivot, pm in enumerate(masks):
+        if pm.bit_count() != 3:
+            continue
+        wings = [c for c in sorted(layout.peers[pivot]) if masks[c].bit_count() == 2 and masks[c] & ~pm == 0]
+        for i, a in enumerate(wings):
+            for b in wings[i + 1 :]:
+                z = masks[a] & masks[b]
+                if masks[a] == masks[b] or z.bit_count() != 1:
+                    continue
+                yield from _wing_step(cg, XYZ_WING, pivot, a, b, z, layout.common_peers((pivot, a, b)))
+
+
+def _wing_step(cg: CandidateGrid, technique: str, pivot: int, a: int, b: int, z: int, seers: frozenset[int]):
+    """The step removing digit z (a bit) from the cells that see the pincers, if any has it."""
+    digit = z.bit_length()
+    masks, n = cg.masks, cg.n
+    gone = [(c, digit) for c in sorted(seers) if masks[c] & z]
+    if gone:
+        text = (
+            f"pivot {cell_name(pivot, n)} {digit_list(digits_of(masks[pivot]))} with pincers "
+            f"{cell_name(a, n)} {digit_list(digits_of(masks[a]))} and {cell_name(b, n)} "
+            f"{digit_list(digits_of(masks[b]))}: one of them is {digit}, so remove {removals(gone, n)} ({technique})"
+        )
+        yield make_step(technique, cg, text, eliminations=gone, cells=[pivot, a, b])
+
+
+def find_w_wings(cg: CandidateGrid) -> Iterator[Step]:
+    """W-Wings: equal bivalue cells joined by a strong link on one of their digits."""
+    masks, layout, n = cg.masks, cg.layout, cg.n
+    pairs = [c for c, m in enumerate(masks) if m.bit_count() == 2]
+    for i, a in enumerate(pairs):
+        for b in pairs[i + 1 :]:
+            if masks[a] != masks[b] or layout.sees(a, b):
+                continue
+            for link_digit in digits_of(masks[a]):
+                other = (masks[a] & ~(1 << (link_digit - 1))).bit_length()
+                seers = layout.common_peers((a, b))
+                gone = [(c, other) for c in sorted(seers) if masks[c] >> (other - 1) & 1]
+                if not gone:
+                    continue
+                for unit in range(3 * n):
+                    ends = cg.cells_with(unit, link_digit)
+                    if len(ends) != 2 or a in ends or b in ends:
+                        continue
+                    p, q = ends
+                    if not (layout.sees(p, a) and layout.sees(q, b)):
+                        p, q = q, p
+                        if not (layout.sees(p, a) and layout.sees(q, b)):
+                            continue
+                    text = (
+                        f"{cell_name(a, n)} and {cell_name(b, n)} are both {digit_list(digits_of(masks[a]))}, and "
+                        f"{link_digit} in {cg.shape.unit_name(unit)} is in {cell_name(p, n)} or {cell_name(q, n)}, "
+                        f"which see them: one of them is {other}, so remove {removals(gone, n)} (W-Wing)"
+                    )
+                    yield make_step(W_WING, cg, text, eliminations=gone, cells=[a, b, p, q], units=[unit])
+                    break

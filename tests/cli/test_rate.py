@@ -1,0 +1,45 @@
+import json
+
+import typer
+from typer.testing import CliRunner
+
+from bitdoku.cli.exit_codes import ExitCode
+from bitdoku.cli.rate import rate
+from bitdoku.data import sample_lines, sample_path
+
+runner = CliRunner()
+app = typer.Typer()
+app.command()(rate)
+app.command(name="noop")(lambda: None)
+
+
+def test_rate_a_file_one_line_a_puzzle_with_a_histogram():
+    result = runner.invoke(app, ["rate", str(sample_path("famous.txt"))])
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert len(lines) == len(sample_lines("famous.txt"))
+    assert all(line.startswith("beyond logic ") and line.endswith(" Guess") for line in lines)
+    assert "beyond logic" in result.stderr and "100.0%" in result.stderr
+
+
+def test_rate_json():
+    line = sample_lines("17clue_sample.txt")[0]
+    record = json.loads(runner.invoke(app, ["rate", line, "-f", "json"]).stdout)
+    assert record["level"] in ("easy", "medium") and record["counts"]["Hidden Single"] > 0
+
+
+def test_rate_marks_invalid_lines_and_goes_on():
+    good = sample_lines("17clue_sample.txt")[0]
+    result = runner.invoke(app, ["rate", "-"], input=f"{good}\n{'11' + '.' * 79}\n{good}\n")
+    lines = result.stdout.splitlines()
+    assert lines[1] == "invalid" and len(lines) == 3
+    assert result.exit_code == ExitCode.INVALID_GRID
+
+
+def test_rate_bad_lines_need_lenient(tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text(f"{sample_lines('17clue_sample.txt')[0]}\n{'x' * 81}\n")
+    strict = runner.invoke(app, ["rate", str(path)])
+    assert strict.exit_code != 0 and strict.exception is not None
+    lenient = runner.invoke(app, ["rate", str(path), "--lenient"])
+    assert lenient.stdout.splitlines()[1] == "error" and lenient.exit_code == ExitCode.BAD_INPUT

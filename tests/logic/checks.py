@@ -1,0 +1,65 @@
+"""Helpers shared by the technique tests: run a mined case and check steps against the unique solution."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import bitdoku
+from bitdoku import Grid
+from bitdoku.errors import cell_name
+from bitdoku.logic.candidates import CandidateGrid
+from bitdoku.logic.explain import next_step
+from bitdoku.logic.step import Step
+from tests.logic.cases import CASES, Case
+
+Finder = Callable[[CandidateGrid], Iterator[Step]]
+
+
+def cases_of(*techniques: str) -> list[Case]:
+    """The mined cases of the given techniques, every shape."""
+    found = [case for case in CASES if case.technique in techniques]
+    assert found, techniques
+    return found
+
+
+def named(pairs: tuple[tuple[int, int], ...], n: int) -> tuple[tuple[str, int], ...]:
+    return tuple((cell_name(cell, n), digit) for cell, digit in pairs)
+
+
+def assert_sound(step: Step, solution: Grid) -> None:
+    """A placement puts the solution's digit; an elimination never removes it."""
+    for cell, digit in step.placements:
+        assert solution[cell] == digit, step.text
+    for cell, digit in step.eliminations:
+        assert solution[cell] != digit, step.text
+
+
+def check_case(case: Case, finder: Finder) -> Step:
+    """The ladder picks this technique in this position (so no easier one applies), the technique's own finder
+    finds the same step first, the changes are exactly the recorded ones, and they agree with the solution."""
+    state = CandidateGrid.parse(case.marks, shape=case.shape)
+    if case.technique == "Naked Single":
+        state = _reopen(state, case.placements)
+    step = next_step(state)
+    assert step is not None
+    assert step.technique == case.technique
+    assert named(step.placements, state.n) == case.placements
+    assert named(step.eliminations, state.n) == case.eliminations
+    assert next(finder(state)) == step
+    assert step.text and step.cells
+    solution = bitdoku.solve(Grid.parse(case.puzzle, shape=case.shape))
+    assert solution is not None
+    for cell, value in enumerate(solution.cells):  # the position itself is consistent with the solution
+        assert state.value(cell) == value or state.has(cell, value)
+    assert_sound(step, solution)
+    return step
+
+
+def _reopen(state: CandidateGrid, placements: tuple[tuple[str, int], ...]) -> CandidateGrid:
+    """Pencil marks write a cell with one candidate as solved; make the naked single's cell open again."""
+    values, masks = bytearray(state.values), list(state.masks)
+    for name, digit in placements:
+        row, col = (int(part) for part in name[1:].split("c"))
+        cell = (row - 1) * state.n + col - 1
+        values[cell], masks[cell] = 0, 1 << (digit - 1)
+    return CandidateGrid(bytes(values), tuple(masks), state.shape)

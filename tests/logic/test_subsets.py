@@ -1,0 +1,40 @@
+import pytest
+
+from bitdoku.logic import subsets
+from bitdoku.logic.candidates import CandidateGrid
+from tests.logic.checks import cases_of, check_case
+
+FINDERS = {
+    "Naked Pair": subsets.find_naked_pairs,
+    "Naked Triple": subsets.find_naked_triples,
+    "Naked Quad": subsets.find_naked_quads,
+    "Hidden Pair": subsets.find_hidden_pairs,
+    "Hidden Triple": subsets.find_hidden_triples,
+    "Hidden Quad": subsets.find_hidden_quads,
+}
+
+
+@pytest.mark.parametrize("case", cases_of(*FINDERS), ids=str)
+def test_subset_cases(case):
+    step = check_case(case, FINDERS[case.technique])
+    assert len(step.units) == 1
+
+
+def test_naked_pair_text_from_top1465():
+    (case,) = [c for c in cases_of("Naked Pair") if c.shape == "3x3"]
+    step = check_case(case, subsets.find_naked_pairs)
+    assert step.text == "in column 1, r8c1, r9c1 hold only {4, 5}, so remove 4 from r5c1 (naked pair)"
+
+
+def test_naked_pair_on_a_hand_made_4x4_row():
+    # Row 1: r1c1 and r1c2 hold only {1, 2}, so 1 and 2 leave r1c3 and r1c4.
+    marks = "12.." "12.." "1234" "1234" + "1234" * 12
+    step = next(subsets.find_naked_pairs(CandidateGrid.parse(marks)))
+    assert step.eliminations == ((2, 1), (2, 2), (3, 1), (3, 2))
+
+
+def test_hidden_pair_is_the_mirror_of_the_naked_pair():
+    # Row 1 of a 4x4: 3 and 4 fit only in r1c3 and r1c4, which also hold 1 and 2.
+    marks = "12.." "12.." "1234" "1234" + "1234" * 12
+    steps = list(subsets.find_hidden_pairs(CandidateGrid.parse(marks)))
+    assert any(s.units == (0,) and s.eliminations == ((2, 1), (2, 2), (3, 1), (3, 2)) for s in steps)
