@@ -23,6 +23,7 @@ def test_to_dict_is_json_with_human_names():
         "eliminations": [{"cell": "r1c3", "digit": 4}],
         "cells": ["r1c1", "r1c2"],
         "units": ["row 1", "box 1"],
+        "before": "123456789" * 81,
     }
     assert str(step) == "in row 1 ..." and step.is_deduction and isinstance(step, Step)
 

@@ -54,7 +54,8 @@ class Step:
         return self.technique not in (STALLED, GUESS, CONTRADICTION)
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready record: cells written ``r4c7``, units ``row 3``."""
+        """A JSON-ready record: cells written ``r4c7``, units ``row 3``, and the pencil marks before the step
+        (``before``, in the 729-character format for 9x9), so a page or a script can show the state."""
         n = self.before.n
         shape = self.before.shape
         return {
@@ -64,6 +65,7 @@ class Step:
             "eliminations": [{"cell": cell_name(c, n), "digit": d} for c, d in self.eliminations],
             "cells": [cell_name(c, n) for c in self.cells],
             "units": [shape.unit_name(u) for u in self.units],
+            "before": self.before.to_pencilmarks(),
         }
 
 
