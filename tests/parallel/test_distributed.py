@@ -60,6 +60,18 @@ def _assert_same(result, expected) -> None:
     assert result.shape == expected.shape
 
 
+def _fail_chunks_of(rows: int, monkeypatch) -> None:
+    """Make every chunk of ``rows`` rows fail on the workers (the patch is pickled by value, so they run it)."""
+    real = dd._solve_chunk
+
+    def failing(puzzles, *args):
+        if len(puzzles) == rows:
+            raise RuntimeError("boom")
+        return real(puzzles, *args)
+
+    monkeypatch.setattr(dd, "_solve_chunk", failing)
+
+
 @pytest.mark.parametrize("limit", [1, 2])
 def test_batch_on_the_cluster_equals_the_local_batch(client, mixed, limit):
     stats = dd.SchedulerStats()
@@ -87,14 +99,7 @@ def test_chunks_come_back_in_input_order_with_bounded_memory(client, mixed):
 
 
 def test_a_failing_chunk_is_reported_and_the_others_come_back(client, mixed, monkeypatch):
-    real = dd._solve_chunk
-
-    def failing(puzzles, *args):  # pickled by value, so the workers run it too
-        if len(puzzles) == 5:
-            raise RuntimeError("boom")
-        return real(puzzles, *args)
-
-    monkeypatch.setattr(dd, "_solve_chunk", failing)
+    _fail_chunks_of(5, monkeypatch)
     chunks = [mixed[:10], mixed[10:15], mixed[15:40]]
     results = list(dd.solve_chunks(client, chunks, limit=2))
     assert [index for index, _ in results] == [0, 1, 2]
@@ -172,14 +177,7 @@ def test_cli_results_match_the_thread_path_line_for_line(client, mixed, tmp_path
 
 
 def test_cli_rows_of_a_failed_chunk_come_back_without_a_result(client, tmp_path, monkeypatch):
-    real = dd._solve_chunk
-
-    def failing(puzzles, *args):
-        if len(puzzles) == 2:
-            raise RuntimeError("boom")
-        return real(puzzles, *args)
-
-    monkeypatch.setattr(dd, "_solve_chunk", failing)
+    _fail_chunks_of(2, monkeypatch)
     path = tmp_path / "puzzles.txt"
     path.write_text("\n".join(sample_lines("top1465_sample.txt")[:5]) + "\n")
     plan = Plan(DEFAULT_ENGINE, limit=1)
@@ -216,14 +214,7 @@ def test_cli_lines_of_a_failed_chunk_say_failed_with_their_exit_code(client, tmp
     from bitdoku.cli.exit_codes import ExitCode
     from bitdoku.cli.main import app
 
-    real = dd._solve_chunk
-
-    def failing(puzzles, *args):
-        if len(puzzles) == 2:
-            raise RuntimeError("boom")
-        return real(puzzles, *args)
-
-    monkeypatch.setattr(dd, "_solve_chunk", failing)
+    _fail_chunks_of(2, monkeypatch)
     monkeypatch.setattr(cluster, "CLUSTER_CHUNK_SIZE", 3)
     path = tmp_path / "puzzles.txt"
     path.write_text("\n".join(sample_lines("top1465_sample.txt")[:5]) + "\n")

@@ -24,29 +24,30 @@ def parse_block(text: str, shape: Shape | None = None) -> tuple[list[int], Shape
     ``-`` blanks). Raises ``ParseError`` with the line (counted from 1 within ``text``) and column.
     """
     numbered = [(number, line.rstrip()) for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
-    rows = [(number, line) for number, line in numbered if not _is_rule(line)]
+    rows = [(number, line) for number, line in numbered if not is_rule_line(line)]
     if _is_integer_block(rows):
-        return _parse_cells(rows, shape, _token_cells)
+        return _parse_cells(rows, shape, token_cells)
     if len(rows) * len(rows) != _cell_count(rows):
         rows = numbered  # rows of '-' blanks look like box lines: take every line as a row
-    return _parse_cells(rows, shape, _char_cells)
+    return _parse_cells(rows, shape, char_cells)
 
 
-def _is_rule(line: str) -> bool:
+def is_rule_line(line: str) -> bool:
     return all(ch in _RULE_ONLY for ch in line)
 
 
 def _cell_count(rows: list[tuple[int, str]]) -> int:
-    return sum(len(_char_cells(line)) for _, line in rows)
+    return sum(len(char_cells(line)) for _, line in rows)
 
 
-def _char_cells(line: str) -> list[tuple[int, str]]:
+def char_cells(line: str) -> list[tuple[int, str]]:
     """(column, character) of each cell in a row drawn one character a cell."""
     return [(col, ch) for col, ch in enumerate(line, start=1) if not ch.isspace() and ch != "|" and ch != "+"]
 
 
-def _token_cells(line: str) -> list[tuple[int, str]]:
-    """(column, token) of each cell in a row of whitespace-separated integers."""
+def token_cells(line: str) -> list[tuple[int, str]]:
+    """(column, token) of each whitespace- or ``|``-separated token of a line (a cell of integer rows, or a
+    cell's part of a candidate picture)."""
     cells, start = [], None
     for col, ch in enumerate(line + " ", start=1):
         if ch.isspace() or ch == "|":
@@ -60,7 +61,7 @@ def _token_cells(line: str) -> list[tuple[int, str]]:
 
 def _is_integer_block(rows: list[tuple[int, str]]) -> bool:
     """Integer rows have one token per cell and as many tokens per row as there are rows."""
-    token_rows = [_token_cells(line) for _, line in rows]
+    token_rows = [token_cells(line) for _, line in rows]
     return any(len(tok) > 1 for row in token_rows for _, tok in row) and all(
         len(row) == len(rows) and all(tok.isdecimal() or tok == "." for _, tok in row) for row in token_rows
     )
@@ -81,7 +82,7 @@ def _parse_cells(
     for row, (number, cells) in enumerate(cell_rows):
         for col, (column, text) in enumerate(cells):
             try:
-                if split is _token_cells:
+                if split is token_cells:
                     values.append(token_value(text, index=row * n + col, n=n, column=column))
                 else:
                     values.append(char_value(text, index=row * n + col, n=n, column=column))

@@ -20,6 +20,7 @@ Masks are plain ints, bit d-1 standing for digit d, one per cell in row-major or
 from __future__ import annotations
 
 from bitdoku.errors import ParseError, ShapeError, cell_name
+from bitdoku.formats.block import token_cells
 from bitdoku.formats.tokens import ALPHABET, RULE_CHARS
 from bitdoku.shape import MAX_DIGITS, MIN_DIGITS, Shape
 
@@ -94,7 +95,7 @@ def parse_candidate_picture(text: str, shape: Shape | None = None) -> tuple[list
     (with line, column and cell) for a character out of place and ``ShapeError`` for a picture of the wrong size.
     """
     numbered = [(number, line) for number, line in enumerate(text.splitlines(), start=1) if _is_marks_line(line)]
-    tokens_of = [(number, _tokens(line)) for number, line in numbered]
+    tokens_of = [(number, token_cells(line)) for number, line in numbered]
     shape = _shape_of_picture(tokens_of, shape)
     n, rows, cols = shape.n, shape.box_rows, shape.box_cols
     masks = [0] * shape.n_cells
@@ -122,19 +123,6 @@ def parse_candidate_picture(text: str, shape: Shape | None = None) -> tuple[list
 def _is_marks_line(line: str) -> bool:
     """A line that holds candidates, not only box rules and spaces."""
     return any(not ch.isspace() and ch not in RULE_CHARS for ch in line)
-
-
-def _tokens(line: str) -> list[tuple[int, str]]:
-    """(column, text) of each cell's part of a picture line; ``|`` separates boxes, spaces separate cells."""
-    cells, start = [], None
-    for column, ch in enumerate(line + " ", start=1):
-        if ch.isspace() or ch == "|":
-            if start is not None:
-                cells.append((start, line[start - 1 : column - 1]))
-                start = None
-        elif start is None:
-            start = column
-    return cells
 
 
 def _shape_of_picture(tokens_of: list[tuple[int, list[tuple[int, str]]]], shape: Shape | None) -> Shape:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TextIO
 
 from bitdoku.errors import ParseError, ShapeError
-from bitdoku.formats.block import _char_cells, _is_rule, _token_cells
+from bitdoku.formats.block import char_cells, is_rule_line, token_cells
 from bitdoku.formats.tokens import is_token_text
 from bitdoku.shape import MAX_DIGITS, Shape
 
@@ -113,7 +113,7 @@ class _Scanner:
                 yield Entry(number, None, text)
             elif self.block:
                 yield from self._continue_block(number, text)
-            elif text.strip() and not _is_rule(text):
+            elif text.strip() and not is_rule_line(text):
                 yield from self._start(number, text)
         yield from self._flush_partial()
 
@@ -127,7 +127,7 @@ class _Scanner:
         yield self._parse(number, text)
 
     def _continue_block(self, number: int, text: str) -> Iterator[Entry]:
-        if not text.strip() or _is_rule(text):
+        if not text.strip() or is_rule_line(text):
             self.block.append(text)
             return
         if _row_width(text) != self.block_width:
@@ -185,5 +185,5 @@ class _Scanner:
 def _row_width(text: str) -> int:
     """How many cells a line holds, read as integers or as one character a cell."""
     if is_token_text(text.replace("|", " ")):
-        return len(_token_cells(text))
-    return len(_char_cells(text))
+        return len(token_cells(text))
+    return len(char_cells(text))
