@@ -69,8 +69,10 @@ class BatchResult:
         """Row ``row`` as the ``SearchResult`` that ``bitdoku.search`` would give (with one solution kept)."""
         status = self.status(row)
         solution = (Grid(self.solutions[row].tobytes(), self.shape),) if status.has_solution else ()
-        puzzle = Grid(self.puzzles[row].tobytes(), self.shape)
-        reason = explain_status(int(self.kernel_codes[row]), puzzle, self.max_nodes)
+        code = int(self.kernel_codes[row])
+        reason = None
+        if code in (codes.INVALID, codes.CONTRADICTION, codes.BUDGET_EXHAUSTED):  # the rows that need a sentence
+            reason = explain_status(code, Grid(self.puzzles[row].tobytes(), self.shape), self.max_nodes)
         return SearchResult(status, int(self.counts[row]), solution, stats_of(self.stats[row]), reason)
 
 

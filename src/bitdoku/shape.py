@@ -130,13 +130,7 @@ class Shape:
     @classmethod
     def infer(cls, n_cells: int) -> Shape:
         """The shape of a grid of ``n_cells`` cells, or a ``ShapeError`` that names the sizes that fit."""
-        n = math.isqrt(n_cells)
-        if n * n == n_cells and MIN_DIGITS <= n <= MAX_DIGITS:
-            try:
-                return cls.for_digits(n)
-            except ShapeError:
-                pass
-        raise ShapeError(f"found {n_cells} cells, which fits no grid; {_nearest_sizes(n_cells)}")
+        return _infer(n_cells)
 
 
 def supported_sizes() -> list[str]:
@@ -155,6 +149,18 @@ def _nearest_sizes(n_cells: int) -> str:
     )
     near = sorted(counts[:2], key=lambda item: item[1])
     return "nearest sizes: " + " or ".join(f"{count} cells ({size})" for _, count, size in near)
+
+
+@cache
+def _infer(n_cells: int) -> Shape:
+    """``Shape.infer``, cached because every parse asks it (an error is not cached: it is raised anew)."""
+    n = math.isqrt(n_cells)
+    if n * n == n_cells and MIN_DIGITS <= n <= MAX_DIGITS:
+        try:
+            return Shape.for_digits(n)
+        except ShapeError:
+            pass
+    raise ShapeError(f"found {n_cells} cells, which fits no grid; {_nearest_sizes(n_cells)}")
 
 
 @cache

@@ -8,7 +8,7 @@ integers with 0 for a blank.
 from __future__ import annotations
 
 from bitdoku.errors import ShapeError
-from bitdoku.formats.tokens import char_of, char_value, fast_char_values, is_token_text, token_value
+from bitdoku.formats.tokens import char_value, fast_char_values, format_chars, is_token_text, token_value
 from bitdoku.shape import Shape
 
 
@@ -62,5 +62,5 @@ def _shape_for(n_cells: int, shape: Shape | None) -> Shape:
 def format_line(cells: list[int] | bytes, shape: Shape) -> str:
     """Write a puzzle as one line: characters up to N = 35, space-separated integers above."""
     if shape.uses_alphabet:
-        return "".join(char_of(v) for v in cells)
+        return format_chars(bytes(cells))
     return " ".join(str(v) for v in cells)

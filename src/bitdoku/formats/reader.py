@@ -184,6 +184,8 @@ class _Scanner:
 
 def _row_width(text: str) -> int:
     """How many cells a line holds, read as integers or as one character a cell."""
+    if " " not in text and "\t" not in text and "|" not in text and "+" not in text:
+        return len(text)  # the common case, one puzzle a line: every character is a cell
     if is_token_text(text.replace("|", " ")):
         return len(token_cells(text))
     return len(char_cells(text))
