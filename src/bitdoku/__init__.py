@@ -16,6 +16,7 @@ from bitdoku.errors import (
 )
 from bitdoku.formats.reader import Entry, read_entries, read_puzzles
 from bitdoku.grid import Conflict, Grid
+from bitdoku.logic import CandidateGrid, Rating, Step, explain, hint, rate
 from bitdoku.shape import Shape
 from bitdoku.solver import count_solutions, is_unique, search, solve
 
@@ -26,22 +27,28 @@ __all__ = [
     "ENGINES",
     "BatchResult",
     "BitdokuError",
+    "CandidateGrid",
     "Conflict",
     "Entry",
     "Grid",
     "InvalidGridError",
     "MissingExtraError",
     "ParseError",
+    "Rating",
     "SearchLimitError",
     "SearchResult",
     "SearchStats",
     "Shape",
     "ShapeError",
     "Status",
+    "Step",
     "__version__",
     "count_many",
     "count_solutions",
+    "explain",
+    "hint",
     "is_unique",
+    "rate",
     "read_entries",
     "read_puzzles",
     "search",
