@@ -3,5 +3,10 @@
 The modules here import only NumPy and Numba and know nothing of ``Grid`` or ``Shape`` objects; a shape comes in
 as its unit and peer tables (``Shape.tables``). ``status`` names the return codes and stats slots, ``bits`` holds
 every bit trick, ``propagate`` the deduction rules, ``dfs`` the search on any shape, ``sudoku9`` the specialised
-9x9 search, and ``batch`` the ``prange`` over many puzzles.
+9x9 search, ``frontier`` the expansion of a configuration into its children, and ``batch`` the loop over many
+puzzles. Importing the package first drops Numba's cache files if a kernel source changed (``cache``).
 """
+
+from bitdoku.kernels.cache import clear_stale
+
+clear_stale()
