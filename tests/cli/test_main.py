@@ -164,3 +164,23 @@ def test_a_bare_cluster_option_means_local(args, expected):
     from bitdoku.cli.main import _with_default_cluster
 
     assert _with_default_cluster(args) == expected
+
+
+def test_progress_shows_on_a_terminal_and_not_in_a_pipe(monkeypatch):
+    import io
+
+    from rich.console import Console
+
+    from bitdoku.cli import runner
+
+    screen = io.StringIO()
+    monkeypatch.setattr(runner, "err_console", lambda: Console(file=screen, force_terminal=True, width=80))
+    with runner._progress(enabled=True) as advance:
+        for _ in range(3):
+            advance()
+    assert "puzzles" in screen.getvalue()  # the live count was drawn
+    piped = io.StringIO()
+    monkeypatch.setattr(runner, "err_console", lambda: Console(file=piped, force_terminal=False))
+    with runner._progress(enabled=True) as advance:
+        advance()
+    assert piped.getvalue() == ""
