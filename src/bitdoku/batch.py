@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from bitdoku.engines.bitmask import STATUSES, explain_status, kernel_tables, public_statuses, stats_of
-from bitdoku.engines.result import DEFAULT_MAX_NODES, SearchResult, Status
+from bitdoku.engines.result import SearchResult, Status, default_max_nodes
 from bitdoku.errors import ParseError, ShapeError
 from bitdoku.grid import Grid
 from bitdoku.kernels import status as codes
@@ -81,7 +81,7 @@ def solve_many(
     *,
     shape: Shape | str | None = None,
     limit: int = 1,
-    max_nodes: int = DEFAULT_MAX_NODES,
+    max_nodes: int | None = None,
     threads: int | None = None,
     rules: int = codes.ALL_RULES,
 ) -> BatchResult:
@@ -100,6 +100,7 @@ def solve_many(
     array([1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1], dtype=uint8)
     """
     array, shape = as_puzzle_array(puzzles, shape)
+    max_nodes = default_max_nodes(shape) if max_nodes is None else max_nodes
     if limit < 1 or max_nodes < 1:
         raise ValueError(f"limit and max_nodes must be at least 1, not {limit} and {max_nodes}")
     k = len(array)
@@ -123,7 +124,7 @@ def count_many(
     *,
     shape: Shape | str | None = None,
     limit: int = 2,
-    max_nodes: int = DEFAULT_MAX_NODES,
+    max_nodes: int | None = None,
     threads: int | None = None,
     rules: int = codes.ALL_RULES,
 ) -> BatchResult:

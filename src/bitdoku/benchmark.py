@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from bitdoku.batch import BatchResult, as_puzzle_array, solve_many, verify_solutions
-from bitdoku.engines.result import DEFAULT_MAX_NODES, Status
+from bitdoku.engines.result import Status
 from bitdoku.formats.reader import read_puzzles
 from bitdoku.kernels import status as codes
 
@@ -52,7 +52,7 @@ def load(path: str | Path) -> np.ndarray:
 
 def bench_array(
     name: str, puzzles: np.ndarray, *, mode: str = "unique", threads: int = 1, repeat: int = 3,
-    rules: int = codes.ALL_RULES, max_nodes: int = DEFAULT_MAX_NODES,
+    rules: int = codes.ALL_RULES, max_nodes: int | None = None,
 ) -> BenchRow:
     """Time ``solve_many`` on a batch ``repeat`` times and verify every solution it returns."""
     limit = {"first": 1, "unique": 2}[mode]

@@ -13,7 +13,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from bitdoku.engines.registry import DEFAULT_ENGINE, get_engine
-from bitdoku.engines.result import DEFAULT_MAX_NODES, SearchResult, Status
+from bitdoku.engines.result import SearchResult, Status, default_max_nodes
 from bitdoku.errors import SearchLimitError
 from bitdoku.grid import Grid, as_grid
 from bitdoku.shape import Shape
@@ -45,7 +45,8 @@ def search(
     engine : str
         An engine name from ``bitdoku.ENGINES``.
     max_nodes : int, optional
-        The node budget; the search ends with ``Status.LIMIT`` when it is spent.
+        The node budget; the search ends with ``Status.LIMIT`` when it is spent. By default about a minute
+        of search (``bitdoku.engines.result.default_max_nodes``: 100 million nodes for 9x9).
     shape : Shape or str, optional
         The box shape, when it cannot be inferred from the cell count.
     strategy : str
@@ -78,7 +79,7 @@ def search(
     _check_count("keep", keep, minimum=0)
     if max_nodes is not None:
         _check_count("max_nodes", max_nodes, minimum=1)
-    budget = DEFAULT_MAX_NODES if max_nodes is None else max_nodes
+    budget = default_max_nodes(grid.shape) if max_nodes is None else max_nodes
     if strategy != "dfs":
         if engine != "bitmask":
             raise ValueError(f"strategy {strategy!r} runs on the bitmask engine, not {engine!r}")

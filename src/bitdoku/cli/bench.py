@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import enum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
 from bitdoku.batch import default_threads
 from bitdoku.benchmark import bench_array, format_table, load
 from bitdoku.cli.console import emit
-from bitdoku.engines.result import DEFAULT_MAX_NODES
 
 
 class Mode(str, enum.Enum):
@@ -25,8 +24,10 @@ def bench(
     threads: Annotated[int, typer.Option("--threads", "-j", min=1, help="Threads (targets are single-thread).")] = 1,
     repeat: Annotated[int, typer.Option("--repeat", "-r", min=1, help="Runs per file; the best time is shown.")] = 3,
     max_nodes: Annotated[
-        int, typer.Option("--max-nodes", min=1, help="Node budget per puzzle (outcome 'limit' past it).")
-    ] = DEFAULT_MAX_NODES,
+        Optional[int],  # noqa: UP045 - Typer reads this annotation at run time, also on Python 3.10
+        typer.Option("--max-nodes", min=1, help="Node budget per puzzle [default: about a minute of search].",
+                     show_default=False),
+    ] = None,
 ) -> None:
     """Time the compiled engine on puzzle files and verify every solution.
 

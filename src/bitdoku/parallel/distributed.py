@@ -28,7 +28,7 @@ from numpy.typing import ArrayLike, NDArray
 from bitdoku.batch import BatchResult, as_puzzle_array, default_threads
 from bitdoku.batch import solve_many as solve_batch
 from bitdoku.engines.bitmask import public_statuses
-from bitdoku.engines.result import DEFAULT_MAX_NODES, SearchResult, Status
+from bitdoku.engines.result import SearchResult, Status, default_max_nodes
 from bitdoku.errors import BitdokuError, MissingExtraError
 from bitdoku.grid import Grid, as_grid
 from bitdoku.kernels import status as codes
@@ -72,7 +72,7 @@ def solve_chunks(
     *,
     shape: Shape | str | None = None,
     limit: int = 1,
-    max_nodes: int = DEFAULT_MAX_NODES,
+    max_nodes: int | None = None,
     rules: int = codes.ALL_RULES,
     in_flight: int | None = None,
     scatter: bool = False,
@@ -166,7 +166,7 @@ def solve_many(
     shape: Shape | str | None = None,
     chunk_size: int = 4096,
     limit: int = 1,
-    max_nodes: int = DEFAULT_MAX_NODES,
+    max_nodes: int | None = None,
     rules: int = codes.ALL_RULES,
     scatter: bool = False,
     stats: SchedulerStats | None = None,
@@ -213,7 +213,7 @@ def concatenate(results: list[BatchResult]) -> BatchResult:
 _ROW_FIELDS = ("puzzles", "solutions", "status_codes", "counts", "stats", "kernel_codes")
 
 
-def _solve_chunk(puzzles: NDArray[np.uint8], shape: Shape, limit: int, max_nodes: int, rules: int):
+def _solve_chunk(puzzles: NDArray[np.uint8], shape: Shape, limit: int, max_nodes: int | None, rules: int):
     """The task a worker runs: one chunk on one thread; returns only what the client cannot derive.
 
     The reply is the solutions, the kernel codes and the counters (int32 when the budget fits: a counter never
@@ -222,14 +222,15 @@ def _solve_chunk(puzzles: NDArray[np.uint8], shape: Shape, limit: int, max_nodes
     """
     start = time.perf_counter()
     result = solve_batch(puzzles, shape=shape, limit=limit, max_nodes=max_nodes, threads=1, rules=rules)
-    stats = result.stats.astype(np.int32) if max_nodes < 2**31 else result.stats
+    stats = result.stats.astype(np.int32) if result.max_nodes < 2**31 else result.stats
     return result.solutions, result.kernel_codes, stats, time.perf_counter() - start
 
 
-def _rebuild(puzzles: NDArray[np.uint8], reply: tuple, shape: Shape, limit: int, max_nodes: int) -> BatchResult:
+def _rebuild(puzzles: NDArray[np.uint8], reply: tuple, shape: Shape, limit: int, max_nodes: int | None) -> BatchResult:
     """The ``BatchResult`` of a chunk from its puzzles and a worker's reply (``_solve_chunk``)."""
     solutions, kernel_codes, stats, _ = reply
     stats = stats.astype(np.int64)
+    max_nodes = default_max_nodes(shape) if max_nodes is None else max_nodes
     counts = stats[:, codes.STAT_SOLUTIONS].copy()
     statuses = public_statuses(kernel_codes, counts, limit)
     return BatchResult(puzzles, solutions, statuses, counts, stats, kernel_codes, shape, max_nodes)
@@ -268,7 +269,7 @@ def search(
     *,
     limit: int = 2,
     keep: int = 1,
-    max_nodes: int = DEFAULT_MAX_NODES,
+    max_nodes: int | None = None,
     rules: int = codes.ALL_RULES,
     threshold: int | None = None,
     slice_nodes: int | None = None,
@@ -305,6 +306,7 @@ def search(
     """
     distributed = _dask()
     grid = as_grid(puzzle)
+    max_nodes = default_max_nodes(grid.shape) if max_nodes is None else max_nodes
     if min(limit, max_nodes) < 1 or keep < 0:
         raise ValueError(f"limit and max_nodes must be at least 1, keep at least 0: not {limit}, {max_nodes}, {keep}")
     conflicts = grid.conflicts()
