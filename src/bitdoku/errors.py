@@ -103,6 +103,20 @@ class SearchLimitError(BitdokuError):
         )
 
 
+class StepLimitError(BitdokuError):
+    """A human-style solve (a rating) ran out of its step budget before the grid was solved."""
+
+    def __init__(self, max_steps: int) -> None:
+        super().__init__(max_steps)
+        self.max_steps = max_steps
+
+    def __str__(self) -> str:
+        return (
+            f"rating stopped after {self.max_steps:,} steps beyond singles; "
+            "pass max_steps=... (CLI: --max-steps) to go further"
+        )
+
+
 class MissingExtraError(BitdokuError, ImportError):
     """An optional feature whose packages are not installed."""
 

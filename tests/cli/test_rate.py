@@ -43,3 +43,14 @@ def test_rate_bad_lines_need_lenient(tmp_path):
     assert strict.exit_code != 0 and strict.exception is not None
     lenient = runner.invoke(app, ["rate", str(path), "--lenient"])
     assert lenient.stdout.splitlines()[1] == "error" and lenient.exit_code == ExitCode.BAD_INPUT
+
+
+def test_a_rating_over_its_step_budget_prints_limit_and_goes_on(tmp_path):
+    from bitdoku.cli.exit_codes import ExitCode
+
+    path = tmp_path / "two.txt"
+    path.write_text("8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..\n"
+                    "..3..4.221......\n")
+    result = runner.invoke(app, ["rate", str(path), "--max-steps", "3"])
+    assert result.stdout.splitlines() == ["limit", "easy 1.20 Hidden Single"]
+    assert result.exit_code == ExitCode.LIMIT and "limit" in result.stderr

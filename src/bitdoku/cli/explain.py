@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from bitdoku.cli.console import emit, warn
+from bitdoku.cli.console import emit, flush, warn
 from bitdoku.cli.inputs import open_inputs
 from bitdoku.cli.options import PuzzleArgument, ShapeOption
 from bitdoku.cli.output import to_json
@@ -70,5 +70,6 @@ def explain(
         count = 0
         for count, step in enumerate(explain_steps(state, guess=guess), start=1):
             emit(step.text if output is StepFormat.text else to_json({"step": count, **step.to_dict()}))
+            flush()
         if single:
             warn(f"{count} step{'s' if count != 1 else ''}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from bitdoku.cli.console import emit
+from bitdoku.cli.console import emit, flush
 from bitdoku.cli.explain import GuessOption, StepFormat, StepFormatOption, puzzles_to_explain
 from bitdoku.cli.options import PuzzleArgument, ShapeOption
 from bitdoku.cli.output import to_json
@@ -30,4 +30,5 @@ def hint(
             emit(to_json({"line": line, **(step.to_dict() if step else {"technique": None, "text": "solved"})}))
         else:
             emit(step.text if step else "solved")
+        flush()
     raise typer.Exit(0)

@@ -19,7 +19,7 @@ from bitdoku.cli.explain import explain
 from bitdoku.cli.hint import hint
 from bitdoku.cli.rate import rate
 from bitdoku.cli.solve import solve
-from bitdoku.errors import BitdokuError, InvalidGridError, ParseError, SearchLimitError
+from bitdoku.errors import BitdokuError, InvalidGridError, ParseError, SearchLimitError, StepLimitError
 
 
 class _ErrorsToExitCodes(TyperGroup):
@@ -68,7 +68,7 @@ def _exit_code(error: Exception) -> ExitCode:
         return ExitCode.INVALID_GRID
     if isinstance(error, ParseError):
         return ExitCode.BAD_INPUT
-    if isinstance(error, SearchLimitError):
+    if isinstance(error, (SearchLimitError, StepLimitError)):
         return ExitCode.LIMIT
     if isinstance(error, ValueError):
         return ExitCode.USAGE

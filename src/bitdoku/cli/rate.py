@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
-from bitdoku.cli.console import emit, warn
+from bitdoku.cli.console import emit, flush, warn
 from bitdoku.cli.exit_codes import ExitCode
 from bitdoku.cli.explain import StepFormat
 from bitdoku.cli.inputs import open_inputs
 from bitdoku.cli.options import LenientOption, PuzzleArgument, ShapeOption
 from bitdoku.cli.output import error_record, to_json
 from bitdoku.cli.runner import parse_shape
-from bitdoku.errors import InvalidGridError
+from bitdoku.errors import InvalidGridError, StepLimitError
 from bitdoku.logic.rating import LEVELS
 from bitdoku.logic.rating import rate as rate_puzzle
 
@@ -23,16 +23,25 @@ RateFormatOption = Annotated[
 ]
 
 
+MaxStepsOption = Annotated[
+    Optional[int],  # noqa: UP045 - Typer reads this annotation at run time, also on Python 3.10
+    typer.Option("--max-steps", min=1, show_default=False,
+                 help="Steps beyond singles a rating may take; past it the line says 'limit' [default: by size]."),
+]
+
+
 def rate(
     puzzle: PuzzleArgument = None,
     output: RateFormatOption = StepFormat.text,
     shape: ShapeOption = None,
     lenient: LenientOption = False,
+    max_steps: MaxStepsOption = None,
 ) -> None:
     """Rate puzzles by the hardest technique a person needs: one line 'level score hardest' a puzzle.
 
     Levels: easy, medium, hard, expert, extreme, beyond logic (a guess was needed). A histogram of the levels
-    goes to stderr at the end. A puzzle whose givens clash or that has no solution gets the line 'invalid'.
+    goes to stderr at the end. A puzzle whose givens clash or that has no solution gets the line 'invalid';
+    one that needs more than --max-steps steps beyond singles gets 'limit'.
     """
     inputs = open_inputs(puzzle, parse_shape(shape))
     tally: Counter[str] = Counter()
@@ -47,21 +56,24 @@ def rate(
             code = max(code, ExitCode.BAD_INPUT)
             continue
         try:
-            rating = rate_puzzle(entry.grid)
-        except InvalidGridError as error:
-            tally["invalid"] += 1
-            code = max(code, ExitCode.INVALID_GRID)
+            rating = rate_puzzle(entry.grid, max_steps=max_steps)
+        except (InvalidGridError, StepLimitError) as error:
+            status = "invalid" if isinstance(error, InvalidGridError) else "limit"
+            tally[status] += 1
+            code = max(code, ExitCode.INVALID_GRID if status == "invalid" else ExitCode.LIMIT)
             if output is StepFormat.json:
-                emit(to_json({"line": entry.line, "puzzle": entry.grid.to_line(), "status": "invalid",
+                emit(to_json({"line": entry.line, "puzzle": entry.grid.to_line(), "status": status,
                               "error": str(error)}))
             else:
-                emit("invalid")
+                emit(status)
+            flush()
             continue
         tally[rating.level] += 1
         if output is StepFormat.json:
             emit(to_json({"line": entry.line, "puzzle": entry.grid.to_line(), **rating.to_dict()}))
         else:
             emit(f"{rating.level} {rating.score:.2f} {rating.hardest}")
+        flush()
     warn(_histogram(tally))
     raise typer.Exit(code)
 
@@ -69,9 +81,9 @@ def rate(
 def _histogram(tally: Counter[str]) -> str:
     """One line per level, with a bar: how the puzzles spread over the levels."""
     total = sum(tally.values()) or 1
-    width = max(len(level) for level in (*LEVELS, "invalid", "error"))
+    width = max(len(level) for level in (*LEVELS, "invalid", "limit", "error"))
     lines = []
-    for level in (*LEVELS, "invalid", "error"):
+    for level in (*LEVELS, "invalid", "limit", "error"):
         if tally[level] or level in LEVELS:
             share = tally[level] / total
             lines.append(f"{level:<{width}} {tally[level]:>7,} {share:6.1%} {'#' * round(40 * share)}")

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from bitdoku.errors import InvalidGridError
+from bitdoku.errors import InvalidGridError, StepLimitError
 from bitdoku.formats.pencilmarks import looks_like_pencilmarks
 from bitdoku.grid import Grid
 from bitdoku.logic import _fast
@@ -34,6 +34,7 @@ from bitdoku.logic.candidates import CandidateGrid, as_candidates
 from bitdoku.logic.explain import LADDER, _guess, _solution_for, next_step
 from bitdoku.logic.singles import HIDDEN_SINGLE, NAKED_SINGLE
 from bitdoku.logic.step import GUESS, Step
+from bitdoku.shape import Shape
 
 LEVELS = ("easy", "medium", "hard", "expert", "extreme", "beyond logic")
 
@@ -88,13 +89,28 @@ class Rating:
                 "steps": self.steps}
 
 
-def rate(puzzle: Grid | CandidateGrid | str) -> Rating:
+def default_max_steps(shape: Shape) -> int:
+    """The step budget of a rating when none is given: far above what real puzzles need (top1465 needs at
+    most 28 steps beyond singles), and about a minute of ladder passes on the biggest grids (48 on 64x64,
+    where one pass costs ~1 s).
+
+    >>> default_max_steps(Shape(3, 3)), default_max_steps(Shape(8, 8))
+    (2469, 48)
+    """
+    return max(48, 200_000 // shape.n_cells)
+
+
+def rate(puzzle: Grid | CandidateGrid | str, *, max_steps: int | None = None) -> Rating:
     """Rate a puzzle by the hardest technique its solve needs, and how often it needed more than singles.
 
     Parameters
     ----------
     puzzle : Grid, CandidateGrid or str
         The puzzle; pencil marks are taken as they are.
+    max_steps : int, optional
+        Steps beyond singles (guesses included) the solve may take; past it ``StepLimitError`` is raised, so
+        a rating is either complete and the same on every machine, or an error. Default:
+        ``default_max_steps(shape)``.
 
     Returns
     -------
@@ -104,6 +120,8 @@ def rate(puzzle: Grid | CandidateGrid | str) -> Rating:
     ------
     InvalidGridError
         When filled cells clash or the puzzle has no solution.
+    StepLimitError
+        When the solve needs more than ``max_steps`` steps beyond singles.
 
     Example
     -------
@@ -115,7 +133,8 @@ def rate(puzzle: Grid | CandidateGrid | str) -> Rating:
         text = puzzle.strip()
         plain_line = "\n" not in text and not looks_like_pencilmarks(text)
         puzzle = Grid.parse(text) if plain_line else CandidateGrid.parse(text)
-    return rating_of(_count_steps(puzzle))
+    budget = default_max_steps(puzzle.shape) if max_steps is None else max_steps
+    return rating_of(_count_steps(puzzle, budget))
 
 
 def rating_of(counts: Counter[str] | dict[str, int]) -> Rating:
@@ -130,7 +149,7 @@ def rating_of(counts: Counter[str] | dict[str, int]) -> Rating:
     return Rating(score, DIFFICULTY[hardest][1], hardest, ordered, sum(ordered.values()))
 
 
-def _count_steps(puzzle: Grid | CandidateGrid) -> Counter[str]:
+def _count_steps(puzzle: Grid | CandidateGrid, max_steps: int) -> Counter[str]:
     """Solve with singles in the kernel and harder steps in Python; count the steps of each technique."""
     shape = puzzle.shape
     tables = shape.tables
@@ -154,6 +173,8 @@ def _count_steps(puzzle: Grid | CandidateGrid) -> Counter[str]:
         state = CandidateGrid(values.tobytes(), tuple(masks.tolist()), shape)
         if status == _fast.CONTRADICTION:  # STALLED means the kernel found every cell and unit consistent
             raise InvalidGridError("the puzzle has no solution: the candidates run out")
+        if counts.total() >= max_steps:
+            raise StepLimitError(max_steps)
         step = next_step(state, _HARDER)
         if step is None:
             solution = _solution_for(state, solution)
