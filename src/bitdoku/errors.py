@@ -104,7 +104,7 @@ class SearchLimitError(BitdokuError):
 
 
 class StepLimitError(BitdokuError):
-    """A human-style solve (a rating) ran out of its step budget before the grid was solved."""
+    """A human-style solve (``explain`` or ``rate``) ran out of its step budget before the grid was solved."""
 
     def __init__(self, max_steps: int) -> None:
         super().__init__(max_steps)
@@ -112,7 +112,7 @@ class StepLimitError(BitdokuError):
 
     def __str__(self) -> str:
         return (
-            f"rating stopped after {self.max_steps:,} steps beyond singles; "
+            f"human-style solving stopped after {self.max_steps:,} steps beyond singles; "
             "pass max_steps=... (CLI: --max-steps) to go further"
         )
 

@@ -136,3 +136,14 @@ def test_explain_on_a_nearly_full_64x64_grid_finishes():
     cells[[0, 1, 4095]] = 0
     steps = list(explain(Grid.from_array(cells, shape)))
     assert len(steps) == 3 and all(s.technique == "Hidden Single" for s in steps)
+
+
+def test_explain_stops_past_its_step_budget_after_the_steps_it_gave():
+    from bitdoku.errors import StepLimitError
+
+    line = sample_lines("famous.txt")[0]
+    given = []
+    with pytest.raises(StepLimitError, match="after 2 steps beyond singles"):
+        for step in explain(line, guess=True, max_steps=2):
+            given.append(step)
+    assert sum(step.technique not in ("Hidden Single", "Naked Single") for step in given) == 2

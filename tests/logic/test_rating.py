@@ -66,6 +66,6 @@ def test_a_rating_past_its_step_budget_is_an_error_not_a_different_rating():
     hard = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
     complete = rate(hard)
     assert complete.steps > 3 and rate(hard, max_steps=10_000) == complete
-    with pytest.raises(StepLimitError, match="rating stopped after 3 steps beyond singles"):
+    with pytest.raises(StepLimitError, match="solving stopped after 3 steps beyond singles"):
         rate(hard, max_steps=3)
     assert default_max_steps(Grid.empty("8x8").shape) == 48  # an empty 64x64 grid stops within a minute

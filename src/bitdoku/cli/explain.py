@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterator
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
@@ -32,6 +32,11 @@ GuessOption = Annotated[
     typer.Option("--guess", help="When no technique applies, guess the solution's digit in a cell with the fewest "
                  "candidates and go on, instead of stopping."),
 ]
+MaxStepsOption = Annotated[
+    Optional[int],  # noqa: UP045 - Typer reads this annotation at run time, also on Python 3.10
+    typer.Option("--max-steps", min=1, show_default=False,
+                 help="Steps beyond singles (guesses included) to take before stopping [default: by size]."),
+]
 
 
 def puzzles_to_explain(argument: str | None, shape: Shape | None) -> tuple[Iterator[tuple[int, CandidateGrid]], bool]:
@@ -57,6 +62,7 @@ def explain(
     output: StepFormatOption = StepFormat.text,
     guess: GuessOption = False,
     shape: ShapeOption = None,
+    max_steps: MaxStepsOption = None,
 ) -> None:
     """Explain how to solve a puzzle: one step a line, each by the easiest technique that applies.
 
@@ -68,7 +74,7 @@ def explain(
         if not single:
             emit(f"# line {line}" if output is StepFormat.text else to_json({"line": line}))
         count = 0
-        for count, step in enumerate(explain_steps(state, guess=guess), start=1):
+        for count, step in enumerate(explain_steps(state, guess=guess, max_steps=max_steps), start=1):
             emit(step.text if output is StepFormat.text else to_json({"step": count, **step.to_dict()}))
             flush()
         if single:

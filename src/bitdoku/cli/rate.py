@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 from bitdoku.cli.console import emit, flush, warn
 from bitdoku.cli.exit_codes import ExitCode
-from bitdoku.cli.explain import StepFormat
+from bitdoku.cli.explain import MaxStepsOption, StepFormat
 from bitdoku.cli.inputs import open_inputs
 from bitdoku.cli.options import LenientOption, PuzzleArgument, ShapeOption
 from bitdoku.cli.output import error_record, to_json
@@ -20,13 +20,6 @@ from bitdoku.logic.rating import rate as rate_puzzle
 
 RateFormatOption = Annotated[
     StepFormat, typer.Option("--format", "-f", help="'text': 'level score hardest' a line; 'json': one object a line.")
-]
-
-
-MaxStepsOption = Annotated[
-    Optional[int],  # noqa: UP045 - Typer reads this annotation at run time, also on Python 3.10
-    typer.Option("--max-steps", min=1, show_default=False,
-                 help="Steps beyond singles a rating may take; past it the line says 'limit' [default: by size]."),
 ]
 
 

@@ -12,11 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
-from bitdoku.errors import InvalidGridError, cell_name
+from bitdoku.errors import InvalidGridError, StepLimitError, cell_name
 from bitdoku.grid import Grid
 from bitdoku.logic import chains, fish, intersections, single_digit, singles, subsets, uniqueness, wings
 from bitdoku.logic.candidates import CandidateGrid, as_candidates
 from bitdoku.logic.step import CONTRADICTION, GUESS, STALLED, Step, digit_list, make_step
+from bitdoku.shape import Shape
+
+_SINGLE_NAMES = (singles.HIDDEN_SINGLE, singles.NAKED_SINGLE)
 
 Finder = Callable[[CandidateGrid], Iterator[Step]]
 
@@ -60,7 +63,9 @@ LADDER: tuple[Rung, ...] = (
 )
 
 
-def explain(puzzle: Grid | CandidateGrid | str, *, guess: bool = False) -> Iterator[Step]:
+def explain(
+    puzzle: Grid | CandidateGrid | str, *, guess: bool = False, max_steps: int | None = None
+) -> Iterator[Step]:
     """Yield the steps that solve a puzzle, each by the easiest technique that applies.
 
     Parameters
@@ -71,6 +76,9 @@ def explain(puzzle: Grid | CandidateGrid | str, *, guess: bool = False) -> Itera
     guess : bool
         When no technique applies, place the solution's digit in a cell with the fewest candidates and go on,
         instead of stopping with a "Stalled" step.
+    max_steps : int, optional
+        Steps beyond singles (guesses included) to take before ``StepLimitError`` is raised (the steps
+        already yielded stand). Default: ``default_max_steps(shape)``.
 
     Yields
     ------
@@ -82,6 +90,8 @@ def explain(puzzle: Grid | CandidateGrid | str, *, guess: bool = False) -> Itera
     ------
     InvalidGridError
         When filled cells clash, or when ``guess=True`` and the puzzle has no solution.
+    StepLimitError
+        When the solve takes more than ``max_steps`` steps beyond singles.
 
     Example
     -------
@@ -90,7 +100,9 @@ def explain(puzzle: Grid | CandidateGrid | str, *, guess: bool = False) -> Itera
     (11, 'r1c2 = 2: in box 1, 2 fits only in r1c2 (hidden single)')
     """
     state = as_candidates(puzzle).cleaned()
+    budget = default_max_steps(state.shape) if max_steps is None else max_steps
     solution: Grid | None = None
+    harder_steps = 0
     while not state.is_solved():
         problem = state.problem()
         if problem:
@@ -103,8 +115,23 @@ def explain(puzzle: Grid | CandidateGrid | str, *, guess: bool = False) -> Itera
                 return
             solution = _solution_for(state, solution)
             step = _guess(state, solution)
+        if step.technique not in _SINGLE_NAMES:
+            harder_steps += 1
+            if harder_steps > budget:
+                raise StepLimitError(budget)
         yield step
         state = state.apply(step)
+
+
+def default_max_steps(shape: Shape) -> int:
+    """The budget of steps beyond singles (guesses included) of ``explain`` and ``rate`` when none is given:
+    far above what real puzzles need (top1465 needs at most 28), and about a minute of ladder passes on the
+    biggest grids (48 on 64x64, where one pass costs ~1 s).
+
+    >>> default_max_steps(Shape(3, 3)), default_max_steps(Shape(8, 8))
+    (2469, 48)
+    """
+    return max(48, 200_000 // shape.n_cells)
 
 
 def hint(puzzle: Grid | CandidateGrid | str, *, guess: bool = False) -> Step | None:

@@ -31,10 +31,9 @@ from bitdoku.formats.pencilmarks import looks_like_pencilmarks
 from bitdoku.grid import Grid
 from bitdoku.logic import _fast
 from bitdoku.logic.candidates import CandidateGrid, as_candidates
-from bitdoku.logic.explain import LADDER, _guess, _solution_for, next_step
+from bitdoku.logic.explain import LADDER, _guess, _solution_for, default_max_steps, next_step
 from bitdoku.logic.singles import HIDDEN_SINGLE, NAKED_SINGLE
 from bitdoku.logic.step import GUESS, Step
-from bitdoku.shape import Shape
 
 LEVELS = ("easy", "medium", "hard", "expert", "extreme", "beyond logic")
 
@@ -87,17 +86,6 @@ class Rating:
     def to_dict(self) -> dict[str, object]:
         return {"score": self.score, "level": self.level, "hardest": self.hardest, "counts": dict(self.counts),
                 "steps": self.steps}
-
-
-def default_max_steps(shape: Shape) -> int:
-    """The step budget of a rating when none is given: far above what real puzzles need (top1465 needs at
-    most 28 steps beyond singles), and about a minute of ladder passes on the biggest grids (48 on 64x64,
-    where one pass costs ~1 s).
-
-    >>> default_max_steps(Shape(3, 3)), default_max_steps(Shape(8, 8))
-    (2469, 48)
-    """
-    return max(48, 200_000 // shape.n_cells)
 
 
 def rate(puzzle: Grid | CandidateGrid | str, *, max_steps: int | None = None) -> Rating:
