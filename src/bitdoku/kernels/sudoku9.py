@@ -19,7 +19,8 @@ Why digit-major: every rule becomes a few operations on whole words instead of a
 """
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import intrinsic
 
 from bitdoku.kernels.bits import lowest_bit_index, popcount
 from bitdoku.kernels.status import (
@@ -97,6 +98,32 @@ PEERS_SAME = BAND_FULL & ~KEEP_SAME  # the peers of a cell inside its own band
 COLUMN = BAND_FULL & ~KEEP_OTHER  # a cell's column inside a band
 
 
+@intrinsic
+def _borrowed(typingctx, array):
+    """The same array without its memory-manager pointer: a borrowed view, valid while ``array`` lives.
+
+    Numba increments and decrements an array's reference count (a locked add) around the calls and inlined
+    functions that take the array, dozens of times a node; with no memory-manager pointer those calls only test
+    for null. Worth 2% on forum_hardest_1106, 4-8% on the easy sets (benchmarks/NOTES-kernels.md, round 3).
+    """
+    if not isinstance(array, types.Array):
+        return None
+
+    def codegen(context, builder, signature, args):
+        source = context.make_array(signature.args[0])(context, builder, args[0])
+        view = context.make_array(signature.return_type)(context, builder)
+        view.meminfo = context.get_constant_null(types.MemInfoPointer(types.voidptr))
+        view.parent = context.get_constant_null(types.pyobject)
+        view.nitems = source.nitems
+        view.itemsize = source.itemsize
+        view.data = source.data
+        view.shape = source.shape
+        view.strides = source.strides
+        return view._getvalue()
+
+    return array(array), codegen
+
+
 @njit(cache=True, nogil=True)
 def is_standard9(units):
     """Whether a units table is the classic 9x9 one (rows, columns, 3x3 boxes), which this kernel assumes."""
@@ -166,17 +193,56 @@ def _naked_singles(states, k, naked):
         if not naked:
             continue
         singles = unsolved & ~twice
-        while singles != 0:
-            pos = lowest_bit_index(singles)
-            singles &= singles - 1
-            bit = np.int64(1) << pos
-            digit = 0
-            while digit < 9 and states[k, 3 * digit + band] & bit == 0:
-                digit += 1
-            if digit == 9 or not _place(states, k, digit, band, pos):
-                return -1
-            filled += 1
+        if singles == 0:
+            continue
+        # A naked single holds no other digit, so placing it only touches its own digit's three words.
+        b1 = band + 1 if band < 2 else 0
+        b2 = band - 1 if band > 0 else 2
+        touched = np.int64(0)
+        for digit in range(9):
+            touched |= np.int64(singles & states[k, 3 * digit + band] != 0) << digit
+        digits = touched
+        while digits != 0:
+            digit = lowest_bit_index(digits)
+            digits &= digits - 1
+            word = np.int64(states[k, 3 * digit + band])
+            cells = singles & word
+            keep = np.int64(BAND_FULL)
+            while cells != 0:
+                pos = lowest_bit_index(cells)
+                cells &= cells - 1
+                if word & (np.int64(1) << pos) == 0:
+                    return -1  # a peer single took the same digit
+                word &= KEEP_SAME[pos]
+                keep &= KEEP_OTHER[pos]
+                filled += 1
+            states[k, 3 * digit + band] = word
+            states[k, 3 * digit + b1] &= keep
+            states[k, 3 * digit + b2] &= keep
+        states[k, S_UNSOLVED + band] = unsolved & ~singles
+        states[k, S_HIDDEN_DIRTY] |= touched
+        states[k, S_LOCKED_DIRTY] |= touched
     return filled
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _band_singles(word, unsolved):
+    """Empty cells of a band word that are the only place of the digit in their row or box; -1 if a row or box
+    has no place at all. Counts ``word`` (filled cells included): a unit with one bit is filled or a single."""
+    # SWAR on three rows: subtracting 1 under a guard bit clears the lowest bit of each nonempty row.
+    minus = (word | GUARDS) - ROW_LOW
+    nonempty = minus & GUARDS
+    if nonempty != GUARDS:
+        return -1  # a row without the digit
+    several = ((word & minus) + ROW_BITS * ROW_LOW) & GUARDS
+    rows = nonempty & ~several
+    cells = word & ((rows >> 9) * ROW_BITS)
+    for box in range(3):
+        x = word & BOX_BLOCK[box]
+        if x == 0:
+            return -1  # a box without the digit
+        cells |= x & (np.int64(x & (x - 1) != 0) - 1)  # all ones when x has a single bit
+    return cells & unsolved
 
 
 @njit(cache=True, nogil=True)
@@ -188,64 +254,51 @@ def _hidden_singles(states, k):
     while dirty != 0:
         digit = lowest_bit_index(dirty)
         dirty &= dirty - 1
-        col_once = np.int64(0)
-        col_twice = np.int64(0)
-        col_any = np.int64(0)
-        for band in range(3):
-            word = np.int64(states[k, 3 * digit + band])
-            free = word & states[k, S_UNSOLVED + band]
-            if (word + ROW_BITS * ROW_LOW) & GUARDS != GUARDS:
-                return -1  # a row without the digit
-            # SWAR on three rows: subtracting 1 under a guard bit clears the lowest bit of each nonempty row.
-            minus = (free | GUARDS) - ROW_LOW
-            several = ((free & minus) + ROW_BITS * ROW_LOW) & GUARDS
-            rows = minus & GUARDS & ~several
-            r0 = free & ROW_BITS
-            r1 = (free >> 10) & ROW_BITS
-            r2 = (free >> 20) & ROW_BITS
-            once = r0 | r1 | r2
-            twice = (r0 & r1) | (r2 & (r0 | r1))
-            seen = (word | (word >> 10) | (word >> 20)) & ROW_BITS
-            if (seen | (seen >> 1) | (seen >> 2)) & BOX_COLUMNS != BOX_COLUMNS:
-                return -1  # a box without the digit
-            col_any |= seen
-            col_twice |= twice | (col_once & once)
-            col_once |= once
-            box_once = (once | (once >> 1) | (once >> 2)) & BOX_COLUMNS
-            box_twice = (twice | (twice >> 1) | (twice >> 2) | (once & (once >> 1)) | (once & (once >> 2))
-                         | ((once >> 1) & (once >> 2))) & BOX_COLUMNS
-            boxes = box_once & ~box_twice
-            cells = np.int64(0)
-            if rows != 0:
-                cells = free & ((rows >> 9) * ROW_BITS)
-            if boxes != 0:
-                for box in range(3):
-                    if boxes >> (3 * box) & 1:
-                        cells |= free & BOX_BLOCK[box]
-            if cells != 0:
-                count = _place_all(states, k, digit, band, cells)
-                if count < 0:
-                    return -1
-                filled += count
-        if col_any != ROW_BITS:
+        base = 3 * digit
+        w0 = np.int64(states[k, base])
+        w1 = np.int64(states[k, base + 1])
+        w2 = np.int64(states[k, base + 2])
+        u0 = np.int64(states[k, S_UNSOLVED])
+        u1 = np.int64(states[k, S_UNSOLVED + 1])
+        u2 = np.int64(states[k, S_UNSOLVED + 2])
+        c0 = _band_singles(w0, u0)
+        if c0 < 0:
+            return -1
+        c1 = _band_singles(w1, u1)
+        if c1 < 0:
+            return -1
+        c2 = _band_singles(w2, u2)
+        if c2 < 0:
+            return -1
+        # columns: fold the three rows of each band, then count over the bands
+        f0 = (w0 | (w0 >> 10) | (w0 >> 20)) & ROW_BITS
+        f1 = (w1 | (w1 >> 10) | (w1 >> 20)) & ROW_BITS
+        f2 = (w2 | (w2 >> 10) | (w2 >> 20)) & ROW_BITS
+        if f0 | f1 | f2 != ROW_BITS:
             return -1  # a column without the digit
-        columns = col_once & ~col_twice
-        while columns != 0:
-            col = lowest_bit_index(columns)
-            columns &= columns - 1
-            placed = False
-            for band in range(3):
-                cells = states[k, 3 * digit + band] & states[k, S_UNSOLVED + band] & ((np.int64(1) << col) * ROW_LOW)
-                if cells != 0:
-                    if _place_all(states, k, digit, band, cells) < 0:
-                        return -1
-                    filled += 1
-                    placed = True
-                    break
-            in_column = (np.int64(1) << col) * ROW_LOW
-            anywhere = states[k, 3 * digit] | states[k, 3 * digit + 1] | states[k, 3 * digit + 2]
-            if not placed and anywhere & in_column == 0:
-                return -1  # neither free nor filled by an earlier placement of this pass
+        m0 = (w0 & (w0 >> 10)) | (w0 & (w0 >> 20)) | ((w0 >> 10) & (w0 >> 20))
+        m1 = (w1 & (w1 >> 10)) | (w1 & (w1 >> 20)) | ((w1 >> 10) & (w1 >> 20))
+        m2 = (w2 & (w2 >> 10)) | (w2 & (w2 >> 20)) | ((w2 >> 10) & (w2 >> 20))
+        multi = ((m0 | m1 | m2) & ROW_BITS) | (f0 & f1) | (f2 & (f0 | f1))
+        columns = (ROW_BITS & ~multi) * ROW_LOW
+        c0 |= w0 & u0 & columns
+        c1 |= w1 & u1 & columns
+        c2 |= w2 & u2 & columns
+        if c0 != 0:
+            count = _place_all(states, k, digit, 0, c0)
+            if count < 0:
+                return -1
+            filled += count
+        if c1 != 0:
+            count = _place_all(states, k, digit, 1, c1)
+            if count < 0:
+                return -1
+            filled += count
+        if c2 != 0:
+            count = _place_all(states, k, digit, 2, c2)
+            if count < 0:
+                return -1
+            filled += count
     return filled
 
 
@@ -402,24 +455,29 @@ def _choose_cell(states, k):
                     count += (states[k, 3 * digit + band] >> pos) & 1
                 if count < best_count:
                     best_band, best_pos, best_count = band, pos, count
-    if best_count != 1 and (t0 | t1 | t2) != 0:
+    if best_count != 1 and (t0 | t1 | t2) != 0 and popcount(t0) + popcount(t1) + popcount(t2) == 1:
+        best_band = 0 if t0 != 0 else (1 if t1 != 0 else 2)
+        best_pos = lowest_bit_index(t0 | t1 | t2)
+    elif best_count != 1 and (t0 | t1 | t2) != 0:
         best_score = -1
         for band in range(3):
             two = t0 if band == 0 else (t1 if band == 1 else t2)
             while two != 0:
                 pos = lowest_bit_index(two)
                 two &= two - 1
-                score = 0
+                digits = np.int64(0)
                 for digit in range(9):
-                    if (states[k, 3 * digit + band] >> pos) & 1:
-                        score += _digit_score(states, k, digit, band, pos, t0, t1, t2)
+                    digits |= ((np.int64(states[k, 3 * digit + band]) >> pos) & 1) << digit
+                first = lowest_bit_index(digits)
+                second = lowest_bit_index(digits & (digits - 1))
+                score = _digit_score(states, k, first, band, pos, t0, t1, t2) + _digit_score(
+                    states, k, second, band, pos, t0, t1, t2)
                 if score > best_score:
                     best_score, best_band, best_pos = score, band, pos
     mask = 0
     if best_pos >= 0:
         for digit in range(9):
-            if (states[k, 3 * digit + best_band] >> best_pos) & 1:
-                mask |= 1 << digit
+            mask |= ((np.int64(states[k, 3 * digit + best_band]) >> best_pos) & 1) << digit
     return best_band, best_pos, mask
 
 
@@ -471,6 +529,7 @@ def search9_in(cells, limit, max_nodes, flags, solutions, stats, states, frames)
     """
     stats[:] = 0
     stats[STAT_SPECIALISED] = 1
+    states = _borrowed(states)  # no reference counting inside the loop (the caller keeps ``states`` alive)
     status = _load_givens(cells, states)
     if status >= 0:
         return status
