@@ -82,3 +82,34 @@ def test_unknown_strategy_and_engine_mismatch():
         search(BIG_TREE, strategy="zigzag")
     with pytest.raises(ValueError, match="runs on the bitmask engine"):
         search(BIG_TREE, strategy="bfs", engine="reference")
+
+
+@pytest.mark.parametrize("strategy", ("pt_dfs", "pt_mix"))
+def test_a_failing_worker_stops_the_others_and_raises_instead_of_hanging(strategy, monkeypatch):
+    from bitdoku.parallel import threads
+
+    calls = []
+
+    def failing_work(*args):
+        calls.append(1)
+        if len(calls) == 3:
+            raise RuntimeError("boom")
+        return real_work(*args)
+
+    real_work = threads.work
+    monkeypatch.setattr(threads, "work", failing_work)
+    raised = []
+
+    def run() -> None:
+        try:
+            search(BIG_TREE, limit=10**9, keep=0, strategy=strategy, threads=2)
+        except RuntimeError as error:
+            raised.append(error)
+
+    import threading
+
+    runner = threading.Thread(target=run, daemon=True)
+    runner.start()
+    runner.join(timeout=60)
+    assert not runner.is_alive(), "the search hung after a worker failed"
+    assert [str(error) for error in raised] == ["boom"]

@@ -75,7 +75,16 @@ def run_shared(tree: Tree, root, tally: Tally, max_nodes: int, *, threads: int, 
     budget_spent = threading.Event()
     enough = 2 * threads if lifo else PENDING_LIMIT
 
+    failures: list[BaseException] = []
+
     def worker() -> None:
+        try:
+            work_loop()
+        except BaseException as error:  # never leave the others waiting on a task that will not finish
+            failures.append(error)
+            shared.stop()
+
+    def work_loop() -> None:
         task = shared.take()
         while task is not None:
             result = work(task, tree.shape.box_rows, tree.shape.box_cols, tree.rules, shared.pending() >= enough,
@@ -96,6 +105,8 @@ def run_shared(tree: Tree, root, tally: Tally, max_nodes: int, *, threads: int, 
     for thread in pool:
         thread.join()
     counters.wall_seconds = time.perf_counter() - start
+    if failures:
+        raise failures[0]
     return not budget_spent.is_set() or tally.full
 
 
