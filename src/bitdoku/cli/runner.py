@@ -80,11 +80,14 @@ def _results(inputs: Inputs, plan: Plan) -> Iterator[tuple[Entry, SearchResult |
         yield from cluster_results(inputs.entries, plan, plan.cluster)
         return
     if inputs.single or not engine.batched or plan.strategy != "dfs":
+        warm: set[Shape] = set()
         for entry in inputs.entries:
             if entry.grid is None:
                 yield entry, None, None
                 continue
-            _warm_up(engine.warm_up, entry.grid.shape)
+            if entry.grid.shape not in warm:
+                _warm_up(engine.warm_up, entry.grid.shape)
+                warm.add(entry.grid.shape)
             start = time.perf_counter()
             result = search(entry.grid, limit=plan.limit, keep=plan.keep, engine=plan.engine, max_nodes=plan.max_nodes,
                             strategy=plan.strategy, threads=plan.threads)
