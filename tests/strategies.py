@@ -11,10 +11,8 @@ SMALL_SHAPES = [Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(3, 3)]
 
 
 def pattern_solution(shape: Shape) -> np.ndarray:
-    """A valid full grid of any shape: digit (box_cols*(row % box_rows) + row // box_rows + col) % N + 1."""
-    n, r, c = shape.n, shape.box_rows, shape.box_cols
-    rows, cols = np.indices((n, n))
-    return ((c * (rows % r) + rows // r + cols) % n + 1).astype(np.uint8)
+    """A valid full grid of any shape, as an N x N array (``Grid.pattern``)."""
+    return Grid.pattern(shape).to_array()
 
 
 def _shuffled_groups(draw, count: int, size: int) -> list[int]:

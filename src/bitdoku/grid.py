@@ -100,6 +100,19 @@ class Grid:
         return cls(flat.astype(np.uint8).tobytes(), shape)
 
     @classmethod
+    def pattern(cls, shape: Shape | str = "3x3") -> Grid:
+        """A valid complete grid of any shape: digit ``(box_cols * (row % box_rows) + row // box_rows + col)
+        % N + 1``, each row the one above shifted by a box width, each band by one more.
+
+        >>> Grid.pattern("2x2").to_line()
+        '1234341223414123'
+        """
+        shape = Shape.parse(shape)
+        n, r, c = shape.n, shape.box_rows, shape.box_cols
+        rows, cols = np.indices((n, n))
+        return cls(((c * (rows % r) + rows // r + cols) % n + 1).astype(np.uint8).tobytes(), shape)
+
+    @classmethod
     def empty(cls, shape: Shape | str = "3x3") -> Grid:
         """The grid with no givens."""
         shape = Shape.parse(shape)
@@ -165,7 +178,7 @@ class Grid:
         return self.to_picture()
 
     def __repr__(self) -> str:
-        default = self._shape == _default_shape(self._shape.n)
+        default = self._shape == Shape.for_digits(self._shape.n)
         shape = "" if default else f", shape={str(self._shape)!r}"
         return f"Grid.parse({self.to_line()!r}{shape})"
 
@@ -244,10 +257,6 @@ class Grid:
         cells = bytearray(self._cells)
         cells[cell] = digit
         return Grid(bytes(cells), self._shape)
-
-
-def _default_shape(n: int) -> Shape:
-    return Shape.for_digits(n)
 
 
 def as_grid(puzzle: Grid | str | Sequence[int] | NDArray[np.integer], shape: Shape | str | None = None) -> Grid:

@@ -36,10 +36,7 @@ def search(puzzle: Grid, *, limit: int, max_nodes: int, keep: int, rules: int = 
 def warm_up(shape: Shape) -> None:
     """Compile the kernel (or load it from Numba's cache) by searching a solved grid: no search work, so the
     next call's time is the search alone."""
-    n, r, c = shape.n, shape.box_rows, shape.box_cols
-    rows, cols = np.indices((n, n))
-    solved = ((c * (rows % r) + rows // r + cols) % n + 1).astype(np.uint8).tobytes()
-    search(Grid(solved, shape), limit=1, max_nodes=1, keep=0)
+    search(Grid.pattern(shape), limit=1, max_nodes=1, keep=0)
 
 
 def public_status(code: int, count: int, limit: int) -> Status:

@@ -17,15 +17,15 @@ It is never the fast path: a hard 9x9 puzzle takes it about a second.
 
 from __future__ import annotations
 
-from bitdoku.engines.result import SearchResult, SearchStats, Status, status_of
+from bitdoku.engines.result import SearchResult, SearchStats, Status, conflict_result, status_of
 from bitdoku.grid import Grid
 
 
 def search(puzzle: Grid, *, limit: int, max_nodes: int, keep: int) -> SearchResult:
     """Find up to ``limit`` solutions of a puzzle, keeping the first ``keep`` of them."""
-    conflicts = puzzle.conflicts()
-    if conflicts:
-        return SearchResult(Status.INVALID, 0, reason=str(conflicts[0]))
+    invalid = conflict_result(puzzle)
+    if invalid is not None:
+        return invalid
     shape, n = puzzle.shape, puzzle.n
     full = (1 << n) - 1
     cells = list(puzzle.cells)

@@ -103,3 +103,10 @@ def status_of(count: int, limit: int) -> Status:
     if count >= 2:
         return Status.MULTIPLE
     return Status.UNIQUE if limit >= 2 else Status.SOLVED
+
+
+def conflict_result(puzzle: Grid) -> SearchResult | None:
+    """``Status.INVALID`` with the first conflict as its reason, or ``None`` when the givens are valid: the
+    check every engine and strategy that searches Python-side makes before it starts."""
+    conflicts = puzzle.conflicts()
+    return SearchResult(Status.INVALID, 0, reason=str(conflicts[0])) if conflicts else None

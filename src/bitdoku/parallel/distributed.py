@@ -28,13 +28,12 @@ from numpy.typing import ArrayLike, NDArray
 from bitdoku.batch import BatchResult, as_puzzle_array, default_threads
 from bitdoku.batch import solve_many as solve_batch
 from bitdoku.engines.bitmask import public_statuses
-from bitdoku.engines.result import SearchResult, Status, default_max_nodes
+from bitdoku.engines.result import SearchResult, conflict_result, default_max_nodes
 from bitdoku.errors import BitdokuError, MissingExtraError
 from bitdoku.grid import Grid, as_grid
 from bitdoku.kernels import status as codes
 from bitdoku.parallel.farm import SchedulerStats, run_farm
-from bitdoku.parallel.run import result_of
-from bitdoku.parallel.tree import Tally, Tree
+from bitdoku.parallel.run import result_of, start_tree
 from bitdoku.parallel.work import WorkResult, work
 from bitdoku.shape import Shape
 
@@ -309,13 +308,11 @@ def search(
     max_nodes = default_max_nodes(grid.shape) if max_nodes is None else max_nodes
     if min(limit, max_nodes) < 1 or keep < 0:
         raise ValueError(f"limit and max_nodes must be at least 1, keep at least 0: not {limit}, {max_nodes}, {keep}")
-    conflicts = grid.conflicts()
-    if conflicts:
-        return SearchResult(Status.INVALID, 0, reason=str(conflicts[0]))
+    invalid = conflict_result(grid)
+    if invalid is not None:
+        return invalid
     slice_nodes = slice_nodes or CLUSTER_SLICE_NODES.get(grid.shape.n, OTHER_SLICE_NODES)
-    tree = Tree(grid.shape, rules, slice_nodes)
-    tally = Tally(limit=limit, keep=keep)
-    root = np.frombuffer(grid.cells, dtype=np.uint8).copy()
+    tree, tally, root = start_tree(grid, limit=limit, keep=keep, rules=rules, slice_nodes=slice_nodes)
     workers = workers or _total_threads(client)
     threshold = threshold or max(32, THRESHOLD_PER_WORKER * workers)
     farm_stats = stats if stats is not None else SchedulerStats()

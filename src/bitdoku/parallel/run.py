@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import NDArray
 
-from bitdoku.engines.result import SearchResult, SearchStats, Status, status_of
+from bitdoku.engines.result import SearchResult, SearchStats, Status, conflict_result, status_of
 from bitdoku.grid import Grid
 from bitdoku.kernels import status as codes
 from bitdoku.parallel.strategies import SEQUENTIAL
@@ -21,12 +22,10 @@ def search_tree(
     """Search ``puzzle`` with a named strategy (``bitdoku.parallel.run.STRATEGIES``) on ``threads`` threads."""
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}; strategies are {', '.join(STRATEGIES)}")
-    conflicts = puzzle.conflicts()
-    if conflicts:
-        return SearchResult(Status.INVALID, 0, reason=str(conflicts[0]))
-    tree = Tree(puzzle.shape, rules, slice_nodes)
-    tally = Tally(limit=limit, keep=keep)
-    root = np.frombuffer(puzzle.cells, dtype=np.uint8).copy()
+    invalid = conflict_result(puzzle)
+    if invalid is not None:
+        return invalid
+    tree, tally, root = start_tree(puzzle, limit=limit, keep=keep, rules=rules, slice_nodes=slice_nodes)
     if strategy in SEQUENTIAL:
         finished = SEQUENTIAL[strategy](tree, root, tally, max_nodes)
     else:
@@ -34,6 +33,14 @@ def search_tree(
 
         finished = PARALLEL[strategy](tree, root, tally, max_nodes, threads or default_threads())
     return result_of(puzzle, tally, finished, max_nodes)
+
+
+def start_tree(
+    puzzle: Grid, *, limit: int, keep: int, rules: int, slice_nodes: int | None
+) -> tuple[Tree, Tally, NDArray[np.uint8]]:
+    """What every tree strategy starts from: the tree of the puzzle's shape, an empty tally, the root cells."""
+    root = np.frombuffer(puzzle.cells, dtype=np.uint8).copy()
+    return Tree(puzzle.shape, rules, slice_nodes), Tally(limit=limit, keep=keep), root
 
 
 def result_of(puzzle: Grid, tally: Tally, finished: bool, max_nodes: int) -> SearchResult:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
+from bitdoku.engines.bitmask import kernel_tables
 from bitdoku.kernels import status as codes
 from bitdoku.kernels.dfs import search as search_kernel
 from bitdoku.kernels.frontier import SOLVED, expand, expand_rows
@@ -54,7 +55,7 @@ class Tree:
     def __init__(self, shape: Shape, rules: int = codes.ALL_RULES, slice_nodes: int | None = None) -> None:
         self.shape = shape
         self.rules = rules
-        self.tables = (shape.n, *shape.tables)
+        self.tables = kernel_tables(shape)
         # The 9x9 kernel visits ~3 million nodes a second and the generic one ~150,000: about 0.15 s a slice,
         # which bounds how long a found solution takes to cancel the other threads.
         self.slice_nodes = slice_nodes or (500_000 if shape.n == 9 else 20_000)
