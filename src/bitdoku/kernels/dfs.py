@@ -10,7 +10,17 @@ import numpy as np
 from numba import njit
 
 from bitdoku.kernels.bits import digit_bit, full_mask, lowest_bit_index, popcount
-from bitdoku.kernels.propagate import FILLED, QUEUE_LENGTH, TRAIL_LENGTH, assign, new_workspace, propagate, undo
+from bitdoku.kernels.propagate import (
+    FILLED,
+    QUEUE_LENGTH,
+    TRAIL_LENGTH,
+    assign,
+    new_workspace,
+    propagate,
+    reset_workspace,
+    undo,
+)
+from bitdoku.kernels.rng import below, random_bit
 from bitdoku.kernels.status import (
     BUDGET_EXHAUSTED,
     COMPLETE,
@@ -19,6 +29,7 @@ from bitdoku.kernels.status import (
     INVALID,
     LIMIT_REACHED,
     NAKED_SINGLES,
+    RANDOM_ORDER,
     STAT_BACKTRACKS,
     STAT_GUESSES,
     STAT_MAX_DEPTH,
@@ -90,25 +101,83 @@ def _choose_cell(ws, n_cells, good_enough):
 
 
 @njit(cache=True, nogil=True)
+def _choose_cell_at_random(ws, n_cells, rng):
+    """An empty cell with the fewest candidates, drawn at random among the ties; -1 when the grid is full."""
+    value, cand = ws[0], ws[1]
+    best = -1
+    best_count = 1 << 30
+    ties = 0
+    for cell in range(n_cells):
+        if value[cell] == 0:
+            count = popcount(cand[cell])
+            if count < best_count:
+                best, best_count, ties = cell, count, 1
+            elif count == best_count:
+                ties += 1
+                if below(rng, ties) == 0:  # reservoir sampling: each tie kept with probability 1/ties
+                    best = cell
+    return best
+
+
+@njit(cache=True, nogil=True)
 def search_generic(cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats):
     """Count and collect solutions of a grid of any shape by MRV depth-first search with propagation.
 
     Same contract as ``search`` (whose docstring has the details); never routes to the 9x9 kernel.
-    A frame of the stack holds the branching cell, the candidates still to try and the trail mark to undo to.
+    """
+    ws = new_workspace(n * n, n)
+    no_rng = np.zeros(1, np.uint64)
+    no_guide = np.zeros(0, np.uint8)
+    return search_in(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, no_rng,
+                     no_guide, -1)
+
+
+@njit(cache=True, nogil=True)
+def search_in(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng, guide,
+              changed_cell):
+    """``search_generic`` in a workspace the caller reuses, with two extras for the generator.
+
+    ``guide`` (uint8[N*N], or empty for none) is a solution to steer by: at each branch its digit is tried first.
+    ``changed_cell`` (-1 for none) loses ``guide[changed_cell]`` from its candidates before the search. Clue removal
+    asks whether a puzzle has a solution other than ``guide`` that differs in that cell; such a solution is
+    usually ``guide`` changed in a few cells, so steering by ``guide`` finds it in a few nodes.
+    With ``RANDOM_ORDER`` in ``flags`` the search branches on a random cell among those with the fewest
+    candidates and tries digits in random order, drawing from ``rng`` (a ``rng.py`` state array, advanced);
+    otherwise ``rng`` is not touched. The workspace comes from ``new_workspace(N*N, N)`` and may hold anything
+    from an earlier search.
     """
     stats[:] = 0
     n_cells = n * n
-    ws = new_workspace(n_cells, n)
-    value, cand, counters = ws[0], ws[1], ws[5]
+    reset_workspace(ws)
     status = _load_givens(ws, cells, n, cell_units)
     if status >= 0:
         return status
     stats[STAT_NODES] = 1
+    if changed_cell >= 0 and ws[0][changed_cell] == 0:
+        ws[1][changed_cell] &= ~digit_bit(guide[changed_cell])
+        if ws[1][changed_cell] == 0:
+            return COMPLETE
     naked = flags & NAKED_SINGLES != 0
     if naked:
         _queue_naked_singles(ws, n_cells)
     if not propagate(ws, n, units, cell_units, peers, flags):
         return COMPLETE
+    status = _depth_first(ws, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng, guide)
+    stats[STAT_PLACEMENTS] = ws[5][FILLED]
+    return status
+
+
+@njit(cache=True, nogil=True)
+def _depth_first(ws, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng, guide):
+    """The branching loop of ``search_in``, from a propagated root.
+
+    A frame of the stack holds the branching cell, the candidates still to try and the trail mark to undo to.
+    """
+    n_cells = n * n
+    value, cand, counters = ws[0], ws[1], ws[5]
+    naked = flags & NAKED_SINGLES != 0
+    randomised = flags & RANDOM_ORDER != 0
+    guided = guide.shape[0] == n_cells
     frame_cell = np.empty(n_cells + 1, np.int64)
     frame_rest = np.empty(n_cells + 1, np.uint64)
     frame_mark = np.empty(n_cells + 1, np.int64)
@@ -116,7 +185,7 @@ def search_generic(cells, n, units, cell_units, peers, limit, max_nodes, flags, 
     top = 0
     status = COMPLETE
     while True:
-        cell = _choose_cell(ws, n_cells, good_enough)
+        cell = _choose_cell_at_random(ws, n_cells, rng) if randomised else _choose_cell(ws, n_cells, good_enough)
         if cell < 0:
             found = stats[STAT_SOLUTIONS]
             if found < solutions.shape[0]:
@@ -141,8 +210,13 @@ def search_generic(cells, n, units, cell_units, peers, limit, max_nodes, flags, 
             if rest == 0:
                 top -= 1
                 continue
-            digit = lowest_bit_index(rest) + 1
-            frame_rest[frame] = rest & (rest - np.uint64(1))
+            if guided and rest & digit_bit(guide[frame_cell[frame]]) != 0:
+                digit = np.int64(guide[frame_cell[frame]])
+            elif randomised:
+                digit = random_bit(rng, rest) + 1
+            else:
+                digit = lowest_bit_index(rest) + 1
+            frame_rest[frame] = rest & ~digit_bit(digit)
             if stats[STAT_NODES] >= max_nodes:
                 status = BUDGET_EXHAUSTED
                 break
@@ -156,7 +230,6 @@ def search_generic(cells, n, units, cell_units, peers, limit, max_nodes, flags, 
             stats[STAT_BACKTRACKS] += 1
         if not advanced:
             break
-    stats[STAT_PLACEMENTS] = counters[FILLED]
     return status
 
 

@@ -39,6 +39,19 @@ def new_workspace(n_cells, n):
     return value, cand, trail_cells, trail_masks, queue, counters, line_stamp
 
 
+@njit(cache=True, nogil=True)
+def reset_workspace(ws):
+    """Empty a workspace for the next search: no cell filled, nothing logged or queued.
+
+    The stamp counter keeps running, so ``line_stamp`` entries from earlier searches never match a new stamp.
+    """
+    ws[0][:] = 0
+    counters = ws[5]
+    counters[TRAIL_LENGTH] = 0
+    counters[QUEUE_LENGTH] = 0
+    counters[FILLED] = 0
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _log(ws, cell):
     """Save a cell's mask (and, for a fill, mark it with -cell-1 so undo empties the cell) before changing it."""

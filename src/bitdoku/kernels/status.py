@@ -29,6 +29,9 @@ LOCKED_CANDIDATES = 4
 ALL_RULES = NAKED_SINGLES | HIDDEN_SINGLES | LOCKED_CANDIDATES
 #: Not a rule: forces the generic search for a 9x9 grid, so benchmarks can measure the specialised path.
 GENERIC_ONLY = 8
+#: Not a rule: branch on a random cell among those with the fewest candidates and try its digits in random order
+#: (the generic search only; the generator fills random grids with it).
+RANDOM_ORDER = 16
 
 # Stats slots: indices into the int64 stats out-array.
 #: Solutions found (at most ``limit``).

@@ -23,7 +23,9 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from bitdoku.kernels.bits import lowest_bit_index, popcount
+from bitdoku.kernels.rng import hashed_bit
 from bitdoku.kernels.status import (
+    ALL_RULES,
     BUDGET_EXHAUSTED,
     COMPLETE,
     CONTRADICTION,
@@ -32,6 +34,7 @@ from bitdoku.kernels.status import (
     LIMIT_REACHED,
     LOCKED_CANDIDATES,
     NAKED_SINGLES,
+    RANDOM_ORDER,
     STAT_BACKTRACKS,
     STAT_GUESSES,
     STAT_MAX_DEPTH,
@@ -533,6 +536,54 @@ def search9_in(cells, limit, max_nodes, flags, solutions, stats, states, frames)
     status = _load_givens(cells, states)
     if status >= 0:
         return status
+    return _search_loaded(limit, max_nodes, flags, solutions, stats, states, frames, 0)
+
+
+@njit(cache=True, nogil=True)
+def other_solution9(cells, cell, digit, max_nodes, stats, states, frames):
+    """Whether a classic 9x9 puzzle has a solution without ``digit`` in the empty ``cell``: the uniqueness test of
+    clue removal (a puzzle that was unique with the clue ``cell = digit`` stays unique without it exactly when
+    no solution puts another digit there).
+
+    Same stack and counters as ``search9_in``. Returns ``LIMIT_REACHED`` when such a solution exists,
+    ``COMPLETE`` when none does, ``BUDGET_EXHAUSTED`` when ``max_nodes`` ran out first, ``INVALID`` or
+    ``CONTRADICTION`` for givens that break the rules. Cost: one first-solution search.
+    """
+    stats[:] = 0
+    stats[STAT_SPECIALISED] = 1
+    states = _borrowed(states)
+    status = _load_givens(cells, states)
+    if status >= 0:
+        return status
+    word = 3 * (digit - 1) + CELL_BAND[cell]
+    states[0, word] &= ~(np.int64(1) << CELL_POS[cell])
+    states[0, S_HIDDEN_DIRTY] |= np.int64(1) << (digit - 1)
+    states[0, S_LOCKED_DIRTY] |= np.int64(1) << (digit - 1)
+    no_solutions = np.empty((0, 81), np.uint8)
+    return _search_loaded(1, max_nodes, ALL_RULES, no_solutions, stats, states, frames, 0)
+
+
+@njit(cache=True, nogil=True)
+def random_solution9(seed, max_nodes, out, stats, states, frames):
+    """Search the empty 9x9 grid with digits tried in an order drawn from ``seed``, for a random complete grid.
+
+    The branching cells are the usual ones; each digit is drawn by hashing ``seed`` with the node number
+    (``rng.hashed_bit``), so the deterministic search pays nothing for this. ``out``: uint8[1, 81]. Returns
+    ``LIMIT_REACHED`` with a grid in ``out``, or ``BUDGET_EXHAUSTED`` (restart with another seed).
+    """
+    stats[:] = 0
+    stats[STAT_SPECIALISED] = 1
+    states = _borrowed(states)
+    _load_givens(np.zeros(81, np.uint8), states)
+    return _search_loaded(1, max_nodes, ALL_RULES | RANDOM_ORDER, out, stats, states, frames, seed)
+
+
+@njit(cache=True, nogil=True)
+def _search_loaded(limit, max_nodes, flags, solutions, stats, states, frames, seed):
+    """The search of ``search9_in`` from the givens already loaded in state 0 (stats zeroed by the caller).
+
+    With ``RANDOM_ORDER`` in ``flags``, digits are tried in an order drawn from ``seed`` (``random_solution9``).
+    """
     stats[STAT_NODES] = 1
     filled = _propagate(states, 0, flags)
     if filled < 0:
@@ -569,8 +620,12 @@ def search9_in(cells, limit, max_nodes, flags, solutions, stats, states, frames)
                 status = BUDGET_EXHAUSTED
                 break
             stats[STAT_NODES] += 1
-            digit = lowest_bit_index(rest)
-            rest &= rest - 1
+            if flags & RANDOM_ORDER:
+                digit = hashed_bit(seed + stats[STAT_NODES], rest)
+                rest &= ~(np.int64(1) << digit)
+            else:
+                digit = lowest_bit_index(rest)
+                rest &= rest - 1
             frames[frame, 2] = rest
             if rest != 0:
                 states[frame + 1] = states[frame]

@@ -1,0 +1,159 @@
+"""Clue removal that keeps a puzzle unique: the loop of the generator, compiled.
+
+A puzzle with the unique solution S stays unique without its clue ``cell = S[cell]`` exactly when no solution of
+the smaller puzzle puts another digit there: one first-solution search with that digit struck out
+(``sudoku9.other_solution9`` for 9x9, ``dfs.search_in`` with an excluded digit for other shapes), cheaper than
+counting to two. Clues go in *orbits* (the cells a symmetry maps onto each other) and an orbit goes as a whole.
+For an orbit c1..ck the checks split the other solutions by the first cell where they differ from S: check j
+gives c1..c(j-1) their digits back, strikes S[cj] out of cj and leaves the rest empty, so no solution is looked
+at twice.
+
+Removal is monotone: a clue that could not go once can never go after more clues have gone (fewer clues, more
+solutions). So one pass over the orbits in random order gives a puzzle from which no orbit can be removed; with
+one cell an orbit, a minimal puzzle.
+"""
+
+import numpy as np
+from numba import njit
+
+from bitdoku.kernels.dfs import search_in
+from bitdoku.kernels.propagate import new_workspace
+from bitdoku.kernels.status import ALL_RULES, BUDGET_EXHAUSTED, COMPLETE, LIMIT_REACHED, N_STATS, STAT_NODES
+from bitdoku.kernels.sudoku9 import MAX_DEPTH, STATE_WORDS, is_standard9, other_solution9
+
+#: Slots of the ``counters`` out-array of ``remove_clues`` and ``removable_clues``.
+DIG_CHECKS = 0  # uniqueness checks run
+DIG_NODES = 1  # search nodes they spent
+DIG_UNDECIDED = 2  # checks that spent ``check_nodes`` before answering (the clues stayed)
+DIG_REMOVED = 3  # clues removed (remove_clues) or found removable (removable_clues)
+N_DIG_COUNTERS = 4
+
+
+@njit(cache=True, nogil=True)
+def _other_solution(puzzle, solution, cell, n, units, cell_units, peers, check_nodes, specialised, ws, states, frames,
+                    stats, no_solutions, no_rng):
+    """A kernel status for "has the puzzle a solution without ``solution[cell]`` in ``cell``" (see the module)."""
+    if specialised:
+        return other_solution9(puzzle, cell, solution[cell], check_nodes, stats, states, frames)
+    return search_in(ws, puzzle, n, units, cell_units, peers, 1, check_nodes, ALL_RULES, no_solutions, stats, no_rng,
+                     solution, cell)
+
+
+@njit(cache=True, nogil=True)
+def remove_clues(puzzle, solution, n, units, cell_units, peers, orbits, order, position, target, check_nodes, max_nodes,
+                 counters):
+    """Remove the orbits ``order[position:]`` one after the other, each only if the puzzle stays unique.
+
+    Parameters
+    ----------
+    puzzle : uint8[N*N]
+        A puzzle whose only solution is ``solution``, with every cell of the orbits still to try given; mutated:
+        the clues removed become 0.
+    solution : uint8[N*N]
+        Its solution.
+    n, units, cell_units, peers
+        The shape's N and tables, as for ``dfs.search``.
+    orbits : int32[n_orbits, width]
+        The cells of each orbit, padded with -1.
+    order : int32[n_orbits]
+        The order in which to try the orbits.
+    position : int
+        Where in ``order`` to start (resume from an earlier call's return value).
+    target : int
+        Never go below this many clues: an orbit that would is skipped; the call ends when the puzzle has exactly
+        ``target`` clues. 0 for a minimal puzzle.
+    check_nodes : int
+        The node budget of one check; a check that spends it keeps its clues (counted as undecided).
+    max_nodes : int
+        The nodes this call may spend; it returns after the check that spends them, so that a driver can show
+        progress and stop on time.
+    counters : int64[N_DIG_COUNTERS]
+        Out: ``DIG_*`` counters, added to.
+
+    Returns
+    -------
+    int
+        The position to resume from: ``len(order)`` when the pass is over or the target was reached.
+    """
+    n_cells = n * n
+    specialised = n == 9 and is_standard9(units)
+    ws = new_workspace(n_cells, n)
+    states = np.empty((MAX_DEPTH, STATE_WORDS), np.uint32)
+    frames = np.empty((MAX_DEPTH, 3), np.int64)
+    stats = np.zeros(N_STATS, np.int64)
+    no_solutions = np.empty((0, n_cells), np.uint8)
+    no_rng = np.zeros(1, np.uint64)
+    clues = 0
+    for cell in range(n_cells):
+        clues += puzzle[cell] != 0
+    spent = 0
+    while position < order.shape[0] and clues > target and spent < max_nodes:
+        orbit = orbits[order[position]]
+        position += 1
+        size = 0
+        while size < orbit.shape[0] and orbit[size] >= 0:
+            size += 1
+        if clues - size < target:
+            continue
+        for i in range(size):
+            puzzle[orbit[i]] = 0
+        unique = True
+        for i in range(size):
+            cell = orbit[i]
+            code = _other_solution(puzzle, solution, cell, n, units, cell_units, peers, check_nodes, specialised, ws,
+                                   states, frames, stats, no_solutions, no_rng)
+            counters[DIG_CHECKS] += 1
+            counters[DIG_NODES] += stats[STAT_NODES]
+            spent += stats[STAT_NODES]
+            puzzle[cell] = solution[cell]
+            if code == BUDGET_EXHAUSTED:
+                counters[DIG_UNDECIDED] += 1
+            if code != COMPLETE:
+                unique = False
+                break
+        if unique:
+            for i in range(size):
+                puzzle[orbit[i]] = 0
+            clues -= size
+            counters[DIG_REMOVED] += size
+        else:
+            for i in range(size):
+                puzzle[orbit[i]] = solution[orbit[i]]
+    return position if clues > target else order.shape[0]
+
+
+@njit(cache=True, nogil=True)
+def removable_clues(puzzle, solution, n, units, cell_units, peers, check_nodes, removable, counters):
+    """Mark each clue whose removal alone would leave the unique ``puzzle`` unique: none for a minimal puzzle.
+
+    ``solution``: its solution; ``removable``: bool[N*N], out (True for such a clue); ``counters`` as for
+    ``remove_clues`` (``DIG_REMOVED``
+    counts the removable clues; an undecided check marks nothing). ``puzzle`` is restored before returning.
+    Returns ``LIMIT_REACHED`` if some check was undecided, else ``COMPLETE``. Cost: one check a clue.
+    """
+    n_cells = n * n
+    specialised = n == 9 and is_standard9(units)
+    ws = new_workspace(n_cells, n)
+    states = np.empty((MAX_DEPTH, STATE_WORDS), np.uint32)
+    frames = np.empty((MAX_DEPTH, 3), np.int64)
+    stats = np.zeros(N_STATS, np.int64)
+    no_solutions = np.empty((0, n_cells), np.uint8)
+    no_rng = np.zeros(1, np.uint64)
+    status = COMPLETE
+    for cell in range(n_cells):
+        removable[cell] = False
+        if puzzle[cell] == 0:
+            continue
+        puzzle[cell] = 0
+        code = _other_solution(puzzle, solution, cell, n, units, cell_units, peers, check_nodes, specialised, ws,
+                               states, frames, stats, no_solutions, no_rng)
+        puzzle[cell] = solution[cell]
+        counters[DIG_CHECKS] += 1
+        counters[DIG_NODES] += stats[STAT_NODES]
+        if code == COMPLETE:
+            removable[cell] = True
+            counters[DIG_REMOVED] += 1
+        elif code == BUDGET_EXHAUSTED:
+            counters[DIG_UNDECIDED] += 1
+            status = LIMIT_REACHED
+    return status

@@ -1,0 +1,90 @@
+"""Attempts at puzzles for many rows in one call: fill a random grid, shuffle the orbits, remove clues.
+
+For small grids an attempt takes a fraction of a millisecond, so a driver that called ``fill`` and ``dig`` from
+Python for each one would spend its time in Python and, on several threads, queue for the GIL. ``attempt_rows``
+makes one attempt for each row of a slice in a single GIL-free call; the driver keeps or retries each row. Every
+row draws from its own random state, so a row's attempts are the same whatever slice or thread it runs in.
+"""
+
+import numpy as np
+from numba import njit
+
+from bitdoku.kernels.dig import (
+    DIG_CHECKS,
+    DIG_NODES,
+    DIG_REMOVED,
+    DIG_UNDECIDED,
+    N_DIG_COUNTERS,
+    removable_clues,
+    remove_clues,
+)
+from bitdoku.kernels.fill import random_solution
+from bitdoku.kernels.propagate import new_workspace
+from bitdoku.kernels.rng import shuffle
+from bitdoku.kernels.status import COMPLETE, LIMIT_REACHED
+
+#: Slots of the ``outcome`` out-array of ``attempt_rows``, one row an attempt.
+MADE = 0  # 1 when the attempt made a unique puzzle (0: the fill spent its nodes)
+FILL_NODES = 1  # nodes the random grid took
+CHECKS = 2  # the removal pass's counters (``dig.DIG_*``)
+CHECK_NODES = 3
+UNDECIDED = 4
+REMOVED = 5
+MINIMAL = 6  # 1 proven minimal, 0 a clue could go (or a check was undecided), -1 not checked
+N_OUTCOME = 7
+
+
+@njit(cache=True, nogil=True)
+def attempt_rows(rngs, n, units, cell_units, peers, orbits, target, check_nodes, max_nodes, check_minimal, puzzles,
+                 solutions, outcome):
+    """Make one attempt at a puzzle for each row.
+
+    Parameters
+    ----------
+    rngs : uint64[k, 1]
+        One ``rng.py`` state a row; advanced.
+    n, units, cell_units, peers
+        The shape's N and tables.
+    orbits : int32[n_orbits, width]
+        The symmetry's orbits (``dig.remove_clues``).
+    target, check_nodes
+        As for ``dig.remove_clues``: the fewest clues to keep (0: all that can go) and one check's node budget.
+    max_nodes : int
+        Nodes the random grid may take; the removal pass takes what it needs (small grids only).
+    check_minimal : bool
+        After a complete pass with every check decided, test each clue left (``dig.removable_clues``).
+    puzzles, solutions : uint8[k, N*N]
+        Out: each row's puzzle and its solution.
+    outcome : int64[k, N_OUTCOME]
+        Out: the slots above.
+    """
+    n_cells = n * n
+    ws = new_workspace(n_cells, n)
+    counters = np.zeros(N_DIG_COUNTERS, np.int64)
+    removable = np.zeros(n_cells, np.bool_)
+    order = np.empty(orbits.shape[0], np.int32)
+    for row in range(rngs.shape[0]):
+        rng = rngs[row]
+        outcome[row, :] = 0
+        outcome[row, MINIMAL] = -1
+        code, spent = random_solution(rng, n, units, cell_units, peers, max_nodes, solutions[row], ws)
+        outcome[row, FILL_NODES] = spent
+        if code != LIMIT_REACHED:
+            continue
+        outcome[row, MADE] = 1
+        for i in range(order.shape[0]):
+            order[i] = i
+        shuffle(rng, order)
+        puzzles[row, :] = solutions[row]
+        counters[:] = 0
+        remove_clues(puzzles[row], solutions[row], n, units, cell_units, peers, orbits, order, 0, target, check_nodes,
+                     1 << 62, counters)
+        outcome[row, REMOVED] = counters[DIG_REMOVED]
+        if check_minimal and target == 0 and counters[DIG_UNDECIDED] == 0:
+            counters[DIG_REMOVED] = 0
+            status = removable_clues(puzzles[row], solutions[row], n, units, cell_units, peers, check_nodes,
+                                     removable, counters)
+            outcome[row, MINIMAL] = 1 if status == COMPLETE and counters[DIG_REMOVED] == 0 else 0
+        outcome[row, CHECKS] = counters[DIG_CHECKS]
+        outcome[row, CHECK_NODES] = counters[DIG_NODES]
+        outcome[row, UNDECIDED] = counters[DIG_UNDECIDED]
