@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -113,7 +113,7 @@ def solve_many(
         search_rows(array[start:stop], *tables, limit, max_nodes, rules,
                     solutions[start:stop], kernel_codes[start:stop], stats[start:stop])
 
-    _run_sliced(run, k, threads)
+    run_sliced(run, k, threads)
     counts = stats[:, codes.STAT_SOLUTIONS].copy()
     statuses = public_statuses(kernel_codes, counts, limit)
     return BatchResult(array, solutions, statuses, counts, stats, kernel_codes, shape, max_nodes)
@@ -146,7 +146,7 @@ def default_threads() -> int:
         return os.cpu_count() or 1
 
 
-def _run_sliced(run, rows: int, threads: int | None) -> None:
+def run_sliced(run: Callable[[int, int], None], rows: int, threads: int | None) -> None:
     """Call ``run(start, stop)`` over slices of ``rows``: in this thread, or on a pool of ``threads``."""
     threads = default_threads() if threads is None else threads
     if threads < 1:
