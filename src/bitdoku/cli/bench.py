@@ -25,7 +25,7 @@ def bench(
     repeat: Annotated[int, typer.Option("--repeat", "-r", min=1, help="Runs per file; the best time is shown.")] = 3,
     max_nodes: Annotated[
         Optional[int],  # noqa: UP045 - Typer reads this annotation at run time, also on Python 3.10
-        typer.Option("--max-nodes", min=1, help="Node budget per puzzle [default: about a minute of search].",
+        typer.Option("--max-nodes", min=1, help="Node budget per puzzle (default: about a minute of search).",
                      show_default=False),
     ] = None,
 ) -> None:

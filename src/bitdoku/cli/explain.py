@@ -35,7 +35,7 @@ GuessOption = Annotated[
 MaxStepsOption = Annotated[
     Optional[int],  # noqa: UP045 - Typer reads this annotation at run time, also on Python 3.10
     typer.Option("--max-steps", min=1, show_default=False,
-                 help="Steps beyond singles (guesses included) to take before stopping [default: by size]."),
+                 help="Steps beyond singles (guesses included) to take before stopping (default: by size)."),
 ]
 
 

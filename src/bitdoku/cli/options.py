@@ -30,7 +30,7 @@ PuzzleArgument = Annotated[
 ]
 FormatOption = Annotated[
     Optional[OutputFormat],  # noqa: UP045
-    typer.Option("--format", "-f", help="Output format [default: grid for one puzzle, line for a file]."),
+    typer.Option("--format", "-f", help="Output format (default: grid for one puzzle, line for a file)."),
 ]
 EngineOption = Annotated[EngineName, typer.Option("--engine", "-e", help="The search engine.")]
 MaxNodesOption = Annotated[
@@ -70,6 +70,6 @@ StrategyOption = Annotated[
 ThreadsOption = Annotated[
     Optional[int],  # noqa: UP045
     typer.Option(
-        "--threads", "-j", min=1, help="Threads for a file of puzzles [default: all cores].", show_default=False
+        "--threads", "-j", min=1, help="Threads for a file of puzzles (default: all cores).", show_default=False
     ),
 ]
