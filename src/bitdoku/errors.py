@@ -117,6 +117,29 @@ class StepLimitError(BitdokuError):
         )
 
 
+class GenerationLimitError(BitdokuError):
+    """The generator spent its node or time budget before it found a puzzle that meets the request.
+
+    ``wanted`` says what was asked (``'a 9x9 puzzle with 18 clues'``), ``spent`` what ran out (``'60 s'``),
+    ``attempts`` how many candidates were made, and ``closest`` what came nearest (``'the fewest clues was 21'``).
+    """
+
+    def __init__(self, wanted: str, spent: str, attempts: int, closest: str | None = None) -> None:
+        super().__init__(wanted, spent, attempts, closest)
+        self.wanted = wanted
+        self.spent = spent
+        self.attempts = attempts
+        self.closest = closest
+
+    def __str__(self) -> str:
+        tried = f"{self.attempts:,} attempt{'s' if self.attempts != 1 else ''}"
+        closest = f"; {self.closest}" if self.closest else ""
+        return (
+            f"found no {self.wanted} within {self.spent} ({tried}{closest}); "
+            "ask for less, or raise the budget (--time-limit, --max-nodes)"
+        )
+
+
 class MissingExtraError(BitdokuError, ImportError):
     """An optional feature whose packages are not installed."""
 

@@ -10,16 +10,25 @@ from typer.core import TyperGroup
 
 from bitdoku import __version__
 from bitdoku.cli.bench import bench
+from bitdoku.cli.canon import canon
 from bitdoku.cli.check import check
 from bitdoku.cli.console import warn
 from bitdoku.cli.count import count
 from bitdoku.cli.exit_codes import ExitCode
 from bitdoku.cli.experiment import experiment
 from bitdoku.cli.explain import explain
+from bitdoku.cli.generate import generate
 from bitdoku.cli.hint import hint
 from bitdoku.cli.rate import rate
 from bitdoku.cli.solve import solve
-from bitdoku.errors import BitdokuError, InvalidGridError, ParseError, SearchLimitError, StepLimitError
+from bitdoku.errors import (
+    BitdokuError,
+    GenerationLimitError,
+    InvalidGridError,
+    ParseError,
+    SearchLimitError,
+    StepLimitError,
+)
 
 
 class _ErrorsToExitCodes(TyperGroup):
@@ -68,7 +77,7 @@ def _exit_code(error: Exception) -> ExitCode:
         return ExitCode.INVALID_GRID
     if isinstance(error, ParseError):
         return ExitCode.BAD_INPUT
-    if isinstance(error, (SearchLimitError, StepLimitError)):
+    if isinstance(error, (SearchLimitError, StepLimitError, GenerationLimitError)):
         return ExitCode.LIMIT
     if isinstance(error, ValueError):
         return ExitCode.USAGE
@@ -112,6 +121,8 @@ app.command()(experiment)
 app.command()(explain)
 app.command()(hint)
 app.command()(rate)
+app.command()(generate)
+app.command()(canon)
 
 
 def run() -> None:

@@ -1,0 +1,141 @@
+"""``bitdoku generate``: new puzzles with exactly one solution, streamed one a line."""
+
+from __future__ import annotations
+
+import enum
+import math
+import time
+from collections.abc import Iterator
+from typing import Annotated, Optional
+
+import typer
+
+from bitdoku.cli.console import emit, err_console, flush, warn
+from bitdoku.cli.options import OutputFormat
+from bitdoku.cli.output import format_seconds, to_json
+from bitdoku.generate.puzzles import Generated, generate_many, run_seed
+from bitdoku.generate.symmetry import Symmetry
+from bitdoku.logic.rating import LEVELS
+
+Difficulty = enum.Enum(  # type: ignore[misc]
+    "Difficulty", {level.replace(" ", "-"): level.replace(" ", "-") for level in LEVELS}, type=str
+)
+SymmetryName = enum.Enum("SymmetryName", {s.value: s.value for s in Symmetry}, type=str)  # type: ignore[misc]
+NO_SYMMETRY = SymmetryName("none")
+
+
+def generate(
+    shape: Annotated[str, typer.Option("--shape", help="Box shape ROWSxCOLS: 3x3 is 9x9, 2x3 is 6x6, 4x4 is 16x16.")]
+    = "3x3",
+    count: Annotated[int, typer.Option("--count", "-n", min=0, help="How many puzzles.")] = 1,
+    seed: Annotated[
+        Optional[int],  # noqa: UP045 - Typer reads this annotation at run time, also on Python 3.10
+        typer.Option(min=0, help="Seed: the same seed gives the same puzzles on any number of threads "
+                     "(default: a fresh one, printed at the end).", show_default=False),
+    ] = None,
+    symmetry: Annotated[SymmetryName, typer.Option(help="Keep the clue pattern symmetric.")] = NO_SYMMETRY,
+    minimal: Annotated[bool, typer.Option("--minimal", help="No clue can be removed (checked clue by clue).")] = False,
+    clues: Annotated[
+        Optional[int],  # noqa: UP045
+        typer.Option(min=0, help="Exactly this many clues (best effort within the budget).", show_default=False),
+    ] = None,
+    difficulty: Annotated[
+        Optional[Difficulty],  # noqa: UP045
+        typer.Option(help="Keep only puzzles the rater puts at this level.", show_default=False),
+    ] = None,
+    rating: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(help="Keep only puzzles whose rating score is in MIN:MAX (either end may be left out).",
+                     show_default=False),
+    ] = None,
+    distinct: Annotated[
+        bool, typer.Option("--distinct", help="No two puzzles of the run are equivalent (9x9, by canonical form).")
+    ] = False,
+    output: Annotated[
+        OutputFormat,
+        typer.Option("--format", "-f", help="line: the puzzle; grid: a picture; json: puzzle, solution, clues, "
+                     "rating and level, one object a line."),
+    ] = OutputFormat.line,
+    threads: Annotated[
+        Optional[int],  # noqa: UP045
+        typer.Option("--threads", "-j", min=1, help="Threads (default: all cores).", show_default=False),
+    ] = None,
+    max_nodes: Annotated[
+        Optional[int],  # noqa: UP045
+        typer.Option("--max-nodes", min=1, help="Search nodes one puzzle may take, failed attempts included "
+                     "(default: about a minute of search).", show_default=False),
+    ] = None,
+    time_limit: Annotated[
+        Optional[float],  # noqa: UP045
+        typer.Option("--time-limit", min=0.001, help="Seconds one puzzle may take (default: 60).", show_default=False),
+    ] = None,
+) -> None:
+    """Generate puzzles with exactly one solution, one a line, as they are made.
+
+    Clues are removed from a random complete grid while the engine proves the puzzle unique. With --difficulty
+    or --rating, puzzles are rated and kept only if they fit. When a target cannot be met within the budget
+    (--max-nodes, --time-limit per puzzle), the command says what came closest and exits with code 4.
+    """
+    root, seed_used = run_seed(seed)
+    made = generate_many(
+        count, shape, seed=root, symmetry=symmetry.value, minimal=minimal, clues=clues,
+        difficulty=difficulty.value.replace("-", " ") if difficulty else None, rating=parse_range(rating),
+        distinct=distinct, rated=output is OutputFormat.json, threads=threads, max_nodes=max_nodes,
+        time_limit=time_limit,
+    )
+    start, clue_counts = time.perf_counter(), []
+    for generated in _with_progress(made, count):
+        emit(_show(generated, output, seed_used))
+        flush()
+        clue_counts.append(generated.clues)
+    if count > 1 or seed is None:
+        warn(_summary(clue_counts, time.perf_counter() - start, seed_used))
+
+
+def parse_range(text: str | None) -> tuple[float, float] | None:
+    """``'3.5:5'`` -> (3.5, 5.0); an end left out is open (``':4'``, ``'6:'``)."""
+    if text is None:
+        return None
+    low, separator, high = text.partition(":")
+    try:
+        if not separator:
+            raise ValueError
+        return (float(low) if low.strip() else -math.inf, float(high) if high.strip() else math.inf)
+    except ValueError:
+        raise ValueError(f"a rating range is MIN:MAX, like 3.5:5 or :4 or 6:, not {text!r}") from None
+
+
+def _show(generated: Generated, output: OutputFormat, seed: int | None) -> str:
+    if output is OutputFormat.json:
+        return to_json({**generated.to_dict(), "seed": seed})
+    if output is OutputFormat.grid:
+        return generated.puzzle.to_picture() + "\n"
+    return generated.puzzle.to_line()
+
+
+def _with_progress(made: Iterator[Generated], count: int) -> Iterator[Generated]:
+    """The puzzles, with a progress bar on stderr when it is a terminal and there are several."""
+    console = err_console()
+    if count <= 1 or not console.is_terminal:
+        yield from made
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    with Progress(BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=console, transient=True) as bar:
+        task = bar.add_task("generating", total=count)
+        for generated in made:
+            yield generated
+            bar.advance(task)
+
+
+def _summary(clue_counts: list[int], seconds: float, seed: int | None) -> str:
+    """``generated 100 puzzles | 0.05 s, 2,000 puzzles/s | clues 22-27, mean 24.3 | seed 7``."""
+    count = len(clue_counts)
+    parts = [f"generated {count:,} puzzle{'s' if count != 1 else ''}"]
+    rate = f", {count / seconds:,.0f} puzzles/s" if seconds > 0 and count else ""
+    parts.append(f"{format_seconds(seconds)}{rate}")
+    if clue_counts:
+        parts.append(f"clues {min(clue_counts)}-{max(clue_counts)}, mean {sum(clue_counts) / count:.1f}")
+    if seed is not None:
+        parts.append(f"seed {seed} (--seed {seed} repeats this run)")
+    return " | ".join(parts)

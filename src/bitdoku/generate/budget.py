@@ -1,0 +1,52 @@
+"""The work one puzzle may take: search nodes, a deadline, and a flag that stops every worker at once."""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+
+
+class BudgetSpent(Exception):
+    """Raised between kernel calls when a puzzle's nodes or time are spent (the generator turns it into a
+    ``GenerationLimitError`` that says what came closest)."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(what)
+        self.what = what
+
+
+class Cancelled(Exception):
+    """Raised between kernel calls once the run was stopped (Ctrl-C, or an error in another worker)."""
+
+
+@dataclass
+class Budget:
+    """Nodes and seconds left for one puzzle; kernels get at most ``nodes_left()`` nodes a call."""
+
+    max_nodes: int
+    time_limit: float
+    cancel: threading.Event = field(default_factory=threading.Event)
+    nodes: int = 0
+    start: float = field(default_factory=time.perf_counter)
+
+    def charge(self, nodes: int) -> None:
+        """Count nodes a kernel spent; ``BudgetSpent`` once the nodes or the time are gone."""
+        self.nodes += int(nodes)
+        self.check()
+
+    def check(self) -> None:
+        """``Cancelled`` if the run was stopped, ``BudgetSpent`` if this puzzle's nodes or time are gone."""
+        if self.cancel.is_set():
+            raise Cancelled
+        if self.nodes >= self.max_nodes:
+            raise BudgetSpent(f"{self.max_nodes:,} nodes")
+        if self.seconds >= self.time_limit:
+            raise BudgetSpent(f"{self.time_limit:g} s")
+
+    def nodes_left(self) -> int:
+        return max(1, self.max_nodes - self.nodes)
+
+    @property
+    def seconds(self) -> float:
+        return time.perf_counter() - self.start

@@ -1,0 +1,67 @@
+"""Random complete grids of any shape, from a seed: the first step of making a puzzle."""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from bitdoku.engines.result import default_max_nodes
+from bitdoku.errors import SearchLimitError
+from bitdoku.generate.budget import Budget, BudgetSpent
+from bitdoku.generate.seeds import Seed, puzzle_stream, root_sequence
+from bitdoku.grid import Grid
+from bitdoku.kernels.fill import random_solution as fill_kernel
+from bitdoku.kernels.propagate import new_workspace
+from bitdoku.kernels.status import LIMIT_REACHED
+from bitdoku.shape import Shape
+
+#: The most nodes one kernel call may spend, so that a driver checks its deadline between calls.
+CALL_NODES = 20_000
+
+
+def random_solution(shape: Shape | str = "3x3", *, seed: Seed = None, max_nodes: int | None = None) -> Grid:
+    """A random complete grid, found by a randomised search from the empty grid with restarts.
+
+    Parameters
+    ----------
+    shape : Shape or str
+        The box shape (``'3x3'`` for a classic 9x9 grid).
+    seed : int, numpy Generator or None
+        The same seed gives the same grid.
+    max_nodes : int, optional
+        The search budget (default: ``bitdoku.engines.result.default_max_nodes(shape)``).
+
+    Raises
+    ------
+    SearchLimitError
+        When the budget runs out first (only plausible for the largest shapes with a small budget).
+
+    Example
+    -------
+    >>> grid = random_solution("2x3", seed=7)
+    >>> grid.is_solved(), grid == random_solution("2x3", seed=7)
+    (True, True)
+    """
+    shape = Shape.parse(shape)
+    budget = Budget(default_max_nodes(shape) if max_nodes is None else max_nodes, float("inf"))
+    rng = puzzle_stream(root_sequence(seed), 0)
+    try:
+        cells = fill(shape, rng, budget, new_workspace(shape.n_cells, shape.n))
+    except BudgetSpent:
+        raise SearchLimitError(budget.max_nodes, 0) from None
+    return Grid(cells.tobytes(), shape)
+
+
+def fill(shape: Shape, rng: NDArray[np.uint64], budget: Budget, workspace: tuple) -> NDArray[np.uint8]:
+    """A random solution as a uint8 array, drawing from ``rng`` and charging ``budget``, in kernel calls short
+    enough for the budget's deadline to be checked between them (``BudgetSpent`` when it runs out)."""
+    units, cell_units, peers = shape.tables
+    out = np.zeros(shape.n_cells, dtype=np.uint8)
+    call_nodes = max(CALL_NODES, 4 * shape.n_cells)
+    while True:
+        code, spent = fill_kernel(rng, shape.n, units, cell_units, peers, min(call_nodes, budget.nodes_left()), out,
+                                  workspace)
+        if code == LIMIT_REACHED:
+            budget.nodes += int(spent)  # found: the grid counts even if it took the last nodes
+            return out
+        budget.charge(spent)

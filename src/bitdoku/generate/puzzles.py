@@ -1,0 +1,449 @@
+"""``generate`` and ``generate_many``: puzzles with exactly one solution, made to order.
+
+Each attempt fills a random grid, shuffles the orbits of the chosen symmetry, and removes them one by one while
+the compiled engine proves the puzzle still unique (``removal``). The attempt is kept if it meets the request
+(the clue count, minimality, the rater's level or score) and thrown away otherwise; attempts go on until one
+is kept or the puzzle's node or time budget is spent, which raises ``GenerationLimitError`` with what came
+closest. ``generate_many`` makes puzzle ``i`` of a run from its own seed stream (``seeds``), on a pool of threads
+(the kernels release the GIL), and hands the puzzles back in order: the same seed gives the same puzzles on any
+number of threads.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections import Counter
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+
+from bitdoku.batch import default_threads
+from bitdoku.errors import GenerationLimitError, StepLimitError
+from bitdoku.generate.budget import Budget, BudgetSpent
+from bitdoku.generate.grids import fill
+from bitdoku.generate.removal import remove_clues
+from bitdoku.generate.request import Request
+from bitdoku.generate.seeds import Seed, puzzle_stream, root_seed, root_sequence
+from bitdoku.generate.symmetry import Symmetry, orbits
+from bitdoku.grid import Grid
+from bitdoku.kernels import dig, make
+from bitdoku.kernels.propagate import new_workspace
+from bitdoku.kernels.rng import shuffle
+from bitdoku.kernels.status import COMPLETE
+from bitdoku.logic.rating import Rating, rate
+from bitdoku.shape import Shape
+
+#: Grids this small make a whole attempt in one kernel call, many rows at a time (``kernels.make``): 12x12 and less.
+BATCHED_CELLS = 144
+#: The most puzzles of a slice: one task of the thread pool, one kernel call an attempt round.
+SLICE_PUZZLES = 64
+#: Slices in flight per thread in ``generate_many``: enough to keep every thread busy while results are handed
+#: back in order.
+IN_FLIGHT_PER_THREAD = 2
+
+
+@dataclass(frozen=True)
+class Generated:
+    """One generated puzzle and the facts about it.
+
+    ``minimal`` is True when no clue can be removed (proven), False when one can, and None when that was not
+    checked (a symmetric puzzle made without ``minimal=True``: no *orbit* of clues can be removed, but a single
+    clue might). ``rating`` is there when the request filtered by difficulty or asked for it. ``attempts``,
+    ``nodes`` and ``seconds`` are the work spent on this puzzle, failed attempts included.
+    """
+
+    index: int
+    puzzle: Grid
+    solution: Grid
+    symmetry: Symmetry
+    minimal: bool | None
+    rating: Rating | None
+    attempts: int
+    nodes: int
+    seconds: float
+
+    @property
+    def clues(self) -> int:
+        return self.puzzle.givens
+
+    def to_dict(self) -> dict[str, object]:
+        """The fields as JSON carries them (``bitdoku generate --format json``)."""
+        rating = self.rating
+        return {
+            "index": self.index,
+            "puzzle": self.puzzle.to_line(),
+            "solution": self.solution.to_line(),
+            "shape": str(self.puzzle.shape),
+            "clues": self.clues,
+            "symmetry": self.symmetry.value,
+            "minimal": self.minimal,
+            "rating": rating.score if rating else None,
+            "level": rating.level if rating else None,
+            "hardest": rating.hardest if rating else None,
+            "attempts": self.attempts,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+        }
+
+
+def generate(
+    shape: Shape | str = "3x3",
+    *,
+    seed: Seed = None,
+    symmetry: Symmetry | str = Symmetry.NONE,
+    minimal: bool = False,
+    clues: int | None = None,
+    difficulty: str | None = None,
+    rating: tuple[float, float] | None = None,
+    max_nodes: int | None = None,
+    time_limit: float | None = None,
+) -> Grid:
+    """A random puzzle with exactly one solution.
+
+    Parameters
+    ----------
+    shape : Shape or str
+        The box shape: ``'3x3'`` (9x9, the default), ``'2x2'``, ``'2x3'``, ``'4x4'``, ``'5x5'``, ...
+    seed : int, numpy Generator or None
+        The same seed gives the same puzzle (None: a fresh one each call).
+    symmetry : str
+        Keep the clue pattern symmetric: ``none``, ``rotational``, ``quarter-turn``, ``mirror``, ``flip``,
+        ``diagonal``, ``antidiagonal`` or ``dihedral`` (``bitdoku.generate.Symmetry``).
+    minimal : bool
+        No clue can be removed without losing uniqueness (checked clue by clue). Without it, clues are removed
+        in one pass over the symmetry's orbits in random order: for ``symmetry='none'`` and 9x9 that is
+        minimal too; larger grids cap each uniqueness check and may keep a clue or two more.
+    clues : int, optional
+        The exact number of clues wanted (with ``minimal``: minimal puzzles with that many).
+    difficulty : str, optional
+        A level of ``bitdoku.rate`` (``easy``, ``medium``, ``hard``, ``expert``, ``extreme``, ``beyond logic``).
+    rating : (float, float), optional
+        A range of ``bitdoku.rate`` scores, both ends included.
+    max_nodes, time_limit : optional
+        The search nodes and seconds the puzzle may take, failed attempts included (defaults: the shape's
+        search budget and 60 s).
+
+    Returns
+    -------
+    Grid
+
+    Raises
+    ------
+    ValueError
+        For a request no puzzle can meet (``clues=10`` on 9x9: no 9x9 puzzle with fewer than 17 clues is unique).
+    GenerationLimitError
+        When the budget runs out first; it says what came closest.
+
+    Example
+    -------
+    >>> from bitdoku import is_unique
+    >>> puzzle = generate("3x3", seed=7, symmetry="rotational")
+    >>> is_unique(puzzle), puzzle == generate("3x3", seed=7, symmetry="rotational")
+    (True, True)
+    """
+    request = Request.make(shape, symmetry=symmetry, minimal=minimal, clues=clues, difficulty=difficulty,
+                           rating=rating, max_nodes=max_nodes, time_limit=time_limit)
+    return make_puzzle(request, puzzle_stream(root_sequence(seed), 0), 0).puzzle
+
+
+def generate_many(
+    count: int,
+    shape: Shape | str = "3x3",
+    *,
+    seed: Seed = None,
+    symmetry: Symmetry | str = Symmetry.NONE,
+    minimal: bool = False,
+    clues: int | None = None,
+    difficulty: str | None = None,
+    rating: tuple[float, float] | None = None,
+    distinct: bool = False,
+    rated: bool = False,
+    threads: int | None = None,
+    max_nodes: int | None = None,
+    time_limit: float | None = None,
+) -> Iterator[Generated]:
+    """Make ``count`` puzzles on ``threads`` cores and yield them in order as they are ready.
+
+    The options are ``generate``'s; ``max_nodes`` and ``time_limit`` apply to each puzzle. ``distinct`` makes
+    sure no two puzzles of the run are equivalent (the same up to the grid's symmetries and relabelling of the
+    digits; 9x9 only, by canonical form). ``rated`` rates every puzzle (``Generated.rating``), as a difficulty
+    filter does anyway. Puzzle ``i`` depends only on ``seed`` and ``i``, never on ``threads``.
+
+    Raises ``GenerationLimitError`` when one puzzle spends its budget (the puzzles before it have been yielded).
+
+    Example
+    -------
+    >>> [g.puzzle.givens >= 4 for g in generate_many(3, "2x2", seed=1)]
+    [True, True, True]
+    """
+    request = Request.make(shape, symmetry=symmetry, minimal=minimal, clues=clues, difficulty=difficulty,
+                           rating=rating, max_nodes=max_nodes, time_limit=time_limit)
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise ValueError(f"count must be a non-negative integer, not {count!r}")
+    if distinct and request.shape != Shape(3, 3):
+        raise ValueError("distinct puzzles are told apart by their canonical form, which is defined for 9x9 only")
+    return _Run(request, root_sequence(seed), count, distinct=distinct, rated=rated, threads=threads).results()
+
+
+def run_seed(seed: Seed) -> tuple[np.random.SeedSequence, int | None]:
+    """The root seed sequence a run will use, and the integer that repeats it (the CLI prints it). Without a
+    seed, a fresh 48-bit one: short enough to copy, and runs don't share one by chance."""
+    root = root_sequence(secrets.randbits(48) if seed is None else seed)
+    return root, root_seed(root)
+
+
+@dataclass
+class _Attempts:
+    """What the attempts for one puzzle saw, for the message when none is kept."""
+
+    count: int = 0
+    fewest_clues: int | None = None
+    not_minimal: int = 0
+    levels: Counter[str] = field(default_factory=Counter)
+    scores: list[float] = field(default_factory=list)
+
+    def closest(self, request: Request) -> str | None:
+        parts = []
+        if request.clues is not None and self.fewest_clues is not None:
+            parts.append(f"the fewest clues reached was {self.fewest_clues}")
+        if request.minimal and self.not_minimal:
+            parts.append(f"{self.not_minimal:,} had a removable clue")
+        if request.difficulty is not None and self.levels:
+            parts.append("levels seen: " + ", ".join(f"{level} {n:,}" for level, n in self.levels.most_common()))
+        if request.rating is not None and self.scores:
+            parts.append(f"scores seen from {min(self.scores):.2f} to {max(self.scores):.2f}")
+        return "; ".join(parts) or None
+
+
+@dataclass
+class _Candidate:
+    """One attempt's puzzle and solution (uint8 cells) and what its removal pass found."""
+
+    cells: NDArray[np.uint8]
+    solution: NDArray[np.uint8]
+    undecided: int  # uniqueness checks cut off by their node budget (their clues stayed)
+    minimal: int  # 1 proven minimal, 0 not (or not proven), -1 not checked
+
+
+class _Maker:
+    """Makes and judges attempts for one request.
+
+    Small grids (``BATCHED_CELLS`` cells at most) make a whole attempt in one kernel call, for many rows at once
+    (``kernels.make.attempt_rows``); larger ones drive the fill and the removal pass in calls of bounded work, so
+    the deadline is checked between them.
+    """
+
+    def __init__(self, request: Request) -> None:
+        self.request = request
+        self.orbits = orbits(request.shape, request.symmetry)
+        self.batched = request.shape.n_cells <= BATCHED_CELLS
+        self.check_minimal = request.minimal and request.symmetry is not Symmetry.NONE
+
+    def attempt_rows(self, rngs: NDArray[np.uint64], max_nodes: int) -> list[tuple[_Candidate | None, int]]:
+        """One attempt for each row of ``rngs`` (uint64[k, 1], advanced): (candidate or None, nodes spent)."""
+        shape, request = self.request.shape, self.request
+        puzzles = np.zeros((len(rngs), shape.n_cells), dtype=np.uint8)
+        solutions = np.zeros_like(puzzles)
+        outcome = np.zeros((len(rngs), make.N_OUTCOME), dtype=np.int64)
+        make.attempt_rows(rngs, shape.n, *shape.tables, self.orbits, request.dig_target, request.check_nodes,
+                          max_nodes, self.check_minimal, puzzles, solutions, outcome)
+        out = []
+        for row, facts in enumerate(outcome):
+            nodes = int(facts[make.FILL_NODES] + facts[make.CHECK_NODES])
+            candidate = None
+            if facts[make.MADE]:
+                candidate = _Candidate(puzzles[row], solutions[row], int(facts[make.UNDECIDED]),
+                                       int(facts[make.MINIMAL]))
+            out.append((candidate, nodes))
+        return out
+
+    def attempt_bounded(self, rng: NDArray[np.uint64], budget: Budget, workspace: tuple) -> _Candidate:
+        """One attempt in calls of bounded work, charging ``budget`` (``BudgetSpent`` when it runs out)."""
+        shape, request = self.request.shape, self.request
+        solution = fill(shape, rng, budget, workspace)
+        order = np.arange(len(self.orbits), dtype=np.int32)
+        shuffle(rng, order)
+        cells, counters = remove_clues(solution, shape, self.orbits, order, target=request.dig_target,
+                                       check_nodes=request.check_nodes, budget=budget)
+        minimal = -1
+        if self.check_minimal and request.dig_target == 0 and counters.undecided == 0:
+            minimal = int(_proven_minimal(shape, cells, solution, budget))
+        return _Candidate(cells, solution, counters.undecided, minimal)
+
+    def judge(self, candidate: _Candidate, seen: _Attempts, rated: bool) -> tuple[Grid, Grid, bool | None,
+                                                                                  Rating | None] | None:
+        """The puzzle, its solution, its minimality and rating if the candidate meets the request; else None."""
+        request = self.request
+        clues = int(np.count_nonzero(candidate.cells))
+        seen.fewest_clues = clues if seen.fewest_clues is None else min(seen.fewest_clues, clues)
+        if request.clues is not None and clues != request.clues:
+            return None
+        minimal = self._minimality(candidate)
+        if request.minimal and not minimal:
+            seen.not_minimal += 1
+            return None
+        puzzle = Grid(candidate.cells.tobytes(), request.shape)
+        grade = _rating(request, puzzle, seen, rated)
+        if request.filtered_by_rating and grade is None:
+            return None
+        return puzzle, Grid(candidate.solution.tobytes(), request.shape), minimal, grade
+
+    def _minimality(self, candidate: _Candidate) -> bool | None:
+        """What is known of the candidate's minimality: a complete pass over single cells with every check decided
+        proves it; a symmetric pass proves it only with the extra check a clue (``candidate.minimal``)."""
+        if candidate.minimal >= 0:
+            return bool(candidate.minimal)
+        complete_pass = self.request.dig_target == 0 and candidate.undecided == 0
+        return True if complete_pass and self.request.symmetry is Symmetry.NONE else None
+
+
+def make_puzzle(request: Request, rng: NDArray[np.uint64], index: int, *, rated: bool = False,
+                cancel: threading.Event | None = None) -> Generated:
+    """Make attempts drawing from ``rng`` (uint64[1], advanced) until one meets ``request``;
+    ``GenerationLimitError`` if none does within the puzzle's budget."""
+    rows = rng.reshape(1, 1)
+    made = make_puzzles(request, rows, index, rated=rated, cancel=cancel)[0]
+    rng[:] = rows[0]
+    if isinstance(made, GenerationLimitError):
+        raise made
+    return made
+
+
+def make_puzzles(request: Request, rngs: NDArray[np.uint64], first_index: int, *, rated: bool = False,
+                 cancel: threading.Event | None = None) -> list[Generated | GenerationLimitError]:
+    """Puzzles ``first_index, first_index + 1, ...``, one a row of ``rngs`` (uint64[k, 1], advanced), each with its
+    own budget; a puzzle whose budget runs out comes back as its ``GenerationLimitError``. ``Cancelled`` when
+    ``cancel`` is set."""
+    maker = _Maker(request)
+    cancel = cancel or threading.Event()
+    budgets = [Budget(request.max_nodes, request.time_limit, cancel) for _ in range(len(rngs))]
+    seen = [_Attempts() for _ in range(len(rngs))]
+    made: list[Generated | GenerationLimitError | None] = [None] * len(rngs)
+    pending = list(range(len(rngs)))
+    workspace = None if maker.batched else new_workspace(request.shape.n_cells, request.shape.n)
+    while pending:
+        if maker.batched:
+            rows = rngs[pending]
+            attempts = maker.attempt_rows(rows, min(budgets[row].nodes_left() for row in pending))
+            rngs[pending] = rows
+        still = []
+        for position, row in enumerate(pending):
+            budget, attempts_seen = budgets[row], seen[row]
+            attempts_seen.count += 1
+            try:
+                if maker.batched:
+                    candidate, nodes = attempts[position]
+                    budget.nodes += nodes
+                else:
+                    candidate = maker.attempt_bounded(rngs[row], budget, workspace)
+                verdict = maker.judge(candidate, attempts_seen, rated) if candidate is not None else None
+                if verdict is None:
+                    budget.check()
+                    still.append(row)
+                    continue
+            except BudgetSpent as spent:
+                made[row] = GenerationLimitError(request.describe(), spent.what, attempts_seen.count,
+                                                 attempts_seen.closest(request))
+                continue
+            puzzle, solution, minimal, grade = verdict
+            made[row] = Generated(first_index + row, puzzle, solution, request.symmetry, minimal, grade,
+                                  attempts_seen.count, budget.nodes, budget.seconds)
+        pending = still
+    return made  # type: ignore[return-value]
+
+
+def _proven_minimal(shape: Shape, cells: NDArray[np.uint8], solution: NDArray[np.uint8], budget: Budget) -> bool:
+    """Whether no single clue of a unique puzzle can go (one check a clue), charging ``budget``."""
+    removable = np.zeros(shape.n_cells, dtype=np.bool_)
+    counters = np.zeros(dig.N_DIG_COUNTERS, dtype=np.int64)
+    code = dig.removable_clues(cells, solution, shape.n, *shape.tables, budget.nodes_left(), removable, counters)
+    budget.charge(counters[dig.DIG_NODES])
+    return code == COMPLETE and not removable.any()
+
+
+def _rating(request: Request, puzzle: Grid, seen: _Attempts, rated: bool) -> Rating | None:
+    """The puzzle's rating when it is asked for; None when the request's filter rejects it."""
+    if not (rated or request.filtered_by_rating):
+        return None
+    try:
+        grade = rate(puzzle)
+    except StepLimitError:
+        return None
+    seen.levels[grade.level] += 1
+    seen.scores.append(grade.score)
+    if request.difficulty is not None and grade.level != request.difficulty:
+        return None
+    if request.rating is not None and not request.rating[0] <= grade.score <= request.rating[1]:
+        return None
+    return grade
+class _Run:
+    """The puzzles of one ``generate_many`` call: made on a thread pool in slices of consecutive indexes, handed
+    back in index order."""
+
+    def __init__(self, request: Request, root: np.random.SeedSequence, count: int, *, distinct: bool, rated: bool,
+                 threads: int | None) -> None:
+        self.request, self.root, self.count = request, root, count
+        self.distinct, self.rated = distinct, rated
+        self.threads = default_threads() if threads is None else threads
+        if self.threads < 1:
+            raise ValueError(f"threads must be at least 1, not {threads}")
+        batched = request.shape.n_cells <= BATCHED_CELLS
+        self.slice_size = max(1, min(SLICE_PUZZLES, -(-count // (self.threads * 4)))) if batched else 1
+        self.cancel = threading.Event()
+
+    def results(self) -> Iterator[Generated]:
+        slices = [(first, min(first + self.slice_size, self.count)) for first in range(0, self.count, self.slice_size)]
+        if self.threads == 1 or len(slices) <= 1:
+            yield from self._in_order(self._make_slice(first, stop) for first, stop in slices)
+            return
+        pool = ThreadPoolExecutor(max_workers=self.threads)
+        try:
+            yield from self._in_order(future.result() for future in self._submitted(pool, slices))
+        finally:
+            self.cancel.set()  # Ctrl-C, an error or a consumer that stops early: the workers stop at their next call
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    def _submitted(self, pool: ThreadPoolExecutor, slices: list[tuple[int, int]]) -> Iterator[Future[_Slice]]:
+        """Futures in slice order, at most ``IN_FLIGHT_PER_THREAD`` a thread ahead of the one being read."""
+        window = self.threads * IN_FLIGHT_PER_THREAD
+        pending: list[Future[_Slice]] = []
+        for first, stop in slices:
+            pending.append(pool.submit(self._make_slice, first, stop))
+            if len(pending) >= window:
+                yield pending.pop(0)
+        yield from pending
+
+    def _make_slice(self, first: int, stop: int) -> _Slice:
+        """Puzzles first..stop-1 (or their errors), with their streams as they are left."""
+        rngs = np.vstack([puzzle_stream(self.root, index) for index in range(first, stop)])
+        made = make_puzzles(self.request, rngs, first, rated=self.rated, cancel=self.cancel)
+        return list(zip(made, rngs, strict=True))
+
+    def _in_order(self, slices: Iterator[_Slice]) -> Iterator[Generated]:
+        """Yield each puzzle, raise the first error; with ``distinct``, remake a puzzle equivalent to an earlier one
+        from where its own stream stopped (so the run stays the same on any number of threads)."""
+        keys: set[bytes] = set()
+        for made in slices:
+            for generated, rng in made:
+                if isinstance(generated, GenerationLimitError):
+                    raise generated
+                if self.distinct:
+                    while (key := canonical_key(generated.puzzle)) in keys:
+                        generated = make_puzzle(self.request, rng, generated.index, rated=self.rated,
+                                                cancel=self.cancel)
+                    keys.add(key)
+                yield generated
+
+
+_Slice = list[tuple["Generated | GenerationLimitError", NDArray[np.uint64]]]
+
+
+def canonical_key(puzzle: Grid) -> bytes:
+    """The bytes of a 9x9 puzzle's canonical form: equal for equivalent puzzles."""
+    from bitdoku.generate.canon import canonical
+
+    return canonical(puzzle).cells

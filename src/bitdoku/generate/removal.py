@@ -1,0 +1,109 @@
+"""Clue removal and minimality: the Python side of ``kernels/dig.py``.
+
+``remove_clues`` drives the compiled removal pass in calls of bounded work (so deadlines and Ctrl-C are honoured
+between them); ``removable_clues`` and ``is_minimal`` answer the question a puzzle maker asks of any puzzle:
+could a clue go?
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from bitdoku.engines.result import Status, default_max_nodes
+from bitdoku.errors import InvalidGridError, SearchLimitError
+from bitdoku.generate.budget import Budget
+from bitdoku.grid import Grid
+from bitdoku.kernels import dig
+from bitdoku.kernels.status import LIMIT_REACHED
+from bitdoku.shape import Shape
+from bitdoku.solver import search
+
+#: The most nodes one removal call may spend before it returns to the driver (well under a second).
+CALL_NODES = 20_000
+
+
+@dataclass
+class RemovalCounters:
+    """What a removal pass did: uniqueness checks, their nodes, checks cut off by their budget, clues removed."""
+
+    checks: int = 0
+    nodes: int = 0
+    undecided: int = 0
+    removed: int = 0
+
+    def add(self, counters: NDArray[np.int64]) -> None:
+        self.checks += int(counters[dig.DIG_CHECKS])
+        self.nodes += int(counters[dig.DIG_NODES])
+        self.undecided += int(counters[dig.DIG_UNDECIDED])
+        self.removed += int(counters[dig.DIG_REMOVED])
+
+
+def remove_clues(
+    solution: NDArray[np.uint8],
+    shape: Shape,
+    orbits: NDArray[np.int32],
+    order: NDArray[np.int32],
+    *,
+    target: int,
+    check_nodes: int,
+    budget: Budget,
+) -> tuple[NDArray[np.uint8], RemovalCounters]:
+    """Start from the full ``solution`` and remove the orbits in ``order`` while the puzzle stays unique, down to
+    ``target`` clues at the fewest; charges ``budget`` (``BudgetSpent`` when it runs out)."""
+    units, cell_units, peers = shape.tables
+    puzzle = solution.copy()
+    counters = np.zeros(dig.N_DIG_COUNTERS, dtype=np.int64)
+    total = RemovalCounters()
+    position = 0
+    while position < len(order):
+        counters[:] = 0
+        position = dig.remove_clues(puzzle, solution, shape.n, units, cell_units, peers, orbits, order, position,
+                                    target, min(check_nodes, budget.nodes_left()), CALL_NODES, counters)
+        total.add(counters)
+        budget.charge(counters[dig.DIG_NODES])
+    return puzzle, total
+
+
+def removable_clues(puzzle: Grid, *, max_nodes: int | None = None) -> list[int]:
+    """The cells (0-based) of the clues that could each be removed with the puzzle staying unique.
+
+    Empty for a minimal puzzle. Raises ``InvalidGridError`` unless the puzzle has exactly one solution, and
+    ``SearchLimitError`` if a check needs more than ``max_nodes`` nodes (default: the shape's search budget).
+
+    Example
+    -------
+    >>> removable_clues(Grid.parse("..3." ".4.2" "214." "...."))
+    [8, 10]
+    """
+    budget = default_max_nodes(puzzle.shape) if max_nodes is None else max_nodes
+    result = search(puzzle, limit=2, max_nodes=budget)
+    if result.status is not Status.UNIQUE:
+        if result.status is Status.LIMIT:
+            raise SearchLimitError(budget, result.count, result.stats)
+        raise InvalidGridError(f"only a unique puzzle can be minimal, and this one is {result.status}")
+    shape = puzzle.shape
+    units, cell_units, peers = shape.tables
+    cells = np.frombuffer(puzzle.cells, dtype=np.uint8).copy()
+    solution = np.frombuffer(result.solution.cells, dtype=np.uint8).copy()  # type: ignore[union-attr]
+    removable = np.zeros(shape.n_cells, dtype=np.bool_)
+    counters = np.zeros(dig.N_DIG_COUNTERS, dtype=np.int64)
+    code = dig.removable_clues(cells, solution, shape.n, units, cell_units, peers, budget, removable, counters)
+    if code == LIMIT_REACHED:  # a check spent its budget: some clue is undecided
+        raise SearchLimitError(budget, 1)
+    return np.flatnonzero(removable).tolist()
+
+
+def is_minimal(puzzle: Grid, *, max_nodes: int | None = None) -> bool:
+    """Whether a unique puzzle loses its uniqueness without any one of its clues (see ``removable_clues``).
+
+    Example
+    -------
+    >>> is_minimal(Grid.parse("..3." ".4.2" "214." "...."))  # r3c1 and r3c3 could each go
+    False
+    >>> is_minimal(Grid.parse(".23." "...." "2..4" "...."))
+    True
+    """
+    return not removable_clues(puzzle, max_nodes=max_nodes)
