@@ -3,11 +3,13 @@
 The public API is re-exported here; see the README for a tour.
 """
 
+from bitdoku import generate
 from bitdoku.batch import BatchResult, count_many, solve_many
 from bitdoku.engines.registry import DEFAULT_ENGINE, ENGINES
 from bitdoku.engines.result import SearchResult, SearchStats, Status
 from bitdoku.errors import (
     BitdokuError,
+    GenerationLimitError,
     InvalidGridError,
     MissingExtraError,
     ParseError,
@@ -30,6 +32,7 @@ __all__ = [
     "CandidateGrid",
     "Conflict",
     "Entry",
+    "GenerationLimitError",
     "Grid",
     "InvalidGridError",
     "MissingExtraError",
@@ -46,6 +49,7 @@ __all__ = [
     "count_many",
     "count_solutions",
     "explain",
+    "generate",
     "hint",
     "is_unique",
     "rate",
