@@ -14,6 +14,8 @@ SAMPLES = {
     "top1465_sample.txt": Status.UNIQUE,
     "hardest_sample.txt": Status.UNIQUE,
     "valid_edgecases.txt": Status.UNIQUE,
+    "unique16x16_sample.txt": Status.UNIQUE,
+    "unique25x25_sample.txt": Status.UNIQUE,
     "multisolution_sample.txt": Status.MULTIPLE,
     "nosolution_sample.txt": Status.NO_SOLUTION,
     "duplicate_givens.txt": Status.INVALID,
