@@ -36,13 +36,13 @@ def single_cell_orbits(shape):
     return np.arange(shape.n_cells, dtype=np.int32).reshape(-1, 1)
 
 
-def dig_puzzle(shape, solution, seed, target=0):
+def dig_puzzle(shape, solution, seed, target=0, rules=S.ALL_RULES):
     order = np.arange(shape.n_cells, dtype=np.int32)
     rng.shuffle(rng.new_state(seed), order)
     puzzle = solution.copy()
     counters = np.zeros(dig.N_DIG_COUNTERS, np.int64)
     end = dig.remove_clues(puzzle, solution, shape.n, *shape.tables, single_cell_orbits(shape), order, 0, target,
-                           10**6, 10**9, counters)
+                           10**6, rules, 10**9, counters)
     return puzzle, counters, end
 
 
@@ -130,9 +130,10 @@ def test_other_solution_kernels_agree_with_naive_counting(seed, blanks):
 
 @pytest.mark.parametrize("shape", SMALL)
 @pytest.mark.parametrize("seed", range(6))
-def test_a_removal_pass_leaves_a_unique_minimal_puzzle(shape, seed):
+@pytest.mark.parametrize("rules", [S.ALL_RULES, S.NAKED_SINGLES | S.HIDDEN_SINGLES])
+def test_a_removal_pass_leaves_a_unique_minimal_puzzle(shape, seed, rules):
     _, _, solution = fill_grid(shape, seed)
-    puzzle, counters, end = dig_puzzle(shape, solution, seed)
+    puzzle, counters, end = dig_puzzle(shape, solution, seed, rules=rules)
     assert end == shape.n_cells and counters[dig.DIG_UNDECIDED] == 0
     assert naive_count(puzzle, shape) == 1
     for cell in np.flatnonzero(puzzle):
@@ -153,7 +154,7 @@ def test_a_removal_pass_stops_at_its_target_and_resumes_where_it_stopped():
     position, calls = 0, 0
     while position < 81:
         position = dig.remove_clues(stepwise, solution, 9, *shape.tables, single_cell_orbits(shape), order, position,
-                                    0, 10**6, 1, np.zeros(4, np.int64))
+                                    0, 10**6, S.ALL_RULES, 1, np.zeros(4, np.int64))
         calls += 1
     whole, _, _ = dig_puzzle(shape, solution, 4)
     assert calls > 10 and np.array_equal(stepwise, whole)
@@ -165,7 +166,7 @@ def test_removable_clues_match_naive_counting(shape):
     puzzle, _, _ = dig_puzzle(shape, solution, 9, target=shape.n_cells * 2 // 3)
     removable = np.zeros(shape.n_cells, np.bool_)
     counters = np.zeros(4, np.int64)
-    code = dig.removable_clues(puzzle, solution, shape.n, *shape.tables, 10**6, removable, counters)
+    code = dig.removable_clues(puzzle, solution, shape.n, *shape.tables, 10**6, S.ALL_RULES, removable, counters)
     assert code == S.COMPLETE
     for cell in np.flatnonzero(puzzle):
         smaller = puzzle.copy()
@@ -180,7 +181,8 @@ def test_orbits_go_as_a_whole():
     orbits = np.array([[c, 80 - c] if c < 40 else [40, -1] for c in range(41)], dtype=np.int32)
     order = np.arange(41, dtype=np.int32)
     puzzle = solution.copy()
-    dig.remove_clues(puzzle, solution, 9, *shape.tables, orbits, order, 0, 0, 10**6, 10**9, np.zeros(4, np.int64))
+    dig.remove_clues(puzzle, solution, 9, *shape.tables, orbits, order, 0, 0, 10**6, S.ALL_RULES, 10**9,
+                     np.zeros(4, np.int64))
     given = puzzle != 0
     assert np.array_equal(given, given[::-1]) and naive_count(puzzle, shape) == 1
 
@@ -193,8 +195,8 @@ def attempt(shape, states, check_minimal=False, orbits=None):
     solutions = np.zeros_like(puzzles)
     outcome = np.zeros((k, make.N_OUTCOME), np.int64)
     orbits = single_cell_orbits(shape) if orbits is None else orbits
-    make.attempt_rows(states, shape.n, *shape.tables, orbits, 0, 10**6, 10**6, check_minimal, puzzles, solutions,
-                      outcome)
+    make.attempt_rows(states, shape.n, *shape.tables, orbits, 0, 10**6, S.ALL_RULES, 10**6, check_minimal, puzzles,
+                      solutions, outcome)
     return puzzles, solutions, outcome
 
 

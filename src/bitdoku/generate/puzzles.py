@@ -250,7 +250,7 @@ class _Maker:
         solutions = np.zeros_like(puzzles)
         outcome = np.zeros((len(rngs), make.N_OUTCOME), dtype=np.int64)
         make.attempt_rows(rngs, shape.n, *shape.tables, self.orbits, request.dig_target, request.check_nodes,
-                          max_nodes, self.check_minimal, puzzles, solutions, outcome)
+                          request.check_rules, max_nodes, self.check_minimal, puzzles, solutions, outcome)
         out = []
         for row, facts in enumerate(outcome):
             nodes = int(facts[make.FILL_NODES] + facts[make.CHECK_NODES])
@@ -268,10 +268,11 @@ class _Maker:
         order = np.arange(len(self.orbits), dtype=np.int32)
         shuffle(rng, order)
         cells, counters = remove_clues(solution, shape, self.orbits, order, target=request.dig_target,
-                                       check_nodes=request.check_nodes, budget=budget)
+                                       check_nodes=request.check_nodes, check_rules=request.check_rules,
+                                       budget=budget)
         minimal = -1
         if self.check_minimal and request.dig_target == 0 and counters.undecided == 0:
-            minimal = int(_proven_minimal(shape, cells, solution, budget))
+            minimal = int(_proven_minimal(shape, cells, solution, request.check_rules, budget))
         return _Candidate(cells, solution, counters.undecided, minimal)
 
     def judge(self, candidate: _Candidate, seen: _Attempts, rated: bool) -> tuple[Grid, Grid, bool | None,
@@ -356,11 +357,13 @@ def make_puzzles(request: Request, rngs: NDArray[np.uint64], first_index: int, *
     return made  # type: ignore[return-value]
 
 
-def _proven_minimal(shape: Shape, cells: NDArray[np.uint8], solution: NDArray[np.uint8], budget: Budget) -> bool:
+def _proven_minimal(shape: Shape, cells: NDArray[np.uint8], solution: NDArray[np.uint8], rules: int,
+                    budget: Budget) -> bool:
     """Whether no single clue of a unique puzzle can go (one check a clue), charging ``budget``."""
     removable = np.zeros(shape.n_cells, dtype=np.bool_)
     counters = np.zeros(dig.N_DIG_COUNTERS, dtype=np.int64)
-    code = dig.removable_clues(cells, solution, shape.n, *shape.tables, budget.nodes_left(), removable, counters)
+    code = dig.removable_clues(cells, solution, shape.n, *shape.tables, budget.nodes_left(), rules, removable,
+                               counters)
     budget.charge(counters[dig.DIG_NODES])
     return code == COMPLETE and not removable.any()
 

@@ -17,10 +17,13 @@ from bitdoku.errors import InvalidGridError, SearchLimitError
 from bitdoku.generate.budget import Budget
 from bitdoku.grid import Grid
 from bitdoku.kernels import dig
-from bitdoku.kernels.status import LIMIT_REACHED
+from bitdoku.kernels.status import HIDDEN_SINGLES, LIMIT_REACHED, NAKED_SINGLES
 from bitdoku.shape import Shape
 from bitdoku.solver import search
 
+#: The rules of a uniqueness check that may take as many nodes as it needs: naked and hidden singles, whose nodes
+#: are cheaper than with locked candidates too (the generic kernel; 9x9 always runs its own full set).
+EXACT_CHECK_RULES = NAKED_SINGLES | HIDDEN_SINGLES
 #: The most nodes one removal call may spend before it returns to the driver (well under a second).
 CALL_NODES = 20_000
 
@@ -49,6 +52,7 @@ def remove_clues(
     *,
     target: int,
     check_nodes: int,
+    check_rules: int,
     budget: Budget,
 ) -> tuple[NDArray[np.uint8], RemovalCounters]:
     """Start from the full ``solution`` and remove the orbits in ``order`` while the puzzle stays unique, down to
@@ -61,7 +65,8 @@ def remove_clues(
     while position < len(order):
         counters[:] = 0
         position = dig.remove_clues(puzzle, solution, shape.n, units, cell_units, peers, orbits, order, position,
-                                    target, min(check_nodes, budget.nodes_left()), CALL_NODES, counters)
+                                    target, min(check_nodes, budget.nodes_left()), check_rules, CALL_NODES,
+                                    counters)
         total.add(counters)
         budget.charge(counters[dig.DIG_NODES])
     return puzzle, total
@@ -90,7 +95,8 @@ def removable_clues(puzzle: Grid, *, max_nodes: int | None = None) -> list[int]:
     solution = np.frombuffer(result.solution.cells, dtype=np.uint8).copy()  # type: ignore[union-attr]
     removable = np.zeros(shape.n_cells, dtype=np.bool_)
     counters = np.zeros(dig.N_DIG_COUNTERS, dtype=np.int64)
-    code = dig.removable_clues(cells, solution, shape.n, units, cell_units, peers, budget, removable, counters)
+    code = dig.removable_clues(cells, solution, shape.n, units, cell_units, peers, budget, EXACT_CHECK_RULES,
+                               removable, counters)
     if code == LIMIT_REACHED:  # a check spent its budget: some clue is undecided
         raise SearchLimitError(budget, 1)
     return np.flatnonzero(removable).tolist()

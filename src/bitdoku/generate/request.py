@@ -10,7 +10,9 @@ import math
 from dataclasses import dataclass
 
 from bitdoku.engines.result import default_max_nodes
+from bitdoku.generate.removal import EXACT_CHECK_RULES
 from bitdoku.generate.symmetry import Symmetry, reachable_clue_counts
+from bitdoku.kernels.status import ALL_RULES
 from bitdoku.logic.rating import LEVELS
 from bitdoku.shape import Shape
 
@@ -32,7 +34,8 @@ class Request:
     ``clues``: the clue count wanted (``None``: as few as the removal pass leaves). ``minimal``: no clue may be
     removable. ``difficulty``: a level of ``bitdoku.rate``; ``rating``: a score range, both ends included.
     ``max_nodes`` and ``time_limit`` bound the work spent on one puzzle; ``check_nodes`` bounds one uniqueness
-    check.
+    check and ``check_rules`` are the rules of its search: all of them when checks are capped (they decide more
+    checks within the cap), naked and hidden singles when not (cheaper nodes; measured in benchmarks/RESULTS.md).
     """
 
     shape: Shape
@@ -44,6 +47,7 @@ class Request:
     max_nodes: int
     time_limit: float
     check_nodes: int
+    check_rules: int
 
     @classmethod
     def make(
@@ -75,8 +79,10 @@ class Request:
         seconds = DEFAULT_TIME_LIMIT if time_limit is None else float(time_limit)
         if not seconds > 0:
             raise ValueError(f"time_limit must be a positive number of seconds, not {time_limit}")
-        check_nodes = budget if minimal else NEAR_MINIMAL_CHECK_NODES.get(shape.n, budget)
-        return cls(shape, symmetry, minimal, clues, difficulty, rating, budget, seconds, check_nodes)
+        capped = not minimal and shape.n in NEAR_MINIMAL_CHECK_NODES
+        check_nodes = NEAR_MINIMAL_CHECK_NODES[shape.n] if capped else budget
+        check_rules = ALL_RULES if capped else EXACT_CHECK_RULES
+        return cls(shape, symmetry, minimal, clues, difficulty, rating, budget, seconds, check_nodes, check_rules)
 
     @property
     def dig_target(self) -> int:

@@ -18,7 +18,7 @@ from numba import njit
 
 from bitdoku.kernels.dfs import search_in
 from bitdoku.kernels.propagate import new_workspace
-from bitdoku.kernels.status import ALL_RULES, BUDGET_EXHAUSTED, COMPLETE, LIMIT_REACHED, N_STATS, STAT_NODES
+from bitdoku.kernels.status import BUDGET_EXHAUSTED, COMPLETE, LIMIT_REACHED, N_STATS, STAT_NODES
 from bitdoku.kernels.sudoku9 import MAX_DEPTH, STATE_WORDS, is_standard9, other_solution9
 
 #: Slots of the ``counters`` out-array of ``remove_clues`` and ``removable_clues``.
@@ -30,18 +30,19 @@ N_DIG_COUNTERS = 4
 
 
 @njit(cache=True, nogil=True)
-def _other_solution(puzzle, solution, cell, n, units, cell_units, peers, check_nodes, specialised, ws, states, frames,
-                    stats, no_solutions, no_rng):
-    """A kernel status for "has the puzzle a solution without ``solution[cell]`` in ``cell``" (see the module)."""
+def _other_solution(puzzle, solution, cell, n, units, cell_units, peers, check_nodes, check_rules, specialised, ws,
+                    states, frames, stats, no_solutions, no_rng):
+    """A kernel status for "has the puzzle a solution without ``solution[cell]`` in ``cell``" (see the module);
+    ``check_rules`` are the generic search's rules (the 9x9 kernel always runs all of its own)."""
     if specialised:
         return other_solution9(puzzle, cell, solution[cell], check_nodes, stats, states, frames)
-    return search_in(ws, puzzle, n, units, cell_units, peers, 1, check_nodes, ALL_RULES, no_solutions, stats, no_rng,
+    return search_in(ws, puzzle, n, units, cell_units, peers, 1, check_nodes, check_rules, no_solutions, stats, no_rng,
                      solution, cell)
 
 
 @njit(cache=True, nogil=True)
-def remove_clues(puzzle, solution, n, units, cell_units, peers, orbits, order, position, target, check_nodes, max_nodes,
-                 counters):
+def remove_clues(puzzle, solution, n, units, cell_units, peers, orbits, order, position, target, check_nodes,
+                 check_rules, max_nodes, counters):
     """Remove the orbits ``order[position:]`` one after the other, each only if the puzzle stays unique.
 
     Parameters
@@ -64,6 +65,10 @@ def remove_clues(puzzle, solution, n, units, cell_units, peers, orbits, order, p
         ``target`` clues. 0 for a minimal puzzle.
     check_nodes : int
         The node budget of one check; a check that spends it keeps its clues (counted as undecided).
+    check_rules : int
+        The rules of a check's search on shapes other than 9x9 (``status.ALL_RULES`` or fewer). With a small
+        ``check_nodes``, all rules decide more checks within it; with no cap, naked and hidden singles alone are
+        faster (cheaper nodes): 16x16 minimal puzzles 31 % faster (benchmarks/RESULTS.md, issue 9).
     max_nodes : int
         The nodes this call may spend; it returns after the check that spends them, so that a driver can show
         progress and stop on time.
@@ -100,8 +105,8 @@ def remove_clues(puzzle, solution, n, units, cell_units, peers, orbits, order, p
         unique = True
         for i in range(size):
             cell = orbit[i]
-            code = _other_solution(puzzle, solution, cell, n, units, cell_units, peers, check_nodes, specialised, ws,
-                                   states, frames, stats, no_solutions, no_rng)
+            code = _other_solution(puzzle, solution, cell, n, units, cell_units, peers, check_nodes, check_rules,
+                                   specialised, ws, states, frames, stats, no_solutions, no_rng)
             counters[DIG_CHECKS] += 1
             counters[DIG_NODES] += stats[STAT_NODES]
             spent += stats[STAT_NODES]
@@ -123,12 +128,12 @@ def remove_clues(puzzle, solution, n, units, cell_units, peers, orbits, order, p
 
 
 @njit(cache=True, nogil=True)
-def removable_clues(puzzle, solution, n, units, cell_units, peers, check_nodes, removable, counters):
+def removable_clues(puzzle, solution, n, units, cell_units, peers, check_nodes, check_rules, removable, counters):
     """Mark each clue whose removal alone would leave the unique ``puzzle`` unique: none for a minimal puzzle.
 
-    ``solution``: its solution; ``removable``: bool[N*N], out (True for such a clue); ``counters`` as for
-    ``remove_clues`` (``DIG_REMOVED``
-    counts the removable clues; an undecided check marks nothing). ``puzzle`` is restored before returning.
+    ``solution``: its solution; ``check_nodes`` and ``check_rules`` as for ``remove_clues``; ``removable``:
+    bool[N*N], out (True for such a clue); ``counters`` as for ``remove_clues`` (``DIG_REMOVED`` counts the
+    removable clues; an undecided check marks nothing). ``puzzle`` is restored before returning.
     Returns ``LIMIT_REACHED`` if some check was undecided, else ``COMPLETE``. Cost: one check a clue.
     """
     n_cells = n * n
@@ -145,8 +150,8 @@ def removable_clues(puzzle, solution, n, units, cell_units, peers, check_nodes, 
         if puzzle[cell] == 0:
             continue
         puzzle[cell] = 0
-        code = _other_solution(puzzle, solution, cell, n, units, cell_units, peers, check_nodes, specialised, ws,
-                               states, frames, stats, no_solutions, no_rng)
+        code = _other_solution(puzzle, solution, cell, n, units, cell_units, peers, check_nodes, check_rules,
+                               specialised, ws, states, frames, stats, no_solutions, no_rng)
         puzzle[cell] = solution[cell]
         counters[DIG_CHECKS] += 1
         counters[DIG_NODES] += stats[STAT_NODES]

@@ -35,8 +35,8 @@ N_OUTCOME = 7
 
 
 @njit(cache=True, nogil=True)
-def attempt_rows(rngs, n, units, cell_units, peers, orbits, target, check_nodes, max_nodes, check_minimal, puzzles,
-                 solutions, outcome):
+def attempt_rows(rngs, n, units, cell_units, peers, orbits, target, check_nodes, check_rules, max_nodes, check_minimal,
+                 puzzles, solutions, outcome):
     """Make one attempt at a puzzle for each row.
 
     Parameters
@@ -47,8 +47,9 @@ def attempt_rows(rngs, n, units, cell_units, peers, orbits, target, check_nodes,
         The shape's N and tables.
     orbits : int32[n_orbits, width]
         The symmetry's orbits (``dig.remove_clues``).
-    target, check_nodes
-        As for ``dig.remove_clues``: the fewest clues to keep (0: all that can go) and one check's node budget.
+    target, check_nodes, check_rules
+        As for ``dig.remove_clues``: the fewest clues to keep (0: all that can go), one check's node budget and
+        the rules of its search.
     max_nodes : int
         Nodes the random grid may take; the removal pass takes what it needs (small grids only).
     check_minimal : bool
@@ -78,12 +79,12 @@ def attempt_rows(rngs, n, units, cell_units, peers, orbits, target, check_nodes,
         puzzles[row, :] = solutions[row]
         counters[:] = 0
         remove_clues(puzzles[row], solutions[row], n, units, cell_units, peers, orbits, order, 0, target, check_nodes,
-                     1 << 62, counters)
+                     check_rules, 1 << 62, counters)
         outcome[row, REMOVED] = counters[DIG_REMOVED]
         if check_minimal and target == 0 and counters[DIG_UNDECIDED] == 0:
             counters[DIG_REMOVED] = 0
             status = removable_clues(puzzles[row], solutions[row], n, units, cell_units, peers, check_nodes,
-                                     removable, counters)
+                                     check_rules, removable, counters)
             outcome[row, MINIMAL] = 1 if status == COMPLETE and counters[DIG_REMOVED] == 0 else 0
         outcome[row, CHECKS] = counters[DIG_CHECKS]
         outcome[row, CHECK_NODES] = counters[DIG_NODES]
