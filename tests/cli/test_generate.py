@@ -91,3 +91,21 @@ def test_bad_option_values_are_usage_errors():
     assert "MIN:MAX" in invoke("--rating", "hard").stderr
     assert invoke("--symmetry", "spiral").exit_code == ExitCode.USAGE
     assert invoke("--shape", "2x2", "--distinct", "-n", "2").exit_code == ExitCode.USAGE
+
+
+def test_a_progress_bar_shows_on_a_terminal_and_not_in_a_pipe(monkeypatch):
+    import io
+
+    from rich.console import Console
+
+    from bitdoku.cli import generate as command
+    from bitdoku.generate import generate_many
+
+    screen = io.StringIO()
+    monkeypatch.setattr(command, "err_console", lambda: Console(file=screen, force_terminal=True, width=80))
+    assert len(list(command._with_progress(generate_many(5, "2x2", seed=1), 5))) == 5
+    assert "5/5" in screen.getvalue()
+    piped = io.StringIO()
+    monkeypatch.setattr(command, "err_console", lambda: Console(file=piped, force_terminal=False))
+    assert len(list(command._with_progress(generate_many(5, "2x2", seed=1), 5))) == 5
+    assert piped.getvalue() == ""

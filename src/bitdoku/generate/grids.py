@@ -19,7 +19,9 @@ from bitdoku.shape import Shape
 CALL_NODES = 20_000
 
 
-def random_solution(shape: Shape | str = "3x3", *, seed: Seed = None, max_nodes: int | None = None) -> Grid:
+def random_solution(
+    shape: Shape | str = "3x3", *, seed: Seed = None, max_nodes: int | None = None, time_limit: float | None = None
+) -> Grid:
     """A random complete grid, found by a randomised search from the empty grid with restarts.
 
     Parameters
@@ -30,6 +32,9 @@ def random_solution(shape: Shape | str = "3x3", *, seed: Seed = None, max_nodes:
         The same seed gives the same grid.
     max_nodes : int, optional
         The search budget (default: ``bitdoku.engines.result.default_max_nodes(shape)``).
+    time_limit : float, optional
+        Seconds the search may take (default: no limit beyond ``max_nodes``); checked between kernel calls of
+        bounded work, so it is kept to within a fraction of a second.
 
     Raises
     ------
@@ -43,12 +48,13 @@ def random_solution(shape: Shape | str = "3x3", *, seed: Seed = None, max_nodes:
     (True, True)
     """
     shape = Shape.parse(shape)
-    budget = Budget(default_max_nodes(shape) if max_nodes is None else max_nodes, float("inf"))
+    budget = Budget(default_max_nodes(shape) if max_nodes is None else max_nodes,
+                    float("inf") if time_limit is None else time_limit)
     rng = puzzle_stream(root_sequence(seed), 0)
     try:
         cells = fill(shape, rng, budget, new_workspace(shape.n_cells, shape.n))
     except BudgetSpent:
-        raise SearchLimitError(budget.max_nodes, 0) from None
+        raise SearchLimitError(budget.nodes, 0) from None
     return Grid(cells.tobytes(), shape)
 
 

@@ -30,10 +30,21 @@ N_DIG_COUNTERS = 4
 
 
 @njit(cache=True, nogil=True)
-def _other_solution(puzzle, solution, cell, n, units, cell_units, peers, check_nodes, check_rules, specialised, ws,
-                    states, frames, stats, no_solutions, no_rng):
+def _new_checker(n, units):
+    """What the checks of one call share: (9x9 or not, generic workspace, 9x9 states and frames, stats, an empty
+    solutions array, an unused random state)."""
+    n_cells = n * n
+    return (n == 9 and is_standard9(units), new_workspace(n_cells, n), np.empty((MAX_DEPTH, STATE_WORDS), np.uint32),
+            np.empty((MAX_DEPTH, 3), np.int64), np.zeros(N_STATS, np.int64), np.empty((0, n_cells), np.uint8),
+            np.zeros(1, np.uint64))
+
+
+@njit(cache=True, nogil=True)
+def _other_solution(puzzle, solution, cell, n, units, cell_units, peers, check_nodes, check_rules, checker):
     """A kernel status for "has the puzzle a solution without ``solution[cell]`` in ``cell``" (see the module);
-    ``check_rules`` are the generic search's rules (the 9x9 kernel always runs all of its own)."""
+    ``check_rules`` are the generic search's rules (the 9x9 kernel always runs all of its own). The search's
+    counters land in ``checker[4]``."""
+    specialised, ws, states, frames, stats, no_solutions, no_rng = checker
     if specialised:
         return other_solution9(puzzle, cell, solution[cell], check_nodes, stats, states, frames)
     return search_in(ws, puzzle, n, units, cell_units, peers, 1, check_nodes, check_rules, no_solutions, stats, no_rng,
@@ -81,13 +92,8 @@ def remove_clues(puzzle, solution, n, units, cell_units, peers, orbits, order, p
         The position to resume from: ``len(order)`` when the pass is over or the target was reached.
     """
     n_cells = n * n
-    specialised = n == 9 and is_standard9(units)
-    ws = new_workspace(n_cells, n)
-    states = np.empty((MAX_DEPTH, STATE_WORDS), np.uint32)
-    frames = np.empty((MAX_DEPTH, 3), np.int64)
-    stats = np.zeros(N_STATS, np.int64)
-    no_solutions = np.empty((0, n_cells), np.uint8)
-    no_rng = np.zeros(1, np.uint64)
+    checker = _new_checker(n, units)
+    stats = checker[4]
     clues = 0
     for cell in range(n_cells):
         clues += puzzle[cell] != 0
@@ -106,7 +112,7 @@ def remove_clues(puzzle, solution, n, units, cell_units, peers, orbits, order, p
         for i in range(size):
             cell = orbit[i]
             code = _other_solution(puzzle, solution, cell, n, units, cell_units, peers, check_nodes, check_rules,
-                                   specialised, ws, states, frames, stats, no_solutions, no_rng)
+                                   checker)
             counters[DIG_CHECKS] += 1
             counters[DIG_NODES] += stats[STAT_NODES]
             spent += stats[STAT_NODES]
@@ -137,21 +143,15 @@ def removable_clues(puzzle, solution, n, units, cell_units, peers, check_nodes, 
     Returns ``LIMIT_REACHED`` if some check was undecided, else ``COMPLETE``. Cost: one check a clue.
     """
     n_cells = n * n
-    specialised = n == 9 and is_standard9(units)
-    ws = new_workspace(n_cells, n)
-    states = np.empty((MAX_DEPTH, STATE_WORDS), np.uint32)
-    frames = np.empty((MAX_DEPTH, 3), np.int64)
-    stats = np.zeros(N_STATS, np.int64)
-    no_solutions = np.empty((0, n_cells), np.uint8)
-    no_rng = np.zeros(1, np.uint64)
+    checker = _new_checker(n, units)
+    stats = checker[4]
     status = COMPLETE
     for cell in range(n_cells):
         removable[cell] = False
         if puzzle[cell] == 0:
             continue
         puzzle[cell] = 0
-        code = _other_solution(puzzle, solution, cell, n, units, cell_units, peers, check_nodes, check_rules,
-                               specialised, ws, states, frames, stats, no_solutions, no_rng)
+        code = _other_solution(puzzle, solution, cell, n, units, cell_units, peers, check_nodes, check_rules, checker)
         puzzle[cell] = solution[cell]
         counters[DIG_CHECKS] += 1
         counters[DIG_NODES] += stats[STAT_NODES]
