@@ -132,7 +132,7 @@ def _summary(clue_counts: list[int], seconds: float, seed: int | None) -> str:
     """``generated 100 puzzles | 0.05 s, 2,000 puzzles/s | clues 22-27, mean 24.3 | seed 7``."""
     count = len(clue_counts)
     parts = [f"generated {count:,} puzzle{'s' if count != 1 else ''}"]
-    rate = f", {count / seconds:,.0f} puzzles/s" if seconds > 0 and count else ""
+    rate = f", {count / seconds:,.{0 if count / seconds >= 10 else 2}f} puzzles/s" if seconds > 0 and count > 1 else ""
     parts.append(f"{format_seconds(seconds)}{rate}")
     if clue_counts:
         parts.append(f"clues {min(clue_counts)}-{max(clue_counts)}, mean {sum(clue_counts) / count:.1f}")
