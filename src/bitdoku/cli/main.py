@@ -20,6 +20,7 @@ from bitdoku.cli.explain import explain
 from bitdoku.cli.generate import generate
 from bitdoku.cli.hint import hint
 from bitdoku.cli.rate import rate
+from bitdoku.cli.serve import serve
 from bitdoku.cli.solve import solve
 from bitdoku.errors import (
     BitdokuError,
@@ -123,6 +124,7 @@ app.command()(hint)
 app.command()(rate)
 app.command()(generate)
 app.command()(canon)
+app.command()(serve)
 
 
 def run() -> None:

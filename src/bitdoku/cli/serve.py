@@ -1,0 +1,37 @@
+"""``bitdoku serve``: the web page and its JSON API on this machine (extra ``bitdoku[web]``)."""
+
+from __future__ import annotations
+
+import threading
+import webbrowser
+from typing import Annotated
+
+import typer
+
+from bitdoku.cli.console import warn
+from bitdoku.errors import MissingExtraError
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="The address to listen on (0.0.0.0: every interface).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="The port to listen on.")] = 8000,
+    open_browser: Annotated[bool, typer.Option("--open", help="Open the page in a web browser once it is up.")]
+    = False,
+) -> None:
+    """Serve the web page: type or paste a grid, see it checked as you type, solve, hint, explain, rate, generate.
+
+    The first start compiles the engine's kernels (about a minute, once: Numba caches them); the server takes
+    requests only when that is done. The JSON API is under /api, with its documentation at /docs.
+    """
+    try:
+        import uvicorn
+
+        from bitdoku.web import create_app
+        app = create_app()
+    except ImportError as error:
+        raise MissingExtraError("the web page", "web") from error
+    url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
+    warn(f"bitdoku: preparing the engine, then serving {url} (Ctrl-C stops)")
+    if open_browser:
+        threading.Timer(1.0, webbrowser.open, args=(url,)).start()
+    uvicorn.run(app, host=host, port=port, log_level="warning")

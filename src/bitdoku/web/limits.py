@@ -1,0 +1,51 @@
+"""What one request may cost: body size, grid size, search nodes and seconds, and how many run at once.
+
+Every budget is derived from the shape, the same way as the library's own defaults (``default_max_nodes`` is
+about a minute of search; a request gets a fraction of it), so a near-empty 25x25 grid answers "limit" in a
+fraction of a second instead of holding a thread for a minute.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bitdoku.batch import default_threads
+from bitdoku.engines.result import DEFAULT_SECONDS, default_max_nodes
+from bitdoku.shape import Shape
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The server's limits; ``create_app(limits=Limits(...))`` changes them.
+
+    ``max_body_bytes``: the largest request body. ``max_digits``: the largest N of a grid (25: 25x25).
+    ``verdict_seconds``: the search a live verdict (``/api/count``) or candidate request may take;
+    ``solve_seconds``: the same for ``/api/solve``; both are turned into node budgets per shape.
+    ``explain_seconds``: ``/api/explain`` and ``/api/rate`` stop after about this long. ``generate_seconds``:
+    the most a ``/api/generate`` request may take. ``workers``: threads for compiled and logic work (the
+    event loop never runs it). ``max_pending``: heavy requests running or waiting beyond which the server
+    answers 503 at once instead of queueing.
+    """
+
+    max_body_bytes: int = 64 * 1024
+    max_digits: int = 25
+    verdict_seconds: float = 0.1
+    solve_seconds: float = 2.0
+    explain_seconds: float = 3.0
+    generate_seconds: float = 10.0
+    workers: int = default_threads()
+    max_pending: int = 256
+
+    def nodes(self, shape: Shape, seconds: float) -> int:
+        """A node budget worth about ``seconds`` of search on this shape."""
+        return max(1_000, int(default_max_nodes(shape) * seconds / DEFAULT_SECONDS))
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "max_body_bytes": self.max_body_bytes,
+            "max_digits": self.max_digits,
+            "verdict_seconds": self.verdict_seconds,
+            "solve_seconds": self.solve_seconds,
+            "explain_seconds": self.explain_seconds,
+            "generate_seconds": self.generate_seconds,
+        }

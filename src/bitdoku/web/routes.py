@@ -1,0 +1,116 @@
+"""The endpoints of ``/api``: each hands its work to a bounded pool of worker threads and answers with a model.
+
+The event loop never runs a search: the compiled kernels release the GIL, so worker threads run them side by
+side. A heavy request waits for one of ``Limits.workers`` threads; past ``Limits.max_pending`` waiting or
+running, the answer is 503 at once, so a flood of requests queues nowhere without bound.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import TypeVar
+
+import anyio
+from fastapi import APIRouter, Request
+
+from bitdoku.web import work
+from bitdoku.web.errors import ApiError
+from bitdoku.web.limits import Limits
+from bitdoku.web.schemas import (
+    CandidatesOut,
+    CountIn,
+    CountOut,
+    ErrorBody,
+    ErrorOut,
+    ExplainIn,
+    ExplainOut,
+    GenerateIn,
+    GenerateOut,
+    HealthOut,
+    HintOut,
+    PuzzleIn,
+    RateOut,
+    SolveOut,
+)
+
+In = TypeVar("In")
+Out = TypeVar("Out")
+
+ERRORS = {422: {"model": ErrorOut}, 503: {"model": ErrorOut}}
+
+
+class Workers:
+    """The threads that run the work, and the count of requests waiting for them."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.limiter = anyio.CapacityLimiter(limits.workers)
+        self._pending = 0
+        self._lock = threading.Lock()
+
+    async def run(self, job: Callable[[In, Limits], Out], request: In) -> Out:
+        with self._lock:
+            if self._pending >= self.limits.max_pending:
+                raise ApiError(503, ErrorBody(kind="busy", message="the server is busy; try again in a moment"))
+            self._pending += 1
+        try:
+            return await anyio.to_thread.run_sync(job, request, self.limits, limiter=self.limiter)
+        finally:
+            with self._lock:
+                self._pending -= 1
+
+
+def workers_of(request: Request) -> Workers:
+    return request.app.state.workers
+
+
+router = APIRouter(prefix="/api", responses=ERRORS)
+
+
+@router.get("/health", response_model=HealthOut)
+def health(request: Request) -> HealthOut:
+    """Whether the server is up, its version, the shapes the page offers and the limits of a request."""
+    return work.health(workers_of(request).limits)
+
+
+@router.post("/count", response_model=CountOut)
+async def count(body: CountIn, request: Request) -> CountOut:
+    """Count solutions up to ``limit`` (2 tells unique from several): the live verdict while typing."""
+    return await workers_of(request).run(work.count, body)
+
+
+@router.post("/solve", response_model=SolveOut)
+async def solve(body: PuzzleIn, request: Request) -> SolveOut:
+    """A solution, whether it is the only one, and the search's statistics."""
+    return await workers_of(request).run(work.solve, body)
+
+
+@router.post("/candidates", response_model=CandidatesOut)
+async def candidates(body: PuzzleIn, request: Request) -> CandidatesOut:
+    """The candidates of every empty cell (pencil marks), and the conflicting givens."""
+    return await workers_of(request).run(work.candidates, body)
+
+
+@router.post("/hint", response_model=HintOut)
+async def hint(body: PuzzleIn, request: Request) -> HintOut:
+    """The next step a person would take, with its cells, candidates and sentence."""
+    return await workers_of(request).run(work.next_hint, body)
+
+
+@router.post("/explain", response_model=ExplainOut)
+async def explain(body: ExplainIn, request: Request) -> ExplainOut:
+    """Every step of a human-style solve, in order, from the start state."""
+    return await workers_of(request).run(work.explanation, body)
+
+
+@router.post("/rate", response_model=RateOut)
+async def rate(body: PuzzleIn, request: Request) -> RateOut:
+    """How hard the puzzle is for a person: level, score and the hardest technique it needs."""
+    return await workers_of(request).run(work.rating, body)
+
+
+@router.post("/generate", response_model=GenerateOut)
+async def generate(body: GenerateIn, request: Request) -> GenerateOut:
+    """A new puzzle with exactly one solution: shape, difficulty, symmetry, minimality and seed."""
+    return await workers_of(request).run(work.generation, body)

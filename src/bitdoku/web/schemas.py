@@ -1,0 +1,155 @@
+"""The JSON of the web API: pydantic models that mirror the library's types.
+
+Cells are 0-based indices in row-major order (the page draws them), each with its human name (``r4c7``) where a
+person reads it. A puzzle travels as text in any format ``Grid.parse`` reads; the page sends the one-line format
+with ``.`` for an empty cell and the shape, so ``"3x2"`` and ``"2x3"`` are never confused.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+PUZZLE_CHARS = 20_000  # a 64x64 grid in integer rows fits; anything longer is refused before parsing
+
+
+class PuzzleIn(BaseModel):
+    """A puzzle and, when its cell count does not say it, its box shape (``"2x3"``)."""
+
+    puzzle: str = Field(max_length=PUZZLE_CHARS, examples=["8..........36......7..9.2...5...7.......457.....1...3..."
+                                                            "1....68..85...1..9....4.."])
+    shape: str | None = Field(default=None, max_length=8, examples=["3x3"])
+
+
+class CountIn(PuzzleIn):
+    limit: int = Field(default=2, ge=1, le=1000, description="Stop counting at this many solutions.")
+
+
+class ExplainIn(PuzzleIn):
+    guess: bool = Field(default=True, description="Go on past a stall by placing the solution's digit.")
+
+
+class GenerateIn(BaseModel):
+    shape: str = Field(default="3x3", max_length=8)
+    difficulty: str | None = Field(default=None, max_length=20, examples=["hard"])
+    symmetry: str = Field(default="none", max_length=20, examples=["rotational"])
+    minimal: bool = False
+    seed: int | None = Field(default=None, ge=0, lt=2**63)
+
+
+class ConflictOut(BaseModel):
+    """The same digit twice in a unit."""
+
+    digit: int
+    unit: str
+    cells: list[int]
+    names: list[str]
+
+
+class CountOut(BaseModel):
+    """The live verdict: ``status`` is unique, multiple, no-solution, invalid or limit (budget spent)."""
+
+    status: str
+    count: int
+    nodes: int
+    seconds: float
+    conflicts: list[ConflictOut]
+    reason: str | None
+
+
+class SolveOut(CountOut):
+    solution: str | None
+    guesses: int
+    backtracks: int
+
+
+class CandidatesOut(BaseModel):
+    """The candidates of each cell (an empty list for a filled cell), from the givens alone."""
+
+    shape: str
+    candidates: list[list[int]]
+    conflicts: list[ConflictOut]
+
+
+class ChangeOut(BaseModel):
+    cell: int
+    name: str
+    digit: int
+
+
+class StepOut(BaseModel):
+    """One step of a human-style solve: what it places and removes, where it looked, and its sentence."""
+
+    technique: str
+    text: str
+    placements: list[ChangeOut]
+    eliminations: list[ChangeOut]
+    cells: list[int]
+    units: list[str]
+
+
+class HintOut(BaseModel):
+    step: StepOut | None
+    solved: bool
+
+
+class StateOut(BaseModel):
+    """A grid's values (the one-line format) and each cell's candidates: where a replay starts."""
+
+    values: str
+    candidates: list[list[int]]
+
+
+class ExplainOut(BaseModel):
+    """The steps in order; replay them from ``start`` (a placement also removes its digit from the peers).
+    ``truncated`` when the time or step budget ended the list early."""
+
+    start: StateOut
+    steps: list[StepOut]
+    solved: bool
+    truncated: bool
+
+
+class RateOut(BaseModel):
+    score: float
+    level: str
+    hardest: str
+    counts: dict[str, int]
+    steps: int
+
+
+class GenerateOut(BaseModel):
+    puzzle: str
+    solution: str
+    shape: str
+    clues: int
+    symmetry: str
+    minimal: bool | None
+    rating: float | None
+    level: str | None
+    hardest: str | None
+    seconds: float
+    seed: int
+
+
+class HealthOut(BaseModel):
+    status: str
+    version: str
+    shapes: list[str]
+    limits: dict[str, object]
+
+
+class ErrorBody(BaseModel):
+    """What went wrong and where: ``kind`` is parse, shape, invalid, limit, too_large, busy or bad_request;
+    ``cell`` (0-based) and ``name`` point at the first cell involved, ``cells`` at all of them."""
+
+    kind: str
+    message: str
+    cell: int | None = None
+    name: str | None = None
+    cells: list[int] = []
+    line: int | None = None
+    column: int | None = None
+
+
+class ErrorOut(BaseModel):
+    error: ErrorBody

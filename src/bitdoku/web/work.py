@@ -1,0 +1,215 @@
+"""What each endpoint computes, as plain functions over the library: request model in, response model out.
+
+They run on worker threads (``routes`` sends them there), check the grid size first, and give every search a
+node budget and every human-style solve a time budget from ``Limits``, so no request runs without a bound.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from bitdoku import __version__
+from bitdoku.engines.result import SearchResult, Status
+from bitdoku.errors import StepLimitError, cell_name
+from bitdoku.generate.puzzles import generate_many, run_seed
+from bitdoku.grid import Grid
+from bitdoku.logic.candidates import CandidateGrid, digits_of
+from bitdoku.logic.explain import default_max_steps, explain, hint
+from bitdoku.logic.rating import rate
+from bitdoku.logic.step import Step
+from bitdoku.shape import Shape
+from bitdoku.solver import search
+from bitdoku.web.errors import ApiError, api_error, cell_index
+from bitdoku.web.limits import Limits
+from bitdoku.web.schemas import (
+    CandidatesOut,
+    ChangeOut,
+    ConflictOut,
+    CountIn,
+    CountOut,
+    ErrorBody,
+    ExplainIn,
+    ExplainOut,
+    GenerateIn,
+    GenerateOut,
+    HealthOut,
+    HintOut,
+    PuzzleIn,
+    RateOut,
+    SolveOut,
+    StateOut,
+    StepOut,
+)
+
+#: The shapes the page offers: 4x4, 6x6, 9x9, 12x12, 16x16 and 25x25.
+PAGE_SHAPES = ("2x2", "2x3", "3x3", "3x4", "4x4", "5x5")
+
+
+def health(limits: Limits) -> HealthOut:
+    return HealthOut(status="ok", version=__version__, shapes=list(PAGE_SHAPES), limits=limits.to_dict())
+
+
+def count(request: CountIn, limits: Limits) -> CountOut:
+    grid = read_grid(request, limits)
+    result, seconds = _timed_search(grid, request.limit, 0, limits.nodes(grid.shape, limits.verdict_seconds))
+    return CountOut(**_verdict(grid, result, seconds))
+
+
+def solve(request: PuzzleIn, limits: Limits) -> SolveOut:
+    grid = read_grid(request, limits)
+    result, seconds = _timed_search(grid, 2, 1, limits.nodes(grid.shape, limits.solve_seconds))
+    solution = result.solution
+    return SolveOut(**_verdict(grid, result, seconds), solution=solution.to_line() if solution else None,
+                    guesses=result.stats.guesses, backtracks=result.stats.backtracks)
+
+
+def candidates(request: PuzzleIn, limits: Limits) -> CandidatesOut:
+    grid = read_grid(request, limits)
+    return CandidatesOut(shape=str(grid.shape), candidates=_candidate_lists(CandidateGrid.from_grid(grid)),
+                         conflicts=_conflicts(grid))
+
+
+def next_hint(request: PuzzleIn, limits: Limits) -> HintOut:
+    grid = read_grid(request, limits)
+    with _answering(grid.n):
+        step = hint(grid.validate(), guess=True)
+    return HintOut(step=_step(step) if step else None, solved=step is None)
+
+
+def explanation(request: ExplainIn, limits: Limits) -> ExplainOut:
+    """The steps until solved, or until the time budget ends the list (``truncated``)."""
+    grid = read_grid(request, limits)
+    start = CandidateGrid.from_grid(grid)
+    steps: list[StepOut] = []
+    truncated = False
+    deadline = time.perf_counter() + limits.explain_seconds
+    with _answering(grid.n):
+        grid.validate()
+        try:
+            for step in _until(explain(grid, guess=request.guess), deadline):
+                steps.append(_step(step))
+        except _OutOfTime:
+            truncated = True
+        except StepLimitError:
+            truncated = True
+    solved = not truncated and (not steps or steps[-1].technique not in ("Stalled", "Contradiction"))
+    return ExplainOut(start=StateOut(values=grid.to_line(), candidates=_candidate_lists(start)), steps=steps,
+                      solved=solved, truncated=truncated)
+
+
+def rating(request: PuzzleIn, limits: Limits) -> RateOut:
+    grid = read_grid(request, limits)
+    with _answering(grid.n):
+        found = rate(grid, max_steps=_rating_steps(grid.shape, limits))
+    return RateOut(score=found.score, level=found.level, hardest=found.hardest, counts=found.counts,
+                   steps=found.steps)
+
+
+def generation(request: GenerateIn, limits: Limits) -> GenerateOut:
+    with _answering(None):
+        shape = Shape.parse(request.shape)
+        _check_size(shape, limits)
+        difficulty = request.difficulty.replace("-", " ") if request.difficulty else None
+        root, seed = run_seed(request.seed)
+        made = next(generate_many(1, shape, seed=root, symmetry=request.symmetry, minimal=request.minimal,
+                                  difficulty=difficulty, rated=shape.n <= 9, threads=1,
+                                  time_limit=limits.generate_seconds))
+    record = made.to_dict()
+    return GenerateOut(puzzle=record["puzzle"], solution=record["solution"], shape=str(shape), clues=made.clues,
+                       symmetry=made.symmetry.value, minimal=made.minimal, rating=record["rating"],
+                       level=record["level"], hardest=record["hardest"], seconds=made.seconds, seed=seed or 0)
+
+
+def read_grid(request: PuzzleIn, limits: Limits) -> Grid:
+    """The request's grid, or an ``ApiError``: text that is no grid, a shape too big for this server."""
+    shape = None
+    with _answering(None):
+        if request.shape is not None:
+            shape = Shape.parse(request.shape)
+            _check_size(shape, limits)
+    with _answering(shape.n if shape else _digits_of_line(request.puzzle)):
+        grid = Grid.parse(request.puzzle, shape)
+    _check_size(grid.shape, limits)
+    return grid
+
+
+class _OutOfTime(Exception):
+    """The explanation's time budget ended the list."""
+
+
+@contextmanager
+def _answering(n: int | None) -> Iterator[None]:
+    """Turn the library's errors raised inside the block into ``ApiError``s (cells as indices of an N x N grid)."""
+    try:
+        yield
+    except ApiError:
+        raise
+    except Exception as error:
+        raise api_error(error, n) from error
+
+
+def _digits_of_line(text: str) -> int | None:
+    """N of a one-line puzzle of N*N characters, so that a parse error can name its cell by index."""
+    root = math.isqrt(len(text.strip()))
+    return root if root * root == len(text.strip()) and "\n" not in text.strip() else None
+
+
+def _check_size(shape: Shape, limits: Limits) -> None:
+    if shape.n > limits.max_digits:
+        raise ApiError(422, ErrorBody(kind="too_large", message=f"this server solves grids up to "
+                                      f"{limits.max_digits}x{limits.max_digits}, not {shape.size_name}"))
+
+
+def _timed_search(grid: Grid, limit: int, keep: int, max_nodes: int) -> tuple[SearchResult, float]:
+    start = time.perf_counter()
+    result = search(grid, limit=limit, keep=keep, max_nodes=max_nodes)
+    return result, time.perf_counter() - start
+
+
+def _verdict(grid: Grid, result: SearchResult, seconds: float) -> dict[str, object]:
+    status = result.status
+    if status is Status.SOLVED:  # a count stopped at one solution
+        status = Status.UNIQUE
+    return {"status": status.value, "count": result.count, "nodes": result.stats.nodes,
+            "seconds": round(seconds, 6), "conflicts": _conflicts(grid) if status is Status.INVALID else [],
+            "reason": result.reason}
+
+
+def _conflicts(grid: Grid) -> list[ConflictOut]:
+    return [
+        ConflictOut(digit=c.digit, unit=c.unit, names=list(c.cells),
+                    cells=[index for index in (cell_index(name, grid.n) for name in c.cells) if index is not None])
+        for c in grid.conflicts()
+    ]
+
+
+def _candidate_lists(state: CandidateGrid) -> list[list[int]]:
+    return [digits_of(mask) if not state.value(cell) else [] for cell, mask in enumerate(state.masks)]
+
+
+def _step(step: Step) -> StepOut:
+    n = step.before.n
+
+    def changes(pairs: tuple[tuple[int, int], ...]) -> list[ChangeOut]:
+        return [ChangeOut(cell=cell, name=cell_name(cell, n), digit=digit) for cell, digit in pairs]
+
+    units = [step.before.shape.unit_name(unit) for unit in step.units]
+    return StepOut(technique=step.technique, text=step.text, placements=changes(step.placements),
+                   eliminations=changes(step.eliminations), cells=list(step.cells), units=units)
+
+
+def _until(steps: Iterator[Step], deadline: float) -> Iterator[Step]:
+    """The steps, then ``_OutOfTime`` once the deadline has passed."""
+    for step in steps:
+        yield step
+        if time.perf_counter() > deadline:
+            raise _OutOfTime
+
+
+def _rating_steps(shape: Shape, limits: Limits) -> int:
+    """A rating's step budget: the library's for 9x9 and smaller, fewer on big grids (a ladder pass there
+    takes a good part of a second)."""
+    return default_max_steps(shape) if shape.n <= 9 else max(16, int(limits.explain_seconds * 8))
