@@ -104,7 +104,11 @@ async def _validation_error(request: Request, error: RequestValidationError) -> 
 
 
 class BodyLimit:
-    """ASGI middleware: refuse a request body over ``max_bytes`` with 413, whether or not it says its length."""
+    """ASGI middleware: refuse a request body over ``max_bytes`` with 413, whether or not it says its length.
+
+    The body is read before the app runs (it is small by definition), so the app never starts on a request that
+    will be refused, and FastAPI's own body parsing cannot swallow the refusal.
+    """
 
     def __init__(self, app: Callable[..., Awaitable[None]], max_bytes: int) -> None:
         self.app = app
@@ -118,20 +122,21 @@ class BodyLimit:
         if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
             await self._refuse(send)
             return
-        received = 0
-
-        async def counted() -> dict[str, Any]:
-            nonlocal received
+        messages, received = [], 0
+        while True:  # read the whole body first (at most max_bytes of it): the app sees it only if it fits
             message = await receive()
+            messages.append(message)
             received += len(message.get("body", b""))
             if received > self.max_bytes:
-                raise _TooLarge
-            return message
+                await self._refuse(send)
+                return
+            if message["type"] != "http.request" or not message.get("more_body", False):
+                break
 
-        try:
-            await self.app(scope, counted, send)
-        except _TooLarge:
-            await self._refuse(send)
+        async def replay() -> dict[str, Any]:
+            return messages.pop(0) if messages else await receive()
+
+        await self.app(scope, replay, send)
 
     async def _refuse(self, send: Send) -> None:
         body = ErrorOut(error=ErrorBody(kind="too_large", message=f"a request body may have at most "
@@ -139,7 +144,3 @@ class BodyLimit:
         await send({"type": "http.response.start", "status": 413,
                     "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
         await send({"type": "http.response.body", "body": body})
-
-
-class _TooLarge(Exception):
-    """A streamed body passed the limit."""

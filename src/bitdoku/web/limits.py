@@ -23,8 +23,9 @@ class Limits:
     ``solve_seconds``: the same for ``/api/solve``; both are turned into node budgets per shape.
     ``explain_seconds``: ``/api/explain`` and ``/api/rate`` stop after about this long. ``generate_seconds``:
     the most a ``/api/generate`` request may take. ``workers``: threads for compiled and logic work (the
-    event loop never runs it). ``max_pending``: heavy requests running or waiting beyond which the server
-    answers 503 at once instead of queueing.
+    event loop never runs more than ``inline_seconds`` of it). ``max_pending``: heavy requests running or waiting
+    beyond which the server answers 503 at once instead of queueing. ``inline_seconds``: the search a solve or
+    count of a grid up to 9x9 may do on the event loop before it goes to a worker thread (0: never).
     """
 
     max_body_bytes: int = 64 * 1024
@@ -35,10 +36,18 @@ class Limits:
     generate_seconds: float = 10.0
     workers: int = default_threads()
     max_pending: int = 256
+    inline_seconds: float = 0.0001
 
     def nodes(self, shape: Shape, seconds: float) -> int:
         """A node budget worth about ``seconds`` of search on this shape."""
         return max(1_000, int(default_max_nodes(shape) * seconds / DEFAULT_SECONDS))
+
+    def inline_nodes(self, shape: Shape) -> int:
+        """The node budget of a search on the event loop: ``inline_seconds`` worth for grids up to 9x9 (the
+        band kernel's nodes cost about 0.3 µs), none for bigger ones."""
+        if shape.n > 9 or self.inline_seconds <= 0:
+            return 0
+        return max(1, int(default_max_nodes(shape) * self.inline_seconds / DEFAULT_SECONDS))
 
     def to_dict(self) -> dict[str, object]:
         return {

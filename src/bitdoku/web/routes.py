@@ -12,7 +12,8 @@ from collections.abc import Callable
 from typing import TypeVar
 
 import anyio
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Request, Response
+from pydantic import BaseModel
 
 from bitdoku.web import work
 from bitdoku.web.errors import ApiError
@@ -35,7 +36,7 @@ from bitdoku.web.schemas import (
 )
 
 In = TypeVar("In")
-Out = TypeVar("Out")
+Job = Callable[..., BaseModel | None]
 
 ERRORS = {422: {"model": ErrorOut}, 503: {"model": ErrorOut}}
 
@@ -49,7 +50,17 @@ class Workers:
         self._pending = 0
         self._lock = threading.Lock()
 
-    async def run(self, job: Callable[[In, Limits], Out], request: In) -> Out:
+    async def run(self, job: Job, request: In, *, inline: bool = False) -> Response:
+        """The job's answer as JSON. With ``inline``, first ask the job for a quick answer on the event loop
+        (``job(..., inline=True)`` spends at most ``Limits.inline_seconds`` of search and returns None when that
+        is not enough); the thread hop costs more than most 9x9 searches (benchmarks/RESULTS.md, issue 10)."""
+        answer = job(request, self.limits, inline=True) if inline and self.limits.inline_seconds > 0 else None
+        if answer is None:
+            answer = await self._in_thread(job, request)
+        # serialised here, once: FastAPI would validate the model against ``response_model`` again
+        return Response(answer.model_dump_json(), media_type="application/json")
+
+    async def _in_thread(self, job: Job, request: In) -> BaseModel:
         with self._lock:
             if self._pending >= self.limits.max_pending:
                 raise ApiError(503, ErrorBody(kind="busy", message="the server is busy; try again in a moment"))
@@ -75,42 +86,42 @@ def health(request: Request) -> HealthOut:
 
 
 @router.post("/count", response_model=CountOut)
-async def count(body: CountIn, request: Request) -> CountOut:
+async def count(body: CountIn, request: Request) -> Response:
     """Count solutions up to ``limit`` (2 tells unique from several): the live verdict while typing."""
-    return await workers_of(request).run(work.count, body)
+    return await workers_of(request).run(work.count, body, inline=True)
 
 
 @router.post("/solve", response_model=SolveOut)
-async def solve(body: PuzzleIn, request: Request) -> SolveOut:
+async def solve(body: PuzzleIn, request: Request) -> Response:
     """A solution, whether it is the only one, and the search's statistics."""
-    return await workers_of(request).run(work.solve, body)
+    return await workers_of(request).run(work.solve, body, inline=True)
 
 
 @router.post("/candidates", response_model=CandidatesOut)
-async def candidates(body: PuzzleIn, request: Request) -> CandidatesOut:
+async def candidates(body: PuzzleIn, request: Request) -> Response:
     """The candidates of every empty cell (pencil marks), and the conflicting givens."""
     return await workers_of(request).run(work.candidates, body)
 
 
 @router.post("/hint", response_model=HintOut)
-async def hint(body: PuzzleIn, request: Request) -> HintOut:
+async def hint(body: PuzzleIn, request: Request) -> Response:
     """The next step a person would take, with its cells, candidates and sentence."""
     return await workers_of(request).run(work.next_hint, body)
 
 
 @router.post("/explain", response_model=ExplainOut)
-async def explain(body: ExplainIn, request: Request) -> ExplainOut:
+async def explain(body: ExplainIn, request: Request) -> Response:
     """Every step of a human-style solve, in order, from the start state."""
     return await workers_of(request).run(work.explanation, body)
 
 
 @router.post("/rate", response_model=RateOut)
-async def rate(body: PuzzleIn, request: Request) -> RateOut:
+async def rate(body: PuzzleIn, request: Request) -> Response:
     """How hard the puzzle is for a person: level, score and the hardest technique it needs."""
     return await workers_of(request).run(work.rating, body)
 
 
 @router.post("/generate", response_model=GenerateOut)
-async def generate(body: GenerateIn, request: Request) -> GenerateOut:
+async def generate(body: GenerateIn, request: Request) -> Response:
     """A new puzzle with exactly one solution: shape, difficulty, symmetry, minimality and seed."""
     return await workers_of(request).run(work.generation, body)

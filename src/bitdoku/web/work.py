@@ -52,18 +52,38 @@ def health(limits: Limits) -> HealthOut:
     return HealthOut(status="ok", version=__version__, shapes=list(PAGE_SHAPES), limits=limits.to_dict())
 
 
-def count(request: CountIn, limits: Limits) -> CountOut:
+def count(request: CountIn, limits: Limits, *, inline: bool = False) -> CountOut | None:
+    """The live verdict; with ``inline``, only if ``Limits.inline_seconds`` of search answer it (else None)."""
     grid = read_grid(request, limits)
-    result, seconds = _timed_search(grid, request.limit, 0, limits.nodes(grid.shape, limits.verdict_seconds))
+    budget = _budget(grid.shape, limits, limits.verdict_seconds, inline)
+    if budget is None:
+        return None
+    result, seconds = _timed_search(grid, request.limit, 0, budget)
+    if inline and result.status is Status.LIMIT:
+        return None
     return CountOut(**_verdict(grid, result, seconds))
 
 
-def solve(request: PuzzleIn, limits: Limits) -> SolveOut:
+def solve(request: PuzzleIn, limits: Limits, *, inline: bool = False) -> SolveOut | None:
+    """A solution and whether it is unique; ``inline`` as for ``count``."""
     grid = read_grid(request, limits)
-    result, seconds = _timed_search(grid, 2, 1, limits.nodes(grid.shape, limits.solve_seconds))
+    budget = _budget(grid.shape, limits, limits.solve_seconds, inline)
+    if budget is None:
+        return None
+    result, seconds = _timed_search(grid, 2, 1, budget)
+    if inline and result.status is Status.LIMIT:
+        return None
     solution = result.solution
     return SolveOut(**_verdict(grid, result, seconds), solution=solution.to_line() if solution else None,
                     guesses=result.stats.guesses, backtracks=result.stats.backtracks)
+
+
+def _budget(shape: Shape, limits: Limits, seconds: float, inline: bool) -> int | None:
+    """The node budget of a search: ``seconds`` worth, or on the event loop the inline budget (None when the
+    shape is too big for one: its nodes cost tens of microseconds)."""
+    if not inline:
+        return limits.nodes(shape, seconds)
+    return limits.inline_nodes(shape) or None
 
 
 def candidates(request: PuzzleIn, limits: Limits) -> CandidatesOut:

@@ -1,0 +1,656 @@
+// The page: what the user made (givens, entries, pencil marks), what the server said about it (verdict,
+// solution, hint, explanation), and the controls that connect the two. The grid itself is in grid.js.
+
+import { ApiError, LiveQuery, post } from "./api.js";
+import { GridView } from "./grid.js";
+import { History } from "./history.js";
+import {
+  ALPHABET,
+  cellName,
+  conflictingCells,
+  fromLine,
+  shapeForCells,
+  shapeOf,
+  toLine,
+  unitCells,
+  valuesOfText,
+} from "./model.js";
+import { stateBefore } from "./replay.js";
+
+const $ = (id) => document.getElementById(id);
+const LIVE_DELAY_MS = 150;
+
+const state = {
+  shape: shapeOf("3x3"),
+  givens: new Uint8Array(81), // the puzzle
+  entries: new Uint8Array(81), // the player's values (Play mode)
+  marks: [], // the player's pencil marks: a Set of digits a cell
+  mode: "edit", // "edit": typing sets givens; "play": givens are locked, typing sets entries
+  candidates: null, // the server's candidates of the current grid, when "Show candidates" is on
+  overlay: null, // shown over the user's grid: {type: "solution" | "hint" | "replay", ...}
+  explanation: null, // the last /api/explain answer, while it still describes the grid
+  errorCells: new Set(), // cells an API error named
+  wrongCells: new Set(), // entries that Check found wrong
+  revision: 0, // counts changes, so that an answer about an older grid is dropped
+};
+
+const history = new History();
+const grid = new GridView($("grid"), {
+  enter: (cell, value) => enter(cell, value),
+  mark: (cell, digit) => toggleMark(cell, digit),
+  clear: (cell) => enter(cell, 0),
+  refuse: (cell, key) => say(`'${key}' is no value of a ${state.shape.size} grid; ${valuesHint()}.`, "error"),
+  select: () => render(),
+  leave: () => $("solve").focus(),
+});
+const verdictQuery = new LiveQuery("count", LIVE_DELAY_MS, showVerdict, showVerdictError);
+const candidatesQuery = new LiveQuery("candidates", LIVE_DELAY_MS, (answer) => {
+  state.candidates = answer.candidates;
+  render();
+}, () => {});
+
+// ---- the grids the page talks about -------------------------------------------------------------------
+
+/** The grid as the player sees it: the givens, plus the entries while playing. */
+function currentValues() {
+  if (state.mode === "edit") return state.givens;
+  return state.givens.map((given, cell) => given || state.entries[cell]);
+}
+
+function request(values, extra = {}) {
+  return { puzzle: toLine(values), shape: state.shape.name, ...extra };
+}
+
+function valuesHint() {
+  const n = state.shape.n;
+  return n <= 9 ? `type 1-${n}` : `type 1-9 and A-${ALPHABET[n - 1]} (or two digits quickly)`;
+}
+
+function snapshot() {
+  return {
+    shape: state.shape.name,
+    givens: toLine(state.givens),
+    entries: toLine(state.entries),
+    marks: state.marks.map((marks) => [...marks]),
+  };
+}
+
+function restore(saved) {
+  setShape(shapeOf(saved.shape));
+  state.givens = fromLine(saved.givens, state.shape);
+  state.entries = fromLine(saved.entries, state.shape);
+  state.marks = saved.marks.map((marks) => new Set(marks));
+}
+
+function setShape(shape) {
+  if (state.shape === shape && grid.shape === shape) return;
+  state.shape = shape;
+  state.givens = new Uint8Array(shape.cells);
+  state.entries = new Uint8Array(shape.cells);
+  state.marks = Array.from({ length: shape.cells }, () => new Set());
+  state.candidates = null;
+  grid.setShape(shape);
+  $("shape").value = shape.name;
+  buildKeypad();
+}
+
+// ---- changes ----------------------------------------------------------------------------------------------
+
+/**
+ * Change what the user made: remember the old state for Undo, apply `mutate`, then forget every answer about
+ * the old grid and ask again. `puzzle` says the givens changed (the verdict and the link follow them).
+ */
+function change(mutate, { puzzle = false, cell = null, record = true } = {}) {
+  if (record) history.record(snapshot());
+  mutate();
+  afterChange({ puzzle, cell });
+}
+
+function afterChange({ puzzle = true, cell = null } = {}) {
+  state.revision++;
+  state.overlay = null;
+  state.errorCells.clear();
+  if (cell === null) state.wrongCells.clear();
+  else state.wrongCells.delete(cell);
+  closeExplanation();
+  if (puzzle) {
+    updateLink();
+    askVerdict();
+  }
+  askCandidates();
+  render();
+  if (state.mode === "play") sayIfComplete();
+}
+
+function enter(cell, value) {
+  if (state.mode === "edit") {
+    if (state.givens[cell] === value) return;
+    change(() => {
+      state.givens[cell] = value;
+      state.entries[cell] = 0;
+      state.marks[cell].clear();
+    }, { puzzle: true, cell });
+    return;
+  }
+  if (state.givens[cell]) {
+    say(`${cellName(state.shape, cell)} is a given; choose "Edit givens" to change it.`);
+    return;
+  }
+  if (value && $("pencil").checked) {
+    toggleMark(cell, value);
+    return;
+  }
+  if (state.entries[cell] === value) return;
+  change(() => {
+    state.entries[cell] = value;
+    if (value) state.marks[cell].clear();
+  }, { cell });
+}
+
+function toggleMark(cell, digit) {
+  if (state.mode !== "play") {
+    say('Pencil marks are for playing: choose "Play" first.');
+    return;
+  }
+  if (state.givens[cell] || state.entries[cell]) return;
+  change(() => {
+    const marks = state.marks[cell];
+    if (marks.has(digit)) marks.delete(digit);
+    else marks.add(digit);
+  }, { cell });
+}
+
+/** Replace the puzzle (paste, link, Generate): a new grid of `shape`, no entries, no marks. */
+function loadPuzzle(shape, givens, { record = true } = {}) {
+  change(() => {
+    setShape(shape);
+    state.givens = Uint8Array.from(givens);
+    state.entries = new Uint8Array(shape.cells);
+    state.marks = Array.from({ length: shape.cells }, () => new Set());
+  }, { puzzle: true, record });
+}
+
+function undo(forward = false) {
+  const saved = forward ? history.redo(snapshot()) : history.undo(snapshot());
+  if (!saved) return;
+  restore(saved);
+  afterChange({ puzzle: true });
+  say(forward ? "Redone." : "Undone.");
+}
+
+function setMode(mode) {
+  state.mode = mode;
+  for (const radio of document.querySelectorAll("input[name=mode]")) radio.checked = radio.value === mode;
+  $("pencil").disabled = mode !== "play";
+  $("clear").textContent = mode === "play" ? "Clear my entries" : "Clear grid";
+  state.overlay = null;
+  state.candidates = null;
+  closeExplanation();
+  askCandidates();
+  render();
+}
+
+function sayIfComplete() {
+  const values = currentValues();
+  if (values.every(Boolean) && conflictingCells(values, state.shape).size === 0) {
+    say("Complete: every row, column and box holds each value once. Well done!", "success");
+  }
+}
+
+// ---- drawing ----------------------------------------------------------------------------------------------
+
+function render() {
+  grid.render(cellViews());
+  $("undo").disabled = !history.canUndo;
+  $("redo").disabled = !history.canRedo;
+  document.body.dataset.mode = state.mode;
+  for (const button of $("keypad").querySelectorAll("[data-pencil]")) {
+    button.setAttribute("aria-pressed", String($("pencil").checked));
+  }
+}
+
+/** What each cell shows (see GridView): the user's grid, or the solution, a hint or a replayed step over it. */
+function cellViews() {
+  const { shape, overlay } = state;
+  const values = overlay && overlay.values ? overlay.values : currentValues();
+  const conflicts = conflictingCells(values, shape);
+  const step = overlay && overlay.step;
+  const marked = stepMarks(step);
+  const selected = grid.selected;
+  const peers = new Set(shape.peers[selected]);
+  return Array.from(values, (value, cell) => {
+    const flags = new Set();
+    if (conflicts.has(cell)) flags.add("conflict");
+    if (state.errorCells.has(cell)) flags.add("error");
+    if (state.wrongCells.has(cell) && !overlay) flags.add("wrong");
+    if (step && step.cells.includes(cell)) flags.add("focus");
+    if (marked.targets.has(cell)) flags.add("target");
+    if (marked.units.has(cell)) flags.add("unit");
+    if (peers.has(cell)) flags.add("peer");
+    if (value && value === values[selected]) flags.add("same");
+    return {
+      value,
+      kind: kindOf(cell, value),
+      marks: value ? [] : marksOf(cell),
+      markStyles: marked.styles.get(cell),
+      flags,
+      locked: state.mode === "play" && Boolean(state.givens[cell]),
+    };
+  });
+}
+
+function kindOf(cell, value) {
+  if (!value) return null;
+  if (state.givens[cell]) return "given";
+  const overlay = state.overlay;
+  if (overlay && overlay.type === "solution") return "solution";
+  if (overlay && overlay.type === "replay") return overlay.start[cell] ? "entry" : "replayed";
+  return "entry";
+}
+
+function marksOf(cell) {
+  const overlay = state.overlay;
+  if (overlay && overlay.candidates) return [...overlay.candidates[cell]].sort((a, b) => a - b);
+  if ($("show-candidates").checked && state.candidates) return state.candidates[cell];
+  if (state.mode === "play") return [...state.marks[cell]].sort((a, b) => a - b);
+  return [];
+}
+
+/** The cells a step changes, the units it looks at, and how each candidate it touches is drawn. */
+function stepMarks(step) {
+  const found = { targets: new Set(), units: new Set(), styles: new Map() };
+  if (!step) return found;
+  const style = (cell, digit, how) => {
+    if (!found.styles.has(cell)) found.styles.set(cell, new Map());
+    found.styles.get(cell).set(digit, how);
+    found.targets.add(cell);
+  };
+  for (const { cell, digit } of step.placements) style(cell, digit, "place");
+  for (const { cell, digit } of step.eliminations) style(cell, digit, "remove");
+  for (const unit of step.units) for (const cell of unitCells(state.shape, unit)) found.units.add(cell);
+  return found;
+}
+
+function buildKeypad() {
+  const keypad = $("keypad");
+  keypad.replaceChildren();
+  keypad.style.setProperty("--n", state.shape.n);
+  const add = (text, label, onPress, attributes = {}) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = text;
+    button.tabIndex = -1; // the grid takes the same keys; the keypad is for touch and mouse
+    button.setAttribute("aria-label", label);
+    for (const [name, value] of Object.entries(attributes)) button.setAttribute(name, value);
+    button.addEventListener("mousedown", (event) => event.preventDefault()); // keep the focus in the grid
+    button.addEventListener("click", onPress);
+    keypad.append(button);
+  };
+  for (let value = 1; value <= state.shape.n; value++) {
+    add(ALPHABET[value - 1], `Enter ${value}`, () => enter(grid.selected, value));
+  }
+  add("⌫", "Clear the cell", () => enter(grid.selected, 0), { class: "wide" });
+  add("✎", "Pencil marks", () => {
+    if (state.mode !== "play") setMode("play");
+    $("pencil").checked = !$("pencil").checked;
+    render();
+  }, { class: "wide", "data-pencil": "", "aria-pressed": "false" });
+}
+
+// ---- messages -----------------------------------------------------------------------------------------------
+
+function say(text, tone = "info") {
+  const message = $("message");
+  message.textContent = text;
+  message.dataset.tone = tone;
+}
+
+function showError(error) {
+  if (!(error instanceof ApiError)) throw error;
+  say(error.message, "error");
+  state.errorCells = new Set(error.cells);
+  render();
+}
+
+const VERDICTS = {
+  unique: "Unique: exactly one solution",
+  multiple: "Several solutions",
+  "no-solution": "No solution",
+  invalid: "Invalid",
+  limit: "Undecided: search budget reached",
+};
+
+function setVerdict(status, title, detail) {
+  const verdict = $("verdict");
+  verdict.dataset.status = status;
+  verdict.removeAttribute("aria-busy");
+  verdict.querySelector(".verdict-title").textContent = title;
+  verdict.querySelector(".verdict-detail").textContent = detail;
+}
+
+function askVerdict() {
+  $("verdict").setAttribute("aria-busy", "true");
+  if (conflictingCells(state.givens, state.shape).size) setVerdict("invalid", VERDICTS.invalid, "a value repeats in a unit");
+  verdictQuery.ask(request(state.givens, { limit: 2 }));
+}
+
+function showVerdict(answer) {
+  const ms = formatSeconds(answer.seconds);
+  const details = {
+    unique: `proved in ${ms} (${answer.nodes.toLocaleString()} nodes)`,
+    multiple: state.givens.some(Boolean) ? `found 2 in ${ms}` : "the grid is empty: type givens, paste or generate",
+    "no-solution": `no grid completes these givens (${ms})`,
+    invalid: answer.reason || "a value repeats in a unit",
+    limit: "the live check stops early; Solve searches longer",
+  };
+  setVerdict(answer.status, VERDICTS[answer.status] || answer.status, details[answer.status] || "");
+}
+
+function showVerdictError(error) {
+  setVerdict("error", "No verdict", error.message);
+}
+
+function formatSeconds(seconds) {
+  return seconds < 1 ? `${(seconds * 1000).toFixed(seconds < 0.01 ? 2 : 0)} ms` : `${seconds.toFixed(2)} s`;
+}
+
+// ---- the server's answers -------------------------------------------------------------------------------
+
+function askCandidates() {
+  if ($("show-candidates").checked) candidatesQuery.ask(request(currentValues()));
+  else candidatesQuery.cancel();
+}
+
+/** Ask the server for something; the answer, or null when it failed (shown) or the grid changed meanwhile. */
+async function ask(button, pending, send, { keepIfChanged = false } = {}) {
+  const revision = state.revision;
+  button.disabled = true;
+  button.setAttribute("aria-busy", "true");
+  say(pending);
+  try {
+    const answer = await send();
+    if (keepIfChanged || state.revision === revision) return answer;
+    say("The grid changed before the answer came; ask again.");
+    return null;
+  } catch (error) {
+    if (keepIfChanged || state.revision === revision) showError(error);
+    return null;
+  } finally {
+    button.disabled = false;
+    button.removeAttribute("aria-busy");
+  }
+}
+
+async function solve() {
+  const answer = await ask($("solve"), "Solving…", () => post("solve", request(state.givens)));
+  if (!answer) return;
+  showVerdict(answer);
+  const stats = `${formatSeconds(answer.seconds)}, ${answer.nodes.toLocaleString()} nodes, ` +
+    `${answer.guesses.toLocaleString()} guesses, ${answer.backtracks.toLocaleString()} backtracks`;
+  if (answer.solution) {
+    state.overlay = { type: "solution", values: fromLine(answer.solution, state.shape) };
+    const which = answer.status === "unique" ? "the only solution" : "one of several solutions";
+    say(`Solved (${which}) in ${stats}. Any change to the grid hides it.`, "success");
+  } else if (answer.status === "invalid") {
+    state.errorCells = new Set(answer.conflicts.flatMap((conflict) => conflict.cells));
+    say(`Cannot solve: ${answer.reason}.`, "error");
+  } else if (answer.status === "no-solution") {
+    say(`No solution: no grid completes these givens (${stats}).`, "error");
+  } else {
+    say(`The search stopped before an answer (${stats}): the server's budget for one request is spent.`, "error");
+  }
+  render();
+}
+
+async function showHint() {
+  const values = currentValues();
+  const answer = await ask($("hint"), "Looking for the next step…", () =>
+    Promise.all([post("hint", request(values)), post("candidates", request(values))]));
+  if (!answer) return;
+  const [hint, candidates] = answer;
+  if (!hint.step) {
+    say("Nothing to hint: the grid is complete.");
+    return;
+  }
+  state.overlay = { type: "hint", step: hint.step, candidates: candidates.candidates.map((digits) => new Set(digits)) };
+  say(`Hint (${hint.step.technique}): ${hint.step.text}`, "hint");
+  render();
+}
+
+async function explain() {
+  const values = currentValues();
+  const answer = await ask($("explain"), "Explaining…", () => post("explain", request(values, { guess: true })));
+  if (!answer) return;
+  state.explanation = { answer, start: fromLine(answer.start.values, state.shape) };
+  const steps = answer.steps;
+  const ending = answer.truncated ? "; the list stops early (the server's time budget)" :
+    answer.solved ? "" : "; the techniques stall before the end";
+  $("explanation-summary").textContent =
+    `${steps.length} step${steps.length === 1 ? "" : "s"}${ending}. Choose a step to see the grid just before it.`;
+  const list = $("steps");
+  list.replaceChildren(...steps.map((step, index) => {
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "step";
+    button.dataset.index = String(index);
+    const technique = document.createElement("span");
+    technique.className = "technique";
+    technique.textContent = step.technique;
+    button.append(technique, document.createTextNode(step.text));
+    button.addEventListener("click", () => replay(index));
+    item.append(button);
+    return item;
+  }));
+  $("explanation").hidden = false;
+  say(`Explained in ${steps.length} steps.`, "success");
+  render();
+}
+
+/** Show the grid as it was just before step `index` of the explanation, with that step highlighted. */
+function replay(index) {
+  const { answer, start } = state.explanation;
+  const before = stateBefore(answer, index, state.shape);
+  const step = answer.steps[index];
+  state.overlay = { type: "replay", index, step, start, values: before.values, candidates: before.candidates };
+  for (const button of $("steps").querySelectorAll("button")) {
+    if (Number(button.dataset.index) === index) button.setAttribute("aria-current", "step");
+    else button.removeAttribute("aria-current");
+  }
+  $("leave-replay").hidden = false;
+  say(`Before step ${index + 1} of ${answer.steps.length} (${step.technique}): ${step.text}`, "hint");
+  render();
+}
+
+function leaveReplay() {
+  state.overlay = null;
+  for (const button of $("steps").querySelectorAll("[aria-current]")) button.removeAttribute("aria-current");
+  $("leave-replay").hidden = true;
+  say("");
+  render();
+}
+
+function closeExplanation() {
+  state.explanation = null;
+  $("explanation").hidden = true;
+  $("steps").replaceChildren();
+}
+
+async function rate() {
+  const answer = await ask($("rate"), "Rating…", () => post("rate", request(state.givens)));
+  if (!answer) return;
+  say(`Rating: ${answer.level} (score ${answer.score.toFixed(1)}); the hardest technique is ${answer.hardest}, ` +
+    `in ${answer.steps} steps.`, "success");
+}
+
+async function check() {
+  const filled = state.entries.filter((value, cell) => value && !state.givens[cell]).length;
+  if (state.mode !== "play" || !filled) {
+    say('Nothing to check yet: choose "Play", fill in some cells, then Check compares them with the solution.');
+    return;
+  }
+  const answer = await ask($("check"), "Checking your entries…", () => post("solve", request(state.givens)));
+  if (!answer) return;
+  if (!answer.solution) {
+    say(`The puzzle itself has no single answer to compare with: ${VERDICTS[answer.status] || answer.status}.`, "error");
+    return;
+  }
+  const solution = fromLine(answer.solution, state.shape);
+  state.wrongCells = new Set();
+  state.entries.forEach((value, cell) => {
+    if (value && !state.givens[cell] && value !== solution[cell]) state.wrongCells.add(cell);
+  });
+  const wrong = state.wrongCells.size;
+  const compared = answer.status === "unique" ? "" : " (the puzzle has several solutions; compared with one)";
+  if (wrong) say(`${wrong} of ${filled} entries ${wrong === 1 ? "is" : "are"} wrong (marked)${compared}.`, "error");
+  else say(`All ${filled} entries are right${compared}.`, "success");
+  render();
+}
+
+async function generate(event) {
+  event.preventDefault();
+  const body = { shape: state.shape.name, difficulty: $("difficulty").value || null, symmetry: $("symmetry").value };
+  const made = await ask($("generate"), `Generating a ${state.shape.size} puzzle…`, () => post("generate", body),
+    { keepIfChanged: true });
+  if (!made) return;
+  const shape = shapeOf(made.shape);
+  loadPuzzle(shape, fromLine(made.puzzle, shape));
+  setMode("play");
+  const level = made.level ? `, ${made.level} (score ${made.rating.toFixed(1)})` : "";
+  say(`New ${shape.size} puzzle: ${made.clues} givens${level}, ${made.symmetry} symmetry, made in ` +
+    `${formatSeconds(made.seconds)} (seed ${made.seed}). Playing: the givens are locked.`, "success");
+}
+
+/**
+ * Load a puzzle from text (a paste, the Load box, a link). The server reads it (shape null: it infers the
+ * shape) and names any bad character; a bad line is still drawn so the named cell can be seen.
+ */
+async function loadText(text, shapeName = null, { record = true } = {}) {
+  const trimmed = text.trim();
+  if (!trimmed) {
+    say("Nothing to load: the text is empty.");
+    return false;
+  }
+  try {
+    const answer = await post("candidates", { puzzle: trimmed, shape: shapeName });
+    const shape = shapeOf(answer.shape);
+    if (!shape) {
+      say(`This is a grid with ${answer.shape} boxes; the page edits 4x4 to 25x25 grids.`, "error");
+      return false;
+    }
+    let values = valuesOfText(trimmed, shape);
+    if (!values) {
+      const explained = await post("explain", { puzzle: trimmed, shape: shape.name, guess: false });
+      values = fromLine(explained.start.values, shape);
+    }
+    loadPuzzle(shape, values, { record });
+    say(`Loaded a ${shape.size} puzzle with ${values.filter(Boolean).length} givens.`);
+    return true;
+  } catch (error) {
+    const line = trimmed.includes("\n") ? null : trimmed;
+    const shape = shapeOf(shapeName) || (line && shapeForCells(line.length));
+    if (line && shape && line.length === shape.cells) loadPuzzle(shape, fromLine(line, shape), { record });
+    showError(error);
+    return false;
+  }
+}
+
+// ---- sharing -----------------------------------------------------------------------------------------------
+
+function updateLink() {
+  const params = new URLSearchParams({ shape: state.shape.name });
+  if (state.givens.some(Boolean)) params.set("p", toLine(state.givens));
+  window.history.replaceState(null, "", `${location.pathname}?${params}`);
+}
+
+async function copy(text, what) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    const area = Object.assign(document.createElement("textarea"), { value: text });
+    document.body.append(area);
+    area.select();
+    document.execCommand("copy");
+    area.remove();
+  }
+  say(`Copied ${what}: ${text}`, "success");
+}
+
+// ---- wiring -------------------------------------------------------------------------------------------------
+
+function isTextField(target) {
+  return target instanceof HTMLTextAreaElement || (target instanceof HTMLInputElement && target.type === "text");
+}
+
+function wire() {
+  $("solve").addEventListener("click", solve);
+  $("hint").addEventListener("click", showHint);
+  $("explain").addEventListener("click", explain);
+  $("rate").addEventListener("click", rate);
+  $("check").addEventListener("click", check);
+  $("undo").addEventListener("click", () => undo());
+  $("redo").addEventListener("click", () => undo(true));
+  $("leave-replay").addEventListener("click", leaveReplay);
+  $("generate-form").addEventListener("submit", generate);
+  $("clear").addEventListener("click", () => {
+    if (state.mode === "play") change(() => {
+      state.entries.fill(0);
+      state.marks.forEach((marks) => marks.clear());
+    });
+    else change(() => {
+      state.givens.fill(0);
+      state.entries.fill(0);
+      state.marks.forEach((marks) => marks.clear());
+    }, { puzzle: true });
+    say("Cleared; Undo brings it back.");
+  });
+  $("shape").addEventListener("change", () => {
+    const shape = shapeOf($("shape").value);
+    loadPuzzle(shape, new Uint8Array(shape.cells));
+    say(`A new empty ${shape.size} grid; ${valuesHint()}. Undo brings the old grid back.`);
+  });
+  for (const radio of document.querySelectorAll("input[name=mode]")) {
+    radio.addEventListener("change", () => setMode(radio.value));
+  }
+  $("pencil").addEventListener("change", render);
+  $("show-candidates").addEventListener("change", () => {
+    state.candidates = null;
+    askCandidates();
+    render();
+  });
+  $("copy-line").addEventListener("click", () => copy(toLine(state.givens), "the puzzle as one line"));
+  $("copy-link").addEventListener("click", () => copy(location.href, "a link to this puzzle"));
+  $("print").addEventListener("click", () => window.print());
+  $("load-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    if (await loadText($("load-text").value)) grid.focus();
+  });
+  document.addEventListener("paste", (event) => {
+    if (isTextField(event.target)) return;
+    event.preventDefault();
+    loadText(event.clipboardData.getData("text"));
+  });
+  document.addEventListener("keydown", (event) => {
+    if (!(event.ctrlKey || event.metaKey) || isTextField(event.target)) return;
+    const key = event.key.toLowerCase();
+    if (key === "z" || key === "y") {
+      event.preventDefault();
+      undo(key === "y" || event.shiftKey);
+    }
+  });
+}
+
+function start() {
+  wire();
+  const params = new URLSearchParams(location.search);
+  const shape = shapeOf(params.get("shape")) || (params.get("p") && shapeForCells(params.get("p").length));
+  setShape(shape || shapeOf("3x3"));
+  setMode("edit");
+  if (params.get("p")) {
+    loadText(params.get("p"), shape ? shape.name : null, { record: false });
+  } else {
+    afterChange({ puzzle: true });
+  }
+}
+
+start();
