@@ -46,9 +46,11 @@ class ConflictOut(BaseModel):
 
 
 class CountOut(BaseModel):
-    """The live verdict: ``status`` is unique, multiple, no-solution, invalid or limit (budget spent)."""
+    """The live verdict: ``status`` is unique, multiple, no-solution, invalid or limit (budget spent);
+    ``values`` is the grid as the server read it (the one-line format)."""
 
     status: str
+    values: str
     count: int
     nodes: int
     seconds: float
@@ -63,9 +65,11 @@ class SolveOut(CountOut):
 
 
 class CandidatesOut(BaseModel):
-    """The candidates of each cell (an empty list for a filled cell), from the givens alone."""
+    """The candidates of each cell (an empty list for a filled cell), from the givens alone, and the grid as the
+    server read it (``values``, the one-line format: how the page loads pasted text in any format)."""
 
     shape: str
+    values: str
     candidates: list[list[int]]
     conflicts: list[ConflictOut]
 

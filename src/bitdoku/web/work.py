@@ -88,8 +88,8 @@ def _budget(shape: Shape, limits: Limits, seconds: float, inline: bool) -> int |
 
 def candidates(request: PuzzleIn, limits: Limits) -> CandidatesOut:
     grid = read_grid(request, limits)
-    return CandidatesOut(shape=str(grid.shape), candidates=_candidate_lists(CandidateGrid.from_grid(grid)),
-                         conflicts=_conflicts(grid))
+    return CandidatesOut(shape=str(grid.shape), values=grid.to_line(),
+                         candidates=_candidate_lists(CandidateGrid.from_grid(grid)), conflicts=_conflicts(grid))
 
 
 def next_hint(request: PuzzleIn, limits: Limits) -> HintOut:
@@ -150,7 +150,7 @@ def read_grid(request: PuzzleIn, limits: Limits) -> Grid:
         if request.shape is not None:
             shape = Shape.parse(request.shape)
             _check_size(shape, limits)
-    with _answering(shape.n if shape else _digits_of_line(request.puzzle)):
+    with _answering(shape.n if shape else _digits_of_text(request.puzzle)):
         grid = Grid.parse(request.puzzle, shape)
     _check_size(grid.shape, limits)
     return grid
@@ -171,10 +171,14 @@ def _answering(n: int | None) -> Iterator[None]:
         raise api_error(error, n) from error
 
 
-def _digits_of_line(text: str) -> int | None:
-    """N of a one-line puzzle of N*N characters, so that a parse error can name its cell by index."""
+def _digits_of_text(text: str) -> int | None:
+    """N of a puzzle's text, from its layout: N*N characters on one line, or N rows of cells in a picture (box
+    rules left out), so that a parse error can name its cell by index."""
+    rows = [row for row in text.strip().splitlines() if row.strip() and set(row.strip()) - set("-+|= ")]
+    if len(rows) > 1:
+        return len(rows)
     root = math.isqrt(len(text.strip()))
-    return root if root * root == len(text.strip()) and "\n" not in text.strip() else None
+    return root if root * root == len(text.strip()) else None
 
 
 def _check_size(shape: Shape, limits: Limits) -> None:
@@ -193,7 +197,7 @@ def _verdict(grid: Grid, result: SearchResult, seconds: float) -> dict[str, obje
     status = result.status
     if status is Status.SOLVED:  # a count stopped at one solution
         status = Status.UNIQUE
-    return {"status": status.value, "count": result.count, "nodes": result.stats.nodes,
+    return {"status": status.value, "values": grid.to_line(), "count": result.count, "nodes": result.stats.nodes,
             "seconds": round(seconds, 6), "conflicts": _conflicts(grid) if status is Status.INVALID else [],
             "reason": result.reason}
 

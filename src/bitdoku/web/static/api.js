@@ -8,6 +8,7 @@ export class ApiError extends Error {
     this.kind = body.kind;
     this.cell = body.cell ?? null;
     this.cells = body.cells || (body.cell != null ? [body.cell] : []);
+    this.cellName = body.name ?? null; // "r4c7", also when the server could not number the cell
   }
 }
 

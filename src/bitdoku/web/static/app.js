@@ -7,10 +7,12 @@ import { History } from "./history.js";
 import {
   ALPHABET,
   cellName,
+  cellOfName,
   conflictingCells,
   fromLine,
   shapeForCells,
   shapeOf,
+  shapeOfText,
   toLine,
   unitCells,
   valuesOfText,
@@ -34,14 +36,14 @@ const state = {
   revision: 0, // counts changes, so that an answer about an older grid is dropped
 };
 
-const history = new History();
+const undoHistory = new History(); // not window.history, which holds the permalink
 const grid = new GridView($("grid"), {
   enter: (cell, value) => enter(cell, value),
   mark: (cell, digit) => toggleMark(cell, digit),
   clear: (cell) => enter(cell, 0),
   refuse: (cell, key) => say(`'${key}' is no value of a ${state.shape.size} grid; ${valuesHint()}.`, "error"),
   select: () => render(),
-  leave: () => $("solve").focus(),
+  leave: () => (state.overlay ? dismissOverlay() : $("solve").focus()),
 });
 const verdictQuery = new LiveQuery("count", LIVE_DELAY_MS, showVerdict, showVerdictError);
 const candidatesQuery = new LiveQuery("candidates", LIVE_DELAY_MS, (answer) => {
@@ -91,6 +93,10 @@ function setShape(shape) {
   state.candidates = null;
   grid.setShape(shape);
   $("shape").value = shape.name;
+  // The rater's techniques stall on grids above 9x9 (it calls nearly all of them "beyond logic"), so a
+  // difficulty could not be met there: the choice is offered where it means something.
+  $("difficulty").disabled = shape.n > 9;
+  $("difficulty").title = shape.n > 9 ? "Difficulty levels are for grids up to 9x9" : "";
   buildKeypad();
 }
 
@@ -101,7 +107,7 @@ function setShape(shape) {
  * the old grid and ask again. `puzzle` says the givens changed (the verdict and the link follow them).
  */
 function change(mutate, { puzzle = false, cell = null, record = true } = {}) {
-  if (record) history.record(snapshot());
+  if (record) undoHistory.record(snapshot());
   mutate();
   afterChange({ puzzle, cell });
 }
@@ -163,7 +169,7 @@ function toggleMark(cell, digit) {
 /** Replace the puzzle (paste, link, Generate): a new grid of `shape`, no entries, no marks. */
 function loadPuzzle(shape, givens, { record = true } = {}) {
   change(() => {
-    setShape(shape);
+    keepingFocus(() => setShape(shape));
     state.givens = Uint8Array.from(givens);
     state.entries = new Uint8Array(shape.cells);
     state.marks = Array.from({ length: shape.cells }, () => new Set());
@@ -171,11 +177,18 @@ function loadPuzzle(shape, givens, { record = true } = {}) {
 }
 
 function undo(forward = false) {
-  const saved = forward ? history.redo(snapshot()) : history.undo(snapshot());
+  const saved = forward ? undoHistory.redo(snapshot()) : undoHistory.undo(snapshot());
   if (!saved) return;
-  restore(saved);
+  keepingFocus(() => restore(saved));
   afterChange({ puzzle: true });
   say(forward ? "Redone." : "Undone.");
+}
+
+/** Run `rebuild` (which may draw a new grid) and give the focus back to the grid if it was there. */
+function keepingFocus(rebuild) {
+  const inGrid = $("grid").contains(document.activeElement);
+  rebuild();
+  if (inGrid && !$("grid").contains(document.activeElement)) grid.focus();
 }
 
 function setMode(mode) {
@@ -201,11 +214,10 @@ function sayIfComplete() {
 
 function render() {
   grid.render(cellViews());
-  $("undo").disabled = !history.canUndo;
-  $("redo").disabled = !history.canRedo;
-  document.body.dataset.mode = state.mode;
+  $("undo").disabled = !undoHistory.canUndo;
+  $("redo").disabled = !undoHistory.canRedo;
   for (const button of $("keypad").querySelectorAll("[data-pencil]")) {
-    button.setAttribute("aria-pressed", String($("pencil").checked));
+    button.setAttribute("aria-pressed", String($("pencil").checked && state.mode === "play"));
   }
 }
 
@@ -217,7 +229,7 @@ function cellViews() {
   const step = overlay && overlay.step;
   const marked = stepMarks(step);
   const selected = grid.selected;
-  const peers = new Set(shape.peers[selected]);
+  const peers = new Set(step ? [] : shape.peers[selected]); // a step's own colours need the whole grid
   return Array.from(values, (value, cell) => {
     const flags = new Set();
     if (conflicts.has(cell)) flags.add("conflict");
@@ -227,7 +239,7 @@ function cellViews() {
     if (marked.targets.has(cell)) flags.add("target");
     if (marked.units.has(cell)) flags.add("unit");
     if (peers.has(cell)) flags.add("peer");
-    if (value && value === values[selected]) flags.add("same");
+    if (!step && value && value === values[selected]) flags.add("same");
     return {
       value,
       kind: kindOf(cell, value),
@@ -274,7 +286,6 @@ function stepMarks(step) {
 function buildKeypad() {
   const keypad = $("keypad");
   keypad.replaceChildren();
-  keypad.style.setProperty("--n", state.shape.n);
   const add = (text, label, onPress, attributes = {}) => {
     const button = document.createElement("button");
     button.type = "button";
@@ -289,12 +300,12 @@ function buildKeypad() {
   for (let value = 1; value <= state.shape.n; value++) {
     add(ALPHABET[value - 1], `Enter ${value}`, () => enter(grid.selected, value));
   }
-  add("⌫", "Clear the cell", () => enter(grid.selected, 0), { class: "wide" });
+  add("⌫", "Clear the cell", () => enter(grid.selected, 0));
   add("✎", "Pencil marks", () => {
     if (state.mode !== "play") setMode("play");
     $("pencil").checked = !$("pencil").checked;
     render();
-  }, { class: "wide", "data-pencil": "", "aria-pressed": "false" });
+  }, { "data-pencil": "", "aria-pressed": "false" });
 }
 
 // ---- messages -----------------------------------------------------------------------------------------------
@@ -305,10 +316,13 @@ function say(text, tone = "info") {
   message.dataset.tone = tone;
 }
 
-function showError(error) {
+/** An API error as a message, with the cells it names highlighted (unless they are not in the grid shown). */
+function showError(error, { highlight = true } = {}) {
   if (!(error instanceof ApiError)) throw error;
   say(error.message, "error");
-  state.errorCells = new Set(error.cells);
+  const named = cellOfName(state.shape, error.cellName);
+  const cells = error.cells.length ? error.cells : named === null ? [] : [named];
+  state.errorCells = new Set(highlight ? cells : []);
   render();
 }
 
@@ -329,15 +343,15 @@ function setVerdict(status, title, detail) {
 }
 
 function askVerdict() {
-  $("verdict").setAttribute("aria-busy", "true");
   if (conflictingCells(state.givens, state.shape).size) setVerdict("invalid", VERDICTS.invalid, "a value repeats in a unit");
+  $("verdict").setAttribute("aria-busy", "true"); // until the server's answer about this very grid
   verdictQuery.ask(request(state.givens, { limit: 2 }));
 }
 
 function showVerdict(answer) {
   const ms = formatSeconds(answer.seconds);
   const details = {
-    unique: `proved in ${ms} (${answer.nodes.toLocaleString()} nodes)`,
+    unique: `proved in ${ms} (${plural(answer.nodes, "search node")})`,
     multiple: state.givens.some(Boolean) ? `found 2 in ${ms}` : "the grid is empty: type givens, paste or generate",
     "no-solution": `no grid completes these givens (${ms})`,
     invalid: answer.reason || "a value repeats in a unit",
@@ -348,6 +362,10 @@ function showVerdict(answer) {
 
 function showVerdictError(error) {
   setVerdict("error", "No verdict", error.message);
+}
+
+function plural(count, noun, nouns = `${noun}s`) {
+  return `${count.toLocaleString()} ${count === 1 ? noun : nouns}`;
 }
 
 function formatSeconds(seconds) {
@@ -385,12 +403,12 @@ async function solve() {
   const answer = await ask($("solve"), "Solving…", () => post("solve", request(state.givens)));
   if (!answer) return;
   showVerdict(answer);
-  const stats = `${formatSeconds(answer.seconds)}, ${answer.nodes.toLocaleString()} nodes, ` +
-    `${answer.guesses.toLocaleString()} guesses, ${answer.backtracks.toLocaleString()} backtracks`;
+  const stats = `${formatSeconds(answer.seconds)}: ${plural(answer.nodes, "search node")}, ` +
+    `${plural(answer.guesses, "guess", "guesses")}, ${plural(answer.backtracks, "backtrack")}`;
   if (answer.solution) {
     state.overlay = { type: "solution", values: fromLine(answer.solution, state.shape) };
     const which = answer.status === "unique" ? "the only solution" : "one of several solutions";
-    say(`Solved (${which}) in ${stats}. Any change to the grid hides it.`, "success");
+    say(`Solved (${which}) in ${stats}. Escape or any change hides it.`, "success");
   } else if (answer.status === "invalid") {
     state.errorCells = new Set(answer.conflicts.flatMap((conflict) => conflict.cells));
     say(`Cannot solve: ${answer.reason}.`, "error");
@@ -443,6 +461,7 @@ async function explain() {
     return item;
   }));
   $("explanation").hidden = false;
+  $("leave-replay").hidden = true;
   say(`Explained in ${steps.length} steps.`, "success");
   render();
 }
@@ -462,7 +481,8 @@ function replay(index) {
   render();
 }
 
-function leaveReplay() {
+/** Back to the user's grid from a solution, a hint or a replayed step (the explanation stays open). */
+function dismissOverlay() {
   state.overlay = null;
   for (const button of $("steps").querySelectorAll("[aria-current]")) button.removeAttribute("aria-current");
   $("leave-replay").hidden = true;
@@ -509,7 +529,8 @@ async function check() {
 
 async function generate(event) {
   event.preventDefault();
-  const body = { shape: state.shape.name, difficulty: $("difficulty").value || null, symmetry: $("symmetry").value };
+  const graded = !$("difficulty").disabled && $("difficulty").value;
+  const body = { shape: state.shape.name, difficulty: graded || null, symmetry: $("symmetry").value };
   const made = await ask($("generate"), `Generating a ${state.shape.size} puzzle…`, () => post("generate", body),
     { keepIfChanged: true });
   if (!made) return;
@@ -538,19 +559,15 @@ async function loadText(text, shapeName = null, { record = true } = {}) {
       say(`This is a grid with ${answer.shape} boxes; the page edits 4x4 to 25x25 grids.`, "error");
       return false;
     }
-    let values = valuesOfText(trimmed, shape);
-    if (!values) {
-      const explained = await post("explain", { puzzle: trimmed, shape: shape.name, guess: false });
-      values = fromLine(explained.start.values, shape);
-    }
+    const values = fromLine(answer.values, shape); // the grid as the server read it, in any format
     loadPuzzle(shape, values, { record });
     say(`Loaded a ${shape.size} puzzle with ${values.filter(Boolean).length} givens.`);
     return true;
   } catch (error) {
-    const line = trimmed.includes("\n") ? null : trimmed;
-    const shape = shapeOf(shapeName) || (line && shapeForCells(line.length));
-    if (line && shape && line.length === shape.cells) loadPuzzle(shape, fromLine(line, shape), { record });
-    showError(error);
+    const shape = shapeOf(shapeName) || shapeOfText(trimmed);
+    const values = shape && valuesOfText(trimmed, shape);
+    if (values) loadPuzzle(shape, values, { record });
+    showError(error, { highlight: Boolean(values) });
     return false;
   }
 }
@@ -590,7 +607,7 @@ function wire() {
   $("check").addEventListener("click", check);
   $("undo").addEventListener("click", () => undo());
   $("redo").addEventListener("click", () => undo(true));
-  $("leave-replay").addEventListener("click", leaveReplay);
+  $("leave-replay").addEventListener("click", dismissOverlay);
   $("generate-form").addEventListener("submit", generate);
   $("clear").addEventListener("click", () => {
     if (state.mode === "play") change(() => {

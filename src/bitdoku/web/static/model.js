@@ -61,6 +61,14 @@ export function cellName(shape, cell) {
   return `r${shape.rowOf(cell) + 1}c${shape.colOf(cell) + 1}`;
 }
 
+/** The cell a name such as "r4c7" stands for in this shape, or null. */
+export function cellOfName(shape, name) {
+  const match = /^r(\d+)c(\d+)$/.exec(name || "");
+  if (!match) return null;
+  const [row, col] = [Number(match[1]) - 1, Number(match[2]) - 1];
+  return row < shape.n && col < shape.n ? row * shape.n + col : null;
+}
+
 /** The character of a value (0 is "."). */
 export function symbol(value) {
   return value ? ALPHABET[value - 1] : ".";
@@ -87,12 +95,24 @@ export function fromLine(line, shape) {
   return values;
 }
 
+/** The page shape that text seems to be drawn in: a line by its length, a picture by its count of rows. */
+export function shapeOfText(text) {
+  const rows = cellRows(text);
+  if (rows.length === 1) return shapeForCells(rows[0].replace(/\s/g, "").length);
+  return shapeForCells(rows.length * rows.length);
+}
+
+/** The rows of a puzzle's text that hold cells (a picture's box rules and blank lines left out). */
+function cellRows(text) {
+  return text.trim().split(/\r?\n/).filter((row) => !/^[\s|+\-=]*$/.test(row));
+}
+
 /**
  * The values of pasted text that the server has already read as a grid of this shape: a line, a block
  * picture (box rules dropped) or rows of integers. Null when the text is laid out some other way.
  */
 export function valuesOfText(text, shape) {
-  const rows = text.split(/\r?\n/).filter((row) => !/^[\s|+\-=]*$/.test(row));
+  const rows = cellRows(text);
   const chars = rows.join("").replace(/[\s|+=]/g, "");
   if (chars.length === shape.cells) return fromLine(chars, shape);
   const tokens = rows.join(" ").split(/\s+/).filter((token) => token && !/^[|+=]+$/.test(token));
