@@ -8,9 +8,9 @@ results are the same for any number of threads. One bad row gets its own status 
 from __future__ import annotations
 
 import os
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -147,19 +147,41 @@ def default_threads() -> int:
 
 
 def run_sliced(run: Callable[[int, int], None], rows: int, threads: int | None) -> None:
-    """Call ``run(start, stop)`` over slices of ``rows``: in this thread, or on a pool of ``threads``."""
+    """Call ``run(start, stop)`` over slices of ``rows`` on ``threads`` worker threads, and wait for them.
+
+    The workers are daemon threads and the caller waits in an interruptible join: Ctrl-C reaches the caller
+    at once, even in the middle of a long compiled search (which cannot be stopped, and is simply not waited
+    for at exit). An exception in a worker stops the others after their current slice and is raised here.
+    """
     threads = default_threads() if threads is None else threads
     if threads < 1:
         raise ValueError(f"threads must be at least 1, not {threads}")
     size = max(1, min(SLICE_ROWS, -(-rows // (threads * TASKS_PER_THREAD))))
     slices = [(start, min(start + size, rows)) for start in range(0, rows, size)]
-    if threads == 1 or len(slices) <= 1:
-        for start, stop in slices:
-            run(start, stop)
+    if not slices:
         return
-    with ThreadPoolExecutor(max_workers=min(threads, len(slices))) as pool:
-        for future in [pool.submit(run, start, stop) for start, stop in slices]:
-            future.result()
+    taken = iter(range(len(slices)))
+    lock = threading.Lock()
+    failures: list[BaseException] = []
+
+    def work() -> None:
+        while not failures:
+            with lock:
+                index = next(taken, None)
+            if index is None:
+                return
+            try:
+                run(*slices[index])
+            except BaseException as error:  # handed to the caller below
+                failures.append(error)
+
+    workers = [threading.Thread(target=work, daemon=True) for _ in range(min(threads, len(slices)))]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    if failures:
+        raise failures[0]
 
 
 def as_puzzle_array(

@@ -24,7 +24,7 @@ def test_caches_survive_while_the_sources_stay_the_same(tmp_path):
 def test_an_edit_to_any_kernel_source_drops_every_cache_file(tmp_path):
     package = _package(tmp_path)
     cache.clear_stale(package)
-    (package / "kernels" / "__pycache__" / "batch.search_rows-1.py311.nbi").write_text("index")
+    (package / "kernels" / "__pycache__" / "batch.search_rows9-1.py311.nbi").write_text("index")
     (package / "logic" / "__pycache__" / "_fast.run-1.py311.1.nbc").write_text("code")
     (package / "kernels" / "dfs.py").write_text("x = 2\n")  # batch's cache would not notice this edit
     assert cache.clear_stale(package)

@@ -60,7 +60,7 @@ def read_entries(source: Source, *, shape: Shape | str | None = None) -> Iterato
     """Yield an ``Entry`` for every puzzle of a source, good or bad, in order."""
     fixed = Shape.parse(shape) if shape is not None else None
     with _open(source) as (stream, name):
-        yield from _Scanner(name, fixed).scan(_numbered_lines(stream, name))
+        yield from Scanner(name, fixed).scan(_numbered_lines(stream, name))
 
 
 @contextmanager
@@ -95,8 +95,12 @@ def _numbered_lines(stream: TextIO, name: str) -> Iterator[tuple[int, str | Pars
         yield number, text.split("#", 1)[0].rstrip()
 
 
-class _Scanner:
-    """Turns numbered lines into entries, gathering the rows of block pictures."""
+class Scanner:
+    """Turns numbered lines into entries, gathering the rows of block pictures.
+
+    ``scan`` reads a whole source; ``feed`` and ``finish`` read it in parts (``pipeline.chunks`` hands the
+    scanner only the chunks that are not plain lines), with ``busy`` telling whether a picture is still open.
+    """
 
     def __init__(self, name: str, shape: Shape | None) -> None:
         self.name = name
@@ -106,7 +110,17 @@ class _Scanner:
         self.block_rows = 0
         self.block_width = 0
 
+    @property
+    def busy(self) -> bool:
+        """Whether the rows of a block picture are being gathered (the next lines may belong to it)."""
+        return bool(self.block)
+
     def scan(self, lines: Iterator[tuple[int, str | ParseError]]) -> Iterator[Entry]:
+        yield from self.feed(lines)
+        yield from self.finish()
+
+    def feed(self, lines: Iterator[tuple[int, str | ParseError]]) -> Iterator[Entry]:
+        """The entries these lines complete (a picture still open at the end waits for more lines)."""
         for number, text in lines:
             if isinstance(text, ParseError):
                 yield from self._flush_partial()
@@ -115,6 +129,9 @@ class _Scanner:
                 yield from self._continue_block(number, text)
             elif text.strip() and not is_rule_line(text):
                 yield from self._start(number, text)
+
+    def finish(self) -> Iterator[Entry]:
+        """The error of a picture left open at the end of the source, if any."""
         yield from self._flush_partial()
 
     def _start(self, number: int, text: str) -> Iterator[Entry]:

@@ -1,10 +1,13 @@
 """Many puzzles at once: each row searched on its own, its outputs written to its own row.
 
 ``search_rows`` runs on the calling thread and releases the GIL, so a driver (``bitdoku.batch``) runs slices of
-a batch on a thread pool: each row writes only its own solution, status and stats, so the result is the same
-for any number of threads (stumpy's rule: no shared output, no reduction needed). Rows are taken in chunks of
-``CHUNK_ROWS`` that reuse one 9x9 stack. A ``prange`` version measured the same (1.93 against 2.01 µs a
-17-clue puzzle on 2 threads) but needs ``numba.set_num_threads``, a process-wide setting, to honour ``threads=``.
+a batch on worker threads: each row writes only its own solution, status and stats, so the result is the same
+for any number of threads (stumpy's rule: no shared output, no reduction needed). ``search_rows`` is a plain
+function that picks one of two compiled loops, ``search_rows9`` for classic 9x9 grids and
+``search_rows_generic`` for the rest, so that a 9x9 job loads (or compiles) only the 9x9 kernel: a compiled
+function that could reach both would bring both along. A ``prange`` version measured the same (1.93 against
+2.01 µs a 17-clue puzzle on 2 threads) but needs ``numba.set_num_threads``, a process-wide setting, to honour
+``threads=``.
 """
 
 import numpy as np
@@ -12,27 +15,9 @@ from numba import njit
 
 from bitdoku.kernels.dfs import search_generic
 from bitdoku.kernels.status import GENERIC_ONLY
-from bitdoku.kernels.sudoku9 import MAX_DEPTH, STATE_WORDS, is_standard9, search9_in
-
-CHUNK_ROWS = 32
+from bitdoku.kernels.sudoku9 import MAX_DEPTH, STANDARD_UNITS, STATE_WORDS, search9_in
 
 
-@njit(cache=True, nogil=True)
-def _search_range(puzzles, first, stop, n, units, cell_units, peers, limit, max_nodes, flags, solutions, status, stats,
-                  specialised):
-    """Search rows first..stop-1 one after the other, sharing one 9x9 stack."""
-    states = np.empty((MAX_DEPTH, STATE_WORDS), np.uint32)
-    frames = np.empty((MAX_DEPTH, 3), np.int64)
-    for row in range(first, stop):
-        out = solutions[row : row + 1]
-        if specialised:
-            code = search9_in(puzzles[row], limit, max_nodes, flags, out, stats[row], states, frames)
-        else:
-            code = search_generic(puzzles[row], n, units, cell_units, peers, limit, max_nodes, flags, out, stats[row])
-        status[row] = code
-
-
-@njit(cache=True, nogil=True)
 def search_rows(puzzles, n, units, cell_units, peers, limit, max_nodes, flags, solutions, status, stats):
     """Search every row of ``puzzles`` on the calling thread (the GIL released).
 
@@ -51,6 +36,30 @@ def search_rows(puzzles, n, units, cell_units, peers, limit, max_nodes, flags, s
 
     Cost: the sum of the rows' searches.
     """
-    specialised = n == 9 and flags & GENERIC_ONLY == 0 and is_standard9(units)
-    _search_range(puzzles, 0, puzzles.shape[0], n, units, cell_units, peers, limit, max_nodes, flags, solutions,
-                  status, stats, specialised)
+    if is_standard9(units) and not flags & GENERIC_ONLY:
+        search_rows9(puzzles, limit, max_nodes, flags, solutions, status, stats)
+    else:
+        search_rows_generic(puzzles, n, units, cell_units, peers, limit, max_nodes, flags, solutions, status, stats)
+
+
+def is_standard9(units) -> bool:
+    """Whether a units table is the classic 9x9 one (``sudoku9.is_standard9`` without compiling anything)."""
+    return units.shape == STANDARD_UNITS.shape and bool(np.array_equal(units, STANDARD_UNITS))
+
+
+@njit(cache=True, nogil=True)
+def search_rows9(puzzles, limit, max_nodes, flags, solutions, status, stats):
+    """``search_rows`` for classic 9x9 puzzles, on the band kernel, sharing one stack across the rows."""
+    states = np.empty((MAX_DEPTH, STATE_WORDS), np.uint32)
+    frames = np.empty((MAX_DEPTH, 3), np.int64)
+    for row in range(puzzles.shape[0]):
+        status[row] = search9_in(puzzles[row], limit, max_nodes, flags, solutions[row : row + 1], stats[row], states,
+                                 frames)
+
+
+@njit(cache=True, nogil=True)
+def search_rows_generic(puzzles, n, units, cell_units, peers, limit, max_nodes, flags, solutions, status, stats):
+    """``search_rows`` on the generic kernel (any shape, or a 9x9 grid with ``GENERIC_ONLY``)."""
+    for row in range(puzzles.shape[0]):
+        status[row] = search_generic(puzzles[row], n, units, cell_units, peers, limit, max_nodes, flags,
+                                     solutions[row : row + 1], stats[row])

@@ -1,7 +1,7 @@
 """Keep Numba's on-disk cache honest when kernel sources change.
 
 Numba checks a cached function against the timestamp of the file that defines it, not of the files it calls:
-after an edit to ``sudoku9.py``, the cached ``batch.search_rows`` would still run the old 9x9 code. So the
+after an edit to ``sudoku9.py``, the cached ``batch.search_rows9`` would still run the old 9x9 code. So the
 package fingerprints every file that defines compiled code and, when the fingerprint changes, deletes the
 cache files of those folders before anything is loaded. A fresh install has no cache; this guards editable
 installs and development. It is best effort: a folder it cannot write is left to Numba.
