@@ -1,11 +1,15 @@
 """bitdoku: a fast and complete Sudoku toolkit for grids of any box shape, from 4x4 to 64x64.
 
-The public API is re-exported here; see the README for a tour.
+The public API is re-exported here; see the README for a tour. Each name is imported on first use (the grid
+model needs NumPy; the engines, the batch functions, the human-style solver and the generator need Numba), so
+``import bitdoku`` itself costs next to nothing and ``bitdoku --help`` starts at once.
 """
 
-from bitdoku import generate
-from bitdoku.batch import BatchResult, count_many, solve_many
-from bitdoku.engines.registry import DEFAULT_ENGINE, ENGINES
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 from bitdoku.engines.result import SearchResult, SearchStats, Status
 from bitdoku.errors import (
     BitdokuError,
@@ -16,13 +20,60 @@ from bitdoku.errors import (
     SearchLimitError,
     ShapeError,
 )
-from bitdoku.formats.reader import Entry, read_entries, read_puzzles
-from bitdoku.grid import Conflict, Grid
-from bitdoku.logic import CandidateGrid, Rating, Step, explain, hint, rate
-from bitdoku.shape import Shape
-from bitdoku.solver import count_solutions, is_unique, search, solve
+
+if TYPE_CHECKING:
+    from bitdoku import generate
+    from bitdoku.batch import BatchResult, count_many, solve_many
+    from bitdoku.engines.registry import DEFAULT_ENGINE, ENGINES
+    from bitdoku.formats.reader import Entry, read_entries, read_puzzles
+    from bitdoku.grid import Conflict, Grid
+    from bitdoku.logic import CandidateGrid, Rating, Step, explain, hint, rate
+    from bitdoku.pipeline import solve_file
+    from bitdoku.shape import Shape
+    from bitdoku.solver import count_solutions, is_unique, search, solve
 
 __version__ = "0.1.0"
+
+#: Names loaded on first use, and the module each comes from.
+_LAZY = {
+    "BatchResult": "bitdoku.batch",
+    "count_many": "bitdoku.batch",
+    "solve_many": "bitdoku.batch",
+    "DEFAULT_ENGINE": "bitdoku.engines.registry",
+    "ENGINES": "bitdoku.engines.registry",
+    "CandidateGrid": "bitdoku.logic",
+    "Rating": "bitdoku.logic",
+    "Step": "bitdoku.logic",
+    "explain": "bitdoku.logic",
+    "hint": "bitdoku.logic",
+    "rate": "bitdoku.logic",
+    "solve_file": "bitdoku.pipeline",
+    "count_solutions": "bitdoku.solver",
+    "is_unique": "bitdoku.solver",
+    "search": "bitdoku.solver",
+    "solve": "bitdoku.solver",
+    "Entry": "bitdoku.formats.reader",
+    "read_entries": "bitdoku.formats.reader",
+    "read_puzzles": "bitdoku.formats.reader",
+    "Conflict": "bitdoku.grid",
+    "Grid": "bitdoku.grid",
+    "Shape": "bitdoku.shape",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name == "generate":  # the package, which is callable: bitdoku.generate(...)
+        return import_module("bitdoku.generate")
+    if name in _LAZY:
+        value = getattr(import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'bitdoku' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 
 __all__ = [
     "DEFAULT_ENGINE",
@@ -57,5 +108,6 @@ __all__ = [
     "read_puzzles",
     "search",
     "solve",
+    "solve_file",
     "solve_many",
 ]

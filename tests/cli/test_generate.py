@@ -103,9 +103,11 @@ def test_a_progress_bar_shows_on_a_terminal_and_not_in_a_pipe(monkeypatch):
 
     screen = io.StringIO()
     monkeypatch.setattr(command, "err_console", lambda: Console(file=screen, force_terminal=True, width=80))
+    monkeypatch.setattr(command, "stderr_is_terminal", lambda: True)
     assert len(list(command._with_progress(generate_many(5, "2x2", seed=1), 5))) == 5
     assert "5/5" in screen.getvalue()
     piped = io.StringIO()
     monkeypatch.setattr(command, "err_console", lambda: Console(file=piped, force_terminal=False))
+    monkeypatch.setattr(command, "stderr_is_terminal", lambda: False)
     assert len(list(command._with_progress(generate_many(5, "2x2", seed=1), 5))) == 5
     assert piped.getvalue() == ""

@@ -175,12 +175,14 @@ def test_progress_shows_on_a_terminal_and_not_in_a_pipe(monkeypatch):
 
     screen = io.StringIO()
     monkeypatch.setattr(runner, "err_console", lambda: Console(file=screen, force_terminal=True, width=80))
+    monkeypatch.setattr(runner, "stderr_is_terminal", lambda: True)
     with runner._progress(enabled=True) as advance:
         for _ in range(3):
-            advance()
+            advance(1)
     assert "puzzles" in screen.getvalue()  # the live count was drawn
     piped = io.StringIO()
     monkeypatch.setattr(runner, "err_console", lambda: Console(file=piped, force_terminal=False))
+    monkeypatch.setattr(runner, "stderr_is_terminal", lambda: False)
     with runner._progress(enabled=True) as advance:
-        advance()
+        advance(1)
     assert piped.getvalue() == ""

@@ -8,10 +8,6 @@ from typing import Annotated, Optional
 
 import typer
 
-from bitdoku.batch import default_threads
-from bitdoku.benchmark import bench_array, format_table, load
-from bitdoku.cli.console import emit
-
 
 class Mode(str, enum.Enum):
     first = "first"
@@ -34,6 +30,10 @@ def bench(
     Prints a Markdown table: puzzles/s, µs/puzzle, % solved without guessing, guesses and nodes per puzzle,
     outcomes, and the JIT compile or cache-load time, which is measured apart and never in the timings.
     """
+    from bitdoku.batch import default_threads
+    from bitdoku.benchmark import bench_array, format_table, load
+    from bitdoku.cli.console import emit
+
     rows = []
     for path in files:
         puzzles = load(path)

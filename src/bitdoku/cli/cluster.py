@@ -15,10 +15,9 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from itertools import islice
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING
 
 import numpy as np
-import typer
 
 from bitdoku.engines.registry import ENGINES, get_engine
 from bitdoku.engines.result import SearchResult
@@ -34,18 +33,6 @@ if TYPE_CHECKING:
 #: Entries per Dask task (and per read): bigger than the thread path's 4,096 because a Dask task costs
 #: ~1-10 ms against ~20 µs on a thread pool (benchmarks/NOTES-dask.md).
 CLUSTER_CHUNK_SIZE = 16_384
-
-ClusterOption = Annotated[
-    Optional[str],  # noqa: UP045 - Typer reads this annotation at run time, also on Python 3.10
-    typer.Option(
-        "--cluster",
-        metavar="ADDRESS",
-        help="Search a file on a Dask cluster: 'local' (or no value) starts a worker process a core here; "
-        "tcp://HOST:8786 joins a running 'dask scheduler'. Needs: pip install 'bitdoku[dask]'.",
-        show_default=False,
-    ),
-]
-
 
 def cluster_results(
     entries: Iterable[Entry], plan: Plan, address: str | None, *, chunk_size: int | None = None

@@ -2,32 +2,33 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from bitdoku.cli.cluster import ClusterOption
-from bitdoku.cli.console import emit, warn
 from bitdoku.cli.exit_codes import ExitCode
-from bitdoku.cli.inputs import open_inputs
 from bitdoku.cli.options import (
     DEFAULT_ENGINE_NAME,
+    ClusterOption,
     EngineOption,
     FormatOption,
     LenientOption,
     MaxNodesOption,
+    OutputFileOption,
     OutputFormat,
+    PerPuzzleOption,
     PuzzleArgument,
+    ResumeOption,
     ShapeOption,
     Strategy,
     StrategyOption,
     ThreadsOption,
 )
-from bitdoku.cli.output import exit_code_of, format_seconds, record, to_json
-from bitdoku.cli.runner import Plan, parse_shape, run_searches
-from bitdoku.engines.result import SearchResult, Status
-from bitdoku.formats.reader import Entry
-from bitdoku.grid import Grid
+
+if TYPE_CHECKING:
+    from bitdoku.engines.result import SearchResult, Status
+    from bitdoku.formats.reader import Entry
+    from bitdoku.grid import Grid
 
 
 def count(
@@ -41,12 +42,22 @@ def count(
     cluster: ClusterOption = None,
     shape: ShapeOption = None,
     lenient: LenientOption = False,
+    output_file: OutputFileOption = None,
+    resume: ResumeOption = False,
+    per_puzzle: PerPuzzleOption = False,
 ) -> None:
     """Count the solutions of each puzzle, up to --limit.
 
     Prints one number a puzzle; a count that reached the limit is written with a '+' (1000+), since there
     may be more. Invalid puzzles and spent budgets print their status instead.
     """
+    from bitdoku.cli.console import emit, warn
+    from bitdoku.cli.inputs import open_inputs
+    from bitdoku.cli.output import exit_code_of_status, format_seconds, record, to_json
+    from bitdoku.cli.runner import LineAnswers, Plan, parse_shape, results_file, run_searches
+    from bitdoku.engines.result import Status
+    from bitdoku.pipeline.answers import count_lines
+
     inputs = open_inputs(puzzle, parse_shape(shape))
     style = OutputFormat.json if output is OutputFormat.json else OutputFormat.line
 
@@ -65,9 +76,15 @@ def count(
             if result.status in (Status.INVALID, Status.LIMIT):
                 detail = f"{result.status}: {result.reason}"
             warn(f"{detail} in {format_seconds(seconds)} ({result.stats.nodes:,} nodes, {engine.value} engine)")
-        counted = result.status.has_solution or result.status is Status.NO_SOLUTION
-        return ExitCode.OK if counted else exit_code_of(result)
+        return status_code(result.status)
+
+    def status_code(status: Status) -> ExitCode:
+        counted = status.has_solution or status is Status.NO_SOLUTION
+        return ExitCode.OK if counted else exit_code_of_status(status)
 
     plan = Plan(engine.value, limit=limit, keep=0, max_nodes=max_nodes, threads=threads, strategy=strategy.value,
-                cluster=cluster)
-    raise typer.Exit(run_searches(inputs, plan, show, lenient=lenient, output=style))
+                cluster=cluster, per_puzzle=per_puzzle)
+    with results_file(output_file, resume=resume) as done:
+        code = run_searches(inputs, plan, show, lenient=lenient, output=style, skip=done,
+                            answers=LineAnswers(lambda batch: count_lines(batch, limit), status_code))
+    raise typer.Exit(code)

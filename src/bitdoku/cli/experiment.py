@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from bitdoku.cli.console import emit, warn
-from bitdoku.engines.result import SearchResult
-from bitdoku.errors import ParseError
-from bitdoku.experiment import MODES, format_table, plot_speedups, run_experiment, write_files
-from bitdoku.formats.reader import read_puzzles
-from bitdoku.grid import Grid
+from bitdoku.cli.options import EXPERIMENT_MODES as MODES
+
+if TYPE_CHECKING:
+    from bitdoku.engines.result import SearchResult
+    from bitdoku.grid import Grid
 
 
 def _integers(text: str) -> list[int]:
@@ -55,6 +54,11 @@ def experiment(
     baseline. pt_dfs, pt_mix and farm run on threads, dask on a Dask cluster with that many workers. Prints a
     table and writes it as CSV and JSON, with the speedup plot as PNG and SVG.
     """
+    from bitdoku.cli.console import emit, warn
+    from bitdoku.errors import ParseError
+    from bitdoku.experiment import format_table, plot_speedups, run_experiment, write_files
+    from bitdoku.formats.reader import read_puzzles
+
     mode_list, degrees = _modes(modes), _integers(threads)
     puzzles = list(read_puzzles(source))
     if not puzzles:

@@ -2,26 +2,26 @@
 
 from __future__ import annotations
 
-import enum
 import math
 import time
 from collections.abc import Iterator
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from bitdoku.cli.console import emit, err_console, flush, warn
-from bitdoku.cli.options import OutputFormat
-from bitdoku.cli.output import format_seconds, to_json
-from bitdoku.generate.puzzles import Generated, generate_many, run_seed
-from bitdoku.generate.symmetry import Symmetry
-from bitdoku.logic.rating import LEVELS
-
-Difficulty = enum.Enum(  # type: ignore[misc]
-    "Difficulty", {level.replace(" ", "-"): level.replace(" ", "-") for level in LEVELS}, type=str
+from bitdoku.cli.console import emit, err_console, flush, stderr_is_terminal, warn
+from bitdoku.cli.options import (
+    NO_SYMMETRY,
+    Difficulty,
+    OutputFileOption,
+    OutputFormat,
+    ResumeOption,
+    SymmetryName,
 )
-SymmetryName = enum.Enum("SymmetryName", {s.value: s.value for s in Symmetry}, type=str)  # type: ignore[misc]
-NO_SYMMETRY = SymmetryName("none")
+from bitdoku.cli.output import format_seconds, to_json
+
+if TYPE_CHECKING:
+    from bitdoku.generate.puzzles import Generated
 
 
 def generate(
@@ -69,6 +69,8 @@ def generate(
         Optional[float],  # noqa: UP045
         typer.Option("--time-limit", min=0.001, help="Seconds one puzzle may take (default: 60).", show_default=False),
     ] = None,
+    output_file: OutputFileOption = None,
+    resume: ResumeOption = False,
 ) -> None:
     """Generate puzzles with exactly one solution, one a line, as they are made.
 
@@ -76,18 +78,26 @@ def generate(
     or --rating, puzzles are rated and kept only if they fit. When a target cannot be met within the budget
     (--max-nodes, --time-limit per puzzle), the command says what came closest and exits with code 4.
     """
+    from bitdoku.cli.runner import results_file
+    from bitdoku.generate.puzzles import generate_many, run_seed
+
+    if resume and seed is None:
+        raise ValueError("--resume makes the rest of the same run: give the run's --seed")
+    if resume and (distinct or output is OutputFormat.grid):
+        raise ValueError("--resume needs one line a puzzle and no --distinct")
     root, seed_used = run_seed(seed)
-    made = generate_many(
-        count, shape, seed=root, symmetry=symmetry.value, minimal=minimal, clues=clues,
-        difficulty=difficulty.value.replace("-", " ") if difficulty else None, rating=parse_range(rating),
-        distinct=distinct, rated=output is OutputFormat.json, threads=threads, max_nodes=max_nodes,
-        time_limit=time_limit,
-    )
     start, clue_counts = time.perf_counter(), []
-    for generated in _with_progress(made, count):
-        emit(_show(generated, output, seed_used))
-        flush()
-        clue_counts.append(generated.clues)
+    with results_file(output_file, resume=resume) as done:
+        made = generate_many(
+            count, shape, seed=root, symmetry=symmetry.value, minimal=minimal, clues=clues,
+            difficulty=difficulty.value.replace("-", " ") if difficulty else None, rating=parse_range(rating),
+            distinct=distinct, rated=output is OutputFormat.json, threads=threads, max_nodes=max_nodes,
+            time_limit=time_limit, start=done,
+        )
+        for generated in _with_progress(made, count - done):
+            emit(_show(generated, output, seed_used))
+            flush()
+            clue_counts.append(generated.clues)
     if count > 1 or seed is None:
         warn(_summary(clue_counts, time.perf_counter() - start, seed_used))
 
@@ -115,10 +125,10 @@ def _show(generated: Generated, output: OutputFormat, seed: int | None) -> str:
 
 def _with_progress(made: Iterator[Generated], count: int) -> Iterator[Generated]:
     """The puzzles, with a progress bar on stderr when it is a terminal and there are several."""
-    console = err_console()
-    if count <= 1 or not console.is_terminal:
+    if count <= 1 or not stderr_is_terminal():
         yield from made
         return
+    console = err_console()
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     with Progress(BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=console, transient=True) as bar:

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import typer
 
-from bitdoku.cli.console import emit, flush
-from bitdoku.cli.explain import GuessOption, StepFormat, StepFormatOption, puzzles_to_explain
-from bitdoku.cli.options import PuzzleArgument, ShapeOption
-from bitdoku.cli.output import to_json
-from bitdoku.cli.runner import parse_shape
-from bitdoku.logic.explain import hint as next_hint
+from bitdoku.cli.options import (
+    GuessOption,
+    OutputFileOption,
+    PuzzleArgument,
+    ResumeOption,
+    ShapeOption,
+    StepFormat,
+    StepFormatOption,
+)
 
 
 def hint(
@@ -17,18 +20,27 @@ def hint(
     output: StepFormatOption = StepFormat.text,
     guess: GuessOption = False,
     shape: ShapeOption = None,
+    output_file: OutputFileOption = None,
+    resume: ResumeOption = False,
 ) -> None:
     """Show the next step of a puzzle (or of each puzzle of a file), one sentence a puzzle.
 
     PUZZLE may be pencil marks, so you can ask for the next step from where you are. A solved puzzle prints
     'solved'.
     """
-    grids, _single = puzzles_to_explain(puzzle, parse_shape(shape))
-    for line, state in grids:
-        step = next_hint(state, guess=guess)
-        if output is StepFormat.json:
-            emit(to_json({"line": line, **(step.to_dict() if step else {"technique": None, "text": "solved"})}))
-        else:
-            emit(step.text if step else "solved")
-        flush()
+    from bitdoku.cli.console import emit, flush
+    from bitdoku.cli.explain import puzzles_to_explain
+    from bitdoku.cli.output import to_json
+    from bitdoku.cli.runner import parse_shape, results_file
+    from bitdoku.logic.explain import hint as next_hint
+
+    with results_file(output_file, resume=resume) as done:
+        grids, _single = puzzles_to_explain(puzzle, parse_shape(shape), skip=done)
+        for line, state in grids:
+            step = next_hint(state, guess=guess)
+            if output is StepFormat.json:
+                emit(to_json({"line": line, **(step.to_dict() if step else {"technique": None, "text": "solved"})}))
+            else:
+                emit(step.text if step else "solved")
+            flush()
     raise typer.Exit(0)

@@ -20,6 +20,8 @@ class Inputs:
     entries: Iterator[Entry]
     single: bool
     name: str
+    source: str | None = None  # the file's path, or "-" for stdin: what a vectorised reader opens
+    shape: Shape | None = None
 
 
 def open_inputs(argument: str | None, shape: Shape | None) -> Inputs:
@@ -27,13 +29,13 @@ def open_inputs(argument: str | None, shape: Shape | None) -> Inputs:
     if argument is None:
         return Inputs(iter([Entry(1, Grid.parse(DEMO))]), single=True, name="demo")
     if argument == "-":
-        return Inputs(read_entries("-", shape=shape), single=False, name="<stdin>")
+        return Inputs(read_entries("-", shape=shape), single=False, name="<stdin>", source="-", shape=shape)
     if _looks_like_path(argument):
         path = Path(argument)
         if not path.is_file():
             problem = "no such file" if not path.exists() else "not a file"
             raise ParseError(f"{problem}; give a puzzle file, a puzzle in quotes, or '-' for stdin", source=argument)
-        return Inputs(read_entries(path, shape=shape), single=False, name=argument)
+        return Inputs(read_entries(path, shape=shape), single=False, name=argument, source=argument, shape=shape)
     grid = Grid.parse(argument, shape)
     return Inputs(iter([Entry(1, grid)]), single=True, name="puzzle")
 
@@ -46,3 +48,4 @@ def _looks_like_path(argument: str) -> bool:
     except OSError:  # a long puzzle is no valid file name
         return False
     return "/" in argument or "\\" in argument or Path(argument).suffix.lower() in {".txt", ".sdk", ".csv", ".json"}
+

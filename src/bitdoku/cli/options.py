@@ -1,15 +1,30 @@
-"""Options shared by several commands, declared once so their help reads the same everywhere."""
+"""Options shared by several commands, declared once so their help reads the same everywhere.
+
+This module imports nothing heavy (no NumPy, no Numba), so that ``bitdoku --help`` starts at once: the choices
+that come from the library (engine names, difficulty levels, symmetries) are written out here, and a test checks
+that they match the library's."""
 
 from __future__ import annotations
 
 import enum
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from bitdoku.engines.registry import DEFAULT_ENGINE, ENGINES
+#: ``bitdoku.ENGINES``' names, the default first.
+ENGINE_NAMES = ("bitmask", "reference")
+#: ``bitdoku.logic.rating.LEVELS``, written with a hyphen (``beyond-logic``) on the command line.
+LEVEL_NAMES = ("easy", "medium", "hard", "expert", "extreme", "beyond-logic")
+#: ``bitdoku.generate.Symmetry``'s values.
+#: ``bitdoku.experiment.MODES``.
+EXPERIMENT_MODES = ("seq", "dfs", "bfs", "mixed", "pt_dfs", "pt_mix", "farm", "dask")
+SYMMETRY_NAMES = ("none", "rotational", "quarter-turn", "mirror", "flip", "diagonal", "antidiagonal", "dihedral")
 
-EngineName = enum.Enum("EngineName", {name: name for name in ENGINES}, type=str)  # type: ignore[misc]
+EngineName = enum.Enum("EngineName", {name: name for name in ENGINE_NAMES}, type=str)  # type: ignore[misc]
+Difficulty = enum.Enum("Difficulty", {name: name for name in LEVEL_NAMES}, type=str)  # type: ignore[misc]
+SymmetryName = enum.Enum("SymmetryName", {name: name for name in SYMMETRY_NAMES}, type=str)  # type: ignore[misc]
+NO_SYMMETRY = SymmetryName("none")
 
 
 class OutputFormat(str, enum.Enum):
@@ -47,7 +62,7 @@ LenientOption = Annotated[
     bool, typer.Option("--lenient", help="Report bad puzzle lines on stderr and go on, instead of stopping.")
 ]
 
-DEFAULT_ENGINE_NAME = EngineName(DEFAULT_ENGINE)
+DEFAULT_ENGINE_NAME = EngineName(ENGINE_NAMES[0])
 
 
 class Strategy(str, enum.Enum):
@@ -72,4 +87,51 @@ ThreadsOption = Annotated[
     typer.Option(
         "--threads", "-j", min=1, help="Threads for a file of puzzles (default: all cores).", show_default=False
     ),
+]
+
+
+class StepFormat(str, enum.Enum):
+    """How steps are written: one sentence a line, or one JSON object a line."""
+
+    text = "text"
+    json = "json"
+
+
+StepFormatOption = Annotated[StepFormat, typer.Option("--format", "-f", help="Output format.")]
+GuessOption = Annotated[
+    bool,
+    typer.Option("--guess", help="When no technique applies, guess the solution's digit in a cell with the fewest "
+                 "candidates and go on, instead of stopping."),
+]
+MaxStepsOption = Annotated[
+    Optional[int],  # noqa: UP045
+    typer.Option("--max-steps", min=1, show_default=False,
+                 help="Steps beyond singles (guesses included) to take before stopping (default: by size)."),
+]
+ClusterOption = Annotated[
+    Optional[str],  # noqa: UP045
+    typer.Option(
+        "--cluster",
+        metavar="ADDRESS",
+        help="Search a file on a Dask cluster: 'local' (or no value) starts a worker process a core here; "
+        "tcp://HOST:8786 joins a running 'dask scheduler'. Needs: pip install 'bitdoku[dask]'.",
+        show_default=False,
+    ),
+]
+OutputFileOption = Annotated[
+    Optional[Path],  # noqa: UP045
+    typer.Option(
+        "--output", "-o", show_default=False, dir_okay=False,
+        help="Write the results to this file: flushed as they come, the file appears (by rename) only when "
+        "complete; an interrupted run leaves FILE.partial.",
+    ),
+]
+ResumeOption = Annotated[
+    bool,
+    typer.Option("--resume", help="Go on with the interrupted run whose partial output is FILE.partial (needs -o): "
+                 "no line is computed or written twice."),
+]
+PerPuzzleOption = Annotated[
+    bool,
+    typer.Option("--per-puzzle", hidden=True, help="Never the vectorised path (for tests that compare the two)."),
 ]

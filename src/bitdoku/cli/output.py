@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from bitdoku.cli.exit_codes import ExitCode
 from bitdoku.engines.result import SearchResult, Status
-from bitdoku.formats.reader import Entry
-from bitdoku.grid import Grid
+
+if TYPE_CHECKING:
+    from bitdoku.formats.reader import Entry
+    from bitdoku.grid import Grid
 
 _EXIT_OF_STATUS = {
     Status.NO_SOLUTION: ExitCode.NO_SOLUTION,
@@ -17,7 +20,12 @@ _EXIT_OF_STATUS = {
 
 
 def exit_code_of(result: SearchResult) -> ExitCode:
-    return _EXIT_OF_STATUS.get(result.status, ExitCode.OK)
+    return exit_code_of_status(result.status)
+
+
+def exit_code_of_status(status: Status) -> ExitCode:
+    """The exit code a status calls for: no solution 3, a spent budget 4, an invalid grid 5, else 0."""
+    return _EXIT_OF_STATUS.get(status, ExitCode.OK)
 
 
 def record(entry: Entry, puzzle: Grid, result: SearchResult, seconds: float | None) -> dict[str, object]:

@@ -3,20 +3,28 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Annotated
+from collections.abc import Iterator
+from itertools import islice
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from bitdoku.cli.console import emit, flush, warn
 from bitdoku.cli.exit_codes import ExitCode
-from bitdoku.cli.explain import MaxStepsOption, StepFormat
-from bitdoku.cli.inputs import open_inputs
-from bitdoku.cli.options import LenientOption, PuzzleArgument, ShapeOption
-from bitdoku.cli.output import error_record, to_json
-from bitdoku.cli.runner import parse_shape
-from bitdoku.errors import InvalidGridError, StepLimitError
-from bitdoku.logic.rating import LEVELS
-from bitdoku.logic.rating import rate as rate_puzzle
+from bitdoku.cli.options import (
+    LEVEL_NAMES,
+    LenientOption,
+    MaxStepsOption,
+    OutputFileOption,
+    PuzzleArgument,
+    ResumeOption,
+    ShapeOption,
+    StepFormat,
+)
+
+if TYPE_CHECKING:
+    from bitdoku.formats.reader import Entry
+
+LEVELS = tuple(name.replace("-", " ") for name in LEVEL_NAMES)
 
 RateFormatOption = Annotated[
     StepFormat, typer.Option("--format", "-f", help="'text': 'level score hardest' a line; 'json': one object a line.")
@@ -29,6 +37,8 @@ def rate(
     shape: ShapeOption = None,
     lenient: LenientOption = False,
     max_steps: MaxStepsOption = None,
+    output_file: OutputFileOption = None,
+    resume: ResumeOption = False,
 ) -> None:
     """Rate puzzles by the hardest technique a person needs: one line 'level score hardest' a puzzle.
 
@@ -36,10 +46,30 @@ def rate(
     goes to stderr at the end. A puzzle whose givens clash or that has no solution gets the line 'invalid';
     one that needs more than --max-steps steps beyond singles gets 'limit'.
     """
+    from bitdoku.cli.inputs import open_inputs
+    from bitdoku.cli.runner import parse_shape, results_file
+
     inputs = open_inputs(puzzle, parse_shape(shape))
+    with results_file(output_file, resume=resume) as done:
+        tally, code = _rate_all(islice(inputs.entries, done, None), output, lenient, max_steps)
+
+    from bitdoku.cli.console import warn
+
+    warn(_histogram(tally))
+    raise typer.Exit(code)
+
+
+def _rate_all(entries: Iterator[Entry], output: StepFormat, lenient: bool,
+              max_steps: int | None) -> tuple[Counter[str], ExitCode]:
+    """Rate each entry and write its line; the tally of levels and statuses, and the worst exit code."""
+    from bitdoku.cli.console import emit, flush, warn
+    from bitdoku.cli.output import error_record, to_json
+    from bitdoku.errors import InvalidGridError, StepLimitError
+    from bitdoku.logic.rating import rate as rate_puzzle
+
     tally: Counter[str] = Counter()
     code = ExitCode.OK
-    for entry in inputs.entries:
+    for entry in entries:
         if entry.grid is None:
             if not lenient:
                 raise entry.error  # type: ignore[misc]
@@ -67,8 +97,7 @@ def rate(
         else:
             emit(f"{rating.level} {rating.score:.2f} {rating.hardest}")
         flush()
-    warn(_histogram(tally))
-    raise typer.Exit(code)
+    return tally, code
 
 
 def _histogram(tally: Counter[str]) -> str:

@@ -1,5 +1,11 @@
 """The loop every puzzle command shares: read entries, search them (in batches on all cores when the
-engine has a batch kernel), show each result in input order, and keep the worst exit code."""
+engine has a batch kernel), show each result in input order, and keep the worst exit code.
+
+A file in the line format takes the vectorised path of ``bitdoku.pipeline``: chunks of plain lines as arrays,
+searched by the batch kernels and answered as one block of bytes (each command gives its ``LineAnswers``).
+JSON and pictures, single puzzles, other engines, strategies and clusters take the per-puzzle path, which
+``--per-puzzle`` also forces (the tests compare the two byte for byte).
+"""
 
 from __future__ import annotations
 
@@ -7,26 +13,39 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import islice
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from bitdoku.batch import solve_many
-from bitdoku.cli.console import emit, err_console, flush, warn
+import typer
+
+from bitdoku.cli.console import emit, err_console, flush, results, results_to, stderr_is_terminal, warn
 from bitdoku.cli.exit_codes import ExitCode
-from bitdoku.cli.inputs import Inputs
 from bitdoku.cli.options import OutputFormat
 from bitdoku.cli.output import error_record, format_seconds, to_json
-from bitdoku.engines.registry import get_engine
-from bitdoku.engines.result import SearchResult, Status
-from bitdoku.formats.reader import Entry
-from bitdoku.grid import Grid
-from bitdoku.shape import Shape
-from bitdoku.solver import search
 
-#: Puzzles read, searched and written per batch: memory stays constant whatever the file's size.
+if TYPE_CHECKING:
+    from bitdoku.batch import BatchResult
+    from bitdoku.cli.inputs import Inputs
+    from bitdoku.engines.result import SearchResult, Status
+    from bitdoku.formats.reader import Entry
+    from bitdoku.grid import Grid
+    from bitdoku.shape import Shape
+
+#: Puzzles read, searched and written per batch on the per-puzzle path: memory stays constant.
 CHUNK_SIZE = 4096
 
-Shower = Callable[[Entry, Grid, SearchResult, "float | None"], ExitCode]
+Shower = Callable[["Entry", "Grid", "SearchResult", "float | None"], ExitCode]
+
+
+@dataclass(frozen=True)
+class LineAnswers:
+    """A command's line output for whole batches: the bytes of a batch's lines, and the exit code a status
+    calls for (what ``show`` returns for one result)."""
+
+    lines: Callable[[BatchResult], bytes]
+    exit_code: Callable[[Status], ExitCode]
 
 
 @dataclass(frozen=True)
@@ -40,48 +59,133 @@ class Plan:
     threads: int | None = None
     strategy: str = "dfs"
     cluster: str | None = None  # a Dask scheduler address or "local": search files on a cluster
+    per_puzzle: bool = False  # never the vectorised path (for comparing the two)
 
 
-def run_searches(inputs: Inputs, plan: Plan, show: Shower, *, lenient: bool, output: OutputFormat) -> ExitCode:
+def run_searches(inputs: Inputs, plan: Plan, show: Shower, *, lenient: bool, output: OutputFormat,
+                 answers: LineAnswers | None = None, skip: int = 0) -> ExitCode:
     """Search every puzzle and ``show`` each result in input order. A bad line stops the run unless
     ``lenient``; then it is reported on stderr and written as an error record, so the output keeps one
-    result per puzzle. A file or stream ends with a summary on stderr."""
-    worst, tally, start = ExitCode.OK, Counter[str](), time.perf_counter()
+    result per puzzle. A file or stream ends with a summary on stderr. ``skip`` leaves out the first entries
+    (a resumed run); ``answers`` enables the vectorised path for the line format."""
+    run = _Run(time.perf_counter())
     with _progress(enabled=not inputs.single) as advance:
-        for entry, result, seconds in _results(inputs, plan):
-            if result is None and entry.grid is not None:  # searched nowhere: its chunk failed on the cluster
-                warn(f"bitdoku: failed: {entry.error}")
-                emit(to_json({**error_record(entry), "status": "failed"}) if output is OutputFormat.json else "failed")
-                worst, tally["failed"] = max(worst, ExitCode.CLUSTER_FAILURE), tally["failed"] + 1
-            elif result is None:
-                if not lenient:
-                    raise entry.error  # type: ignore[misc]
-                warn(f"bitdoku: skipped: {entry.error}")
-                emit(to_json(error_record(entry)) if output is OutputFormat.json else "error")
-                worst, tally["bad input"] = max(worst, ExitCode.BAD_INPUT), tally["bad input"] + 1
-            else:
-                worst = max(worst, show(entry, entry.grid, result, seconds))  # type: ignore[arg-type]
-                tally[result.status.value] += 1
-            if seconds is not None:  # searched one by one: each result is worth sending at once
-                flush()
-            advance()
+        if answers is not None and output is OutputFormat.line and _vectorisable(inputs, plan):
+            _answer_chunks(inputs, plan, answers, run, advance, lenient=lenient, skip=skip)
+        else:
+            _answer_each(inputs, plan, show, run, advance, lenient=lenient, output=output, skip=skip)
     flush()
     if not inputs.single:
-        warn(_summary(tally, time.perf_counter() - start))
-    return worst
+        warn(_summary(run.tally, time.perf_counter() - run.start))
+    return run.worst
 
 
-def _results(inputs: Inputs, plan: Plan) -> Iterator[tuple[Entry, SearchResult | None, float | None]]:
+@dataclass
+class _Run:
+    """What a run has seen so far: when it started, each status's count, the worst exit code."""
+
+    start: float
+    tally: Counter[str] = field(default_factory=Counter)
+    worst: ExitCode = ExitCode.OK
+
+    def saw(self, what: str, code: ExitCode, count: int = 1) -> None:
+        self.tally[what] += count
+        self.worst = max(self.worst, code)
+
+
+def _vectorisable(inputs: Inputs, plan: Plan) -> bool:
+    from bitdoku.engines.registry import get_engine
+
+    return (inputs.source is not None and not plan.per_puzzle and plan.strategy == "dfs" and plan.cluster is None
+            and get_engine(plan.engine).batched)
+
+
+def _answer_chunks(inputs: Inputs, plan: Plan, answers: LineAnswers, run: _Run, advance: Callable[[int], None], *,
+                   lenient: bool, skip: int) -> None:
+    """The vectorised path: chunks of the file as arrays, each answered as one block of bytes."""
+    from bitdoku.pipeline.chunks import read_chunks
+    from bitdoku.pipeline.files import Search, answer_chunk
+
+    search = Search(plan.limit, plan.max_nodes, plan.threads)
+    for chunk in read_chunks(inputs.source, shape=inputs.shape, skip=skip):  # type: ignore[arg-type]
+        answered = answer_chunk(chunk, search, answers.lines, stop_at_bad=not lenient)
+        for entry in answered.bad:
+            warn(f"bitdoku: skipped: {entry.error}")
+            run.saw("bad input", ExitCode.BAD_INPUT)
+        results().write(answered.text.decode("utf-8"))
+        flush()
+        for status, count in answered.statuses.items():
+            run.saw(status.value, answers.exit_code(status), count)
+        advance(len(chunk))
+        if answered.stopped is not None:
+            raise answered.stopped.error  # type: ignore[misc]
+
+
+def _answer_each(inputs: Inputs, plan: Plan, show: Shower, run: _Run, advance: Callable[[int], None], *,
+                 lenient: bool, output: OutputFormat, skip: int) -> None:
+    """The per-puzzle path: a ``SearchResult`` for each entry, shown by the command."""
+    for entry, result, seconds in _results(inputs, plan, skip):
+        if result is None and entry.grid is not None:  # searched nowhere: its chunk failed on the cluster
+            warn(f"bitdoku: failed: {entry.error}")
+            emit(to_json({**error_record(entry), "status": "failed"}) if output is OutputFormat.json else "failed")
+            run.saw("failed", ExitCode.CLUSTER_FAILURE)
+        elif result is None:
+            if not lenient:
+                raise entry.error  # type: ignore[misc]
+            warn(f"bitdoku: skipped: {entry.error}")
+            emit(to_json(error_record(entry)) if output is OutputFormat.json else "error")
+            run.saw("bad input", ExitCode.BAD_INPUT)
+        else:
+            run.saw(result.status.value, show(entry, entry.grid, result, seconds))  # type: ignore[arg-type]
+        if seconds is not None:  # searched one by one: each result is worth sending at once
+            flush()
+        advance(1)
+
+
+@contextmanager
+def results_file(path: Path | None, *, resume: bool) -> Iterator[int]:
+    """Send the results inside the block to ``path`` (``-o``), through ``FILE.partial`` renamed when the block
+    ends normally; yields how many entries an interrupted run already wrote (``--resume``), 0 otherwise. A
+    resumed run whose file is already complete ends here (exit code 0)."""
+    if path is None:
+        if resume:
+            raise ValueError("--resume continues an output file: give it with -o FILE")
+        yield 0
+        return
+    from bitdoku.pipeline.outfile import ResultFile
+
+    target = ResultFile(path, resume=resume)
+    if target.complete:
+        target.commit()
+        warn(f"bitdoku: {path} is already complete; nothing to resume")
+        raise typer.Exit(ExitCode.OK)
+    if target.done:
+        warn(f"bitdoku: resuming after the {target.done:,} results already in {target.partial}")
+    try:
+        with results_to(target.stream):
+            yield target.done
+    except BaseException:
+        target.close()
+        warn(f"bitdoku: the results so far are in {target.partial}; run again with --resume to go on")
+        raise
+    target.commit()
+
+
+def _results(inputs: Inputs, plan: Plan, skip: int = 0) -> Iterator[tuple[Entry, SearchResult | None, float | None]]:
     """(entry, result or None for a bad line, seconds when timed one by one), in input order."""
+    from bitdoku.engines.registry import get_engine
+    from bitdoku.solver import search
+
     engine = get_engine(plan.engine)
+    entries = islice(inputs.entries, skip, None)
     if plan.cluster is not None and not inputs.single:
         from bitdoku.cli.cluster import cluster_results
 
-        yield from cluster_results(inputs.entries, plan, plan.cluster)
+        yield from cluster_results(entries, plan, plan.cluster)
         return
     if inputs.single or not engine.batched or plan.strategy != "dfs":
         warm: set[Shape] = set()
-        for entry in inputs.entries:
+        for entry in entries:
             if entry.grid is None:
                 yield entry, None, None
                 continue
@@ -93,7 +197,7 @@ def _results(inputs: Inputs, plan: Plan) -> Iterator[tuple[Entry, SearchResult |
                             strategy=plan.strategy, threads=plan.threads)
             yield entry, result, time.perf_counter() - start
         return
-    while chunk := list(islice(inputs.entries, CHUNK_SIZE)):
+    while chunk := list(islice(entries, CHUNK_SIZE)):
         results = _search_chunk(chunk, plan)
         for entry, result in zip(chunk, results, strict=True):
             yield entry, result, None
@@ -113,6 +217,8 @@ def _warm_up(warm_up: Callable[[Shape], None] | None, shape: Shape) -> None:
 
 def _search_chunk(chunk: list[Entry], plan: Plan) -> list[SearchResult | None]:
     """Search the good entries of a chunk as one batch per shape."""
+    from bitdoku.batch import solve_many
+
     rows_by_shape: dict[Shape, list[int]] = {}
     for index, entry in enumerate(chunk):
         if entry.grid is not None:
@@ -132,22 +238,32 @@ def _search_chunk(chunk: list[Entry], plan: Plan) -> list[SearchResult | None]:
 
 
 @contextmanager
-def _progress(*, enabled: bool) -> Iterator[Callable[[], None]]:
-    """A live count of puzzles done on stderr, shown only when stderr is a terminal."""
-    console = err_console()
-    if not (enabled and console.is_terminal):
-        yield lambda: None
+def _progress(*, enabled: bool) -> Iterator[Callable[[int], None]]:
+    """A live count of puzzles done and their rate on stderr, shown only when stderr is a terminal."""
+    if not (enabled and stderr_is_terminal()):
+        yield lambda done: None
         return
+    console = err_console()
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    columns = (SpinnerColumn(), TextColumn("{task.completed:,} puzzles"), TimeElapsedColumn())
+    columns = (SpinnerColumn(), TextColumn("{task.completed:,} puzzles"),
+               TextColumn("{task.fields[rate]}"), TimeElapsedColumn())
+    start = time.perf_counter()
     with Progress(*columns, console=console, transient=True) as progress:
-        task = progress.add_task("solving", total=None)
-        yield lambda: progress.advance(task)
+        task = progress.add_task("solving", total=None, rate="")
+
+        def advance(done: int) -> None:
+            elapsed = time.perf_counter() - start
+            total = progress.tasks[0].completed + done
+            progress.update(task, advance=done, rate=f"{total / elapsed:,.0f}/s" if elapsed > 0 else "")
+
+        yield advance
 
 
 def _summary(tally: Counter[str], seconds: float) -> str:
     """``puzzles 1,465: unique 1,465 | 0.09 s, 16,000 puzzles/s``."""
+    from bitdoku.engines.result import Status
+
     total = sum(tally.values())
     order = [s.value for s in Status] + ["bad input", "failed"]
     parts = ", ".join(f"{name} {tally[name]:,}" for name in order if tally[name])
@@ -156,4 +272,6 @@ def _summary(tally: Counter[str], seconds: float) -> str:
 
 
 def parse_shape(text: str | None) -> Shape | None:
+    from bitdoku.shape import Shape
+
     return Shape.parse(text) if text is not None else None

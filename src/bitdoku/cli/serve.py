@@ -8,10 +8,6 @@ from typing import Annotated, Optional
 
 import typer
 
-from bitdoku.batch import default_threads
-from bitdoku.cli.console import warn
-from bitdoku.errors import MissingExtraError
-
 
 def serve(
     host: Annotated[str, typer.Option(help="The address to listen on (0.0.0.0: every interface).")] = "127.0.0.1",
@@ -29,6 +25,10 @@ def serve(
     requests only when that is done. The JSON API is under /api, with its documentation at /docs. One server
     process a core by default: a 2-core machine answers about 7,000 small requests a second.
     """
+    from bitdoku.batch import default_threads
+    from bitdoku.cli.console import warn
+    from bitdoku.errors import MissingExtraError
+
     try:
         import uvicorn
 

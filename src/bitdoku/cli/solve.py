@@ -2,32 +2,33 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from bitdoku.cli.cluster import ClusterOption
-from bitdoku.cli.console import emit, warn
 from bitdoku.cli.exit_codes import ExitCode
-from bitdoku.cli.inputs import open_inputs
 from bitdoku.cli.options import (
     DEFAULT_ENGINE_NAME,
+    ClusterOption,
     EngineOption,
     FormatOption,
     LenientOption,
     MaxNodesOption,
+    OutputFileOption,
     OutputFormat,
+    PerPuzzleOption,
     PuzzleArgument,
+    ResumeOption,
     ShapeOption,
     Strategy,
     StrategyOption,
     ThreadsOption,
 )
-from bitdoku.cli.output import describe, exit_code_of, record, to_json
-from bitdoku.cli.runner import Plan, parse_shape, run_searches
-from bitdoku.engines.result import SearchResult
-from bitdoku.formats.reader import Entry
-from bitdoku.grid import Grid
+
+if TYPE_CHECKING:
+    from bitdoku.engines.result import SearchResult, Status
+    from bitdoku.formats.reader import Entry
+    from bitdoku.grid import Grid
 
 
 def solve(
@@ -41,14 +42,25 @@ def solve(
     cluster: ClusterOption = None,
     shape: ShapeOption = None,
     lenient: LenientOption = False,
+    output_file: OutputFileOption = None,
+    resume: ResumeOption = False,
+    per_puzzle: PerPuzzleOption = False,
 ) -> None:
     """Solve puzzles. With no argument, solve the built-in demo grid and show how long it took.
 
     A file (or '-' for stdin) is streamed in batches on all cores: one result a line, in input order. A line
     holds the solution, or the status when there is none (no-solution, invalid, limit).
     """
+    from bitdoku.cli.console import emit, warn
+    from bitdoku.cli.inputs import open_inputs
+    from bitdoku.cli.output import describe, exit_code_of, exit_code_of_status, record, to_json
+    from bitdoku.cli.runner import LineAnswers, Plan, parse_shape, results_file, run_searches
+    from bitdoku.pipeline.answers import solve_lines
+
     inputs = open_inputs(puzzle, parse_shape(shape))
     style = output or (OutputFormat.grid if inputs.single else OutputFormat.line)
+    if resume and style is OutputFormat.grid:
+        raise ValueError("--resume needs one line a puzzle: use --format line or json")
 
     def show(entry: Entry, grid: Grid, result: SearchResult, seconds: float | None) -> ExitCode:
         solution = result.solution
@@ -66,6 +78,12 @@ def solve(
             warn(describe(result, seconds, engine.value))
         return exit_code_of(result)
 
+    def status_code(status: Status) -> ExitCode:
+        return exit_code_of_status(status)
+
     plan = Plan(engine.value, limit=1 if first else 2, max_nodes=max_nodes, threads=threads, strategy=strategy.value,
-                cluster=cluster)
-    raise typer.Exit(run_searches(inputs, plan, show, lenient=lenient, output=style))
+                cluster=cluster, per_puzzle=per_puzzle)
+    with results_file(output_file, resume=resume) as done:
+        code = run_searches(inputs, plan, show, lenient=lenient, output=style, skip=done,
+                            answers=LineAnswers(solve_lines, status_code))
+    raise typer.Exit(code)

@@ -165,13 +165,15 @@ def generate_many(
     threads: int | None = None,
     max_nodes: int | None = None,
     time_limit: float | None = None,
+    start: int = 0,
 ) -> Iterator[Generated]:
     """Make ``count`` puzzles on ``threads`` cores and yield them in order as they are ready.
 
     The options are ``generate``'s; ``max_nodes`` and ``time_limit`` apply to each puzzle. ``distinct`` makes
     sure no two puzzles of the run are equivalent (the same up to the grid's symmetries and relabelling of the
     digits; 9x9 only, by canonical form). ``rated`` rates every puzzle (``Generated.rating``), as a difficulty
-    filter does anyway. Puzzle ``i`` depends only on ``seed`` and ``i``, never on ``threads``.
+    filter does anyway. Puzzle ``i`` depends only on ``seed`` and ``i``, never on ``threads``; ``start`` skips the
+    first puzzles of the run (they are not made: a resumed run goes on with puzzle ``start``).
 
     Raises ``GenerationLimitError`` when one puzzle spends its budget (the puzzles before it have been yielded).
 
@@ -186,7 +188,10 @@ def generate_many(
         raise ValueError(f"count must be a non-negative integer, not {count!r}")
     if distinct and request.shape != Shape(3, 3):
         raise ValueError("distinct puzzles are told apart by their canonical form, which is defined for 9x9 only")
-    return _Run(request, root_sequence(seed), count, distinct=distinct, rated=rated, threads=threads).results()
+    if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start <= count:
+        raise ValueError(f"start must be an integer from 0 to count, not {start!r}")
+    return _Run(request, root_sequence(seed), count, distinct=distinct, rated=rated, threads=threads,
+                start=start).results()
 
 
 def run_seed(seed: Seed) -> tuple[np.random.SeedSequence, int | None]:
@@ -388,8 +393,8 @@ class _Run:
     back in index order."""
 
     def __init__(self, request: Request, root: np.random.SeedSequence, count: int, *, distinct: bool, rated: bool,
-                 threads: int | None) -> None:
-        self.request, self.root, self.count = request, root, count
+                 threads: int | None, start: int = 0) -> None:
+        self.request, self.root, self.count, self.start = request, root, count, start
         self.distinct, self.rated = distinct, rated
         self.threads = default_threads() if threads is None else threads
         if self.threads < 1:
@@ -399,7 +404,8 @@ class _Run:
         self.cancel = threading.Event()
 
     def results(self) -> Iterator[Generated]:
-        slices = [(first, min(first + self.slice_size, self.count)) for first in range(0, self.count, self.slice_size)]
+        slices = [(first, min(first + self.slice_size, self.count))
+                  for first in range(self.start, self.count, self.slice_size)]
         if self.threads == 1 or len(slices) <= 1:
             yield from self._in_order(self._make_slice(first, stop) for first, stop in slices)
             return
