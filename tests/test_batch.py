@@ -114,3 +114,11 @@ def test_verify_solutions_catches_wrong_grids():
     changed_given = puzzle.copy()
     changed_given[0, 0] = 9
     assert verify_solutions(changed_given, other, Shape(3, 3)).tolist() == [False]
+
+
+def test_a_contiguous_uint8_batch_is_searched_without_a_copy():
+    array = np.frombuffer(b"".join(Grid.parse(line).cells for line in sample_lines("17clue_sample.txt")), np.uint8)
+    array = array.reshape(-1, 81).copy()
+    result = count_many(array, threads=2)
+    assert np.shares_memory(result.puzzles, array)
+    assert (result.counts == 1).all()

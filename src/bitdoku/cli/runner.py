@@ -103,11 +103,11 @@ def _vectorisable(inputs: Inputs, plan: Plan) -> bool:
 def _answer_chunks(inputs: Inputs, plan: Plan, answers: LineAnswers, run: _Run, advance: Callable[[int], None], *,
                    lenient: bool, skip: int) -> None:
     """The vectorised path: chunks of the file as arrays, each answered as one block of bytes."""
-    from bitdoku.pipeline.chunks import read_chunks
+    from bitdoku.pipeline.chunks import prefetched, read_chunks
     from bitdoku.pipeline.files import Search, answer_chunk
 
     search = Search(plan.limit, plan.max_nodes, plan.threads)
-    for chunk in read_chunks(inputs.source, shape=inputs.shape, skip=skip):  # type: ignore[arg-type]
+    for chunk in prefetched(read_chunks(inputs.source, shape=inputs.shape, skip=skip)):  # type: ignore[arg-type]
         answered = answer_chunk(chunk, search, answers.lines, stop_at_bad=not lenient)
         for entry in answered.bad:
             warn(f"bitdoku: skipped: {entry.error}")

@@ -16,7 +16,7 @@ from bitdoku.engines.result import Status
 from bitdoku.errors import ParseError
 from bitdoku.formats.reader import Entry
 from bitdoku.pipeline.answers import solve_lines
-from bitdoku.pipeline.chunks import Chunk, PlainChunk, read_chunks
+from bitdoku.pipeline.chunks import Chunk, PlainChunk, prefetched, read_chunks
 from bitdoku.pipeline.outfile import ResultFile
 from bitdoku.shape import Shape
 
@@ -145,7 +145,7 @@ def solve_file(
 def _solve_into(source: str | Path, stream: TextIO, search: Search, shape: Shape | str | None, lenient: bool,
                 skip: int) -> Counter[Status]:
     statuses: Counter[Status] = Counter()
-    for chunk in read_chunks(source, shape=shape, skip=skip):
+    for chunk in prefetched(read_chunks(source, shape=shape, skip=skip)):
         answered = answer_chunk(chunk, search, solve_lines, stop_at_bad=not lenient)
         stream.write(answered.text.decode("utf-8"))
         stream.flush()
