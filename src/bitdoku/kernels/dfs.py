@@ -10,13 +10,16 @@ import numpy as np
 from numba import njit
 
 from bitdoku.kernels.bits import digit_bit, full_mask, lowest_bit_index, popcount
+from bitdoku.kernels.boards import is_box_geometry, search_boards
 from bitdoku.kernels.propagate import (
     FILLED,
     QUEUE_LENGTH,
     TRAIL_LENGTH,
     assign,
+    clear_pending,
     new_workspace,
     propagate,
+    queue_all_units,
     reset_workspace,
     undo,
 )
@@ -66,6 +69,7 @@ def _load_givens(ws, cells, n, cell_units):
             if mask == 0:
                 return CONTRADICTION
             cand[cell] = mask
+    queue_all_units(ws, n)
     return -1
 
 
@@ -146,6 +150,9 @@ def search_in(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, s
     otherwise ``rng`` is not touched. The workspace comes from ``new_workspace(N*N, N)`` and may hold anything
     from an earlier search.
     """
+    r = units[2 * n, n - 1] // n + 1  # the first box's last cell is in row box_rows - 1
+    if flags & GENERIC_ONLY == 0 and is_box_geometry(units, n, r):
+        return search_boards(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell)
     stats[:] = 0
     n_cells = n * n
     reset_workspace(ws)
@@ -221,8 +228,8 @@ def _depth_first(ws, n, units, cell_units, peers, limit, max_nodes, flags, solut
                 status = BUDGET_EXHAUSTED
                 break
             stats[STAT_NODES] += 1
-            counters[QUEUE_LENGTH] = 0
-            if assign(ws, peers, frame_cell[frame], digit, naked) and propagate(
+            clear_pending(ws)
+            if assign(ws, peers, cell_units, frame_cell[frame], digit, naked) and propagate(
                 ws, n, units, cell_units, peers, flags
             ):
                 advanced = True

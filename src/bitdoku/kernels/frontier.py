@@ -12,7 +12,7 @@ from numba import njit
 
 from bitdoku.kernels.bits import lowest_bit_index
 from bitdoku.kernels.dfs import _choose_cell, _load_givens, _queue_naked_singles
-from bitdoku.kernels.propagate import QUEUE_LENGTH, TRAIL_LENGTH, assign, new_workspace, propagate, undo
+from bitdoku.kernels.propagate import TRAIL_LENGTH, assign, clear_pending, new_workspace, propagate, undo
 from bitdoku.kernels.status import NAKED_SINGLES
 
 #: Kinds of child: a configuration with empty cells left, or a complete grid (a solution).
@@ -64,8 +64,8 @@ def expand(cells, n, units, cell_units, peers, flags, children, kinds):
     while rest:
         digit = lowest_bit_index(rest) + 1
         rest &= rest - np.uint64(1)
-        counters[QUEUE_LENGTH] = 0
-        if assign(ws, peers, cell, digit, naked) and propagate(ws, n, units, cell_units, peers, flags):
+        clear_pending(ws)
+        if assign(ws, peers, cell_units, cell, digit, naked) and propagate(ws, n, units, cell_units, peers, flags):
             children[count, :] = value
             kinds[count] = SOLVED if _choose_cell(ws, n_cells, 1) < 0 else OPEN
             count += 1

@@ -32,6 +32,9 @@ GENERIC_ONLY = 8
 #: Not a rule: branch on a random cell among those with the fewest candidates and try its digits in random order
 #: (the generic search only; the generator fills random grids with it).
 RANDOM_ORDER = 16
+#: Not a rule: run the generic search's rules by scanning every unit on every pass (the slow twin of the
+#: incremental propagation, kept to check it: both reach the same fixpoint, so they visit the same nodes).
+FULL_SCAN = 32
 
 # Stats slots: indices into the int64 stats out-array.
 #: Solutions found (at most ``limit``).

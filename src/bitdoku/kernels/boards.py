@@ -1,0 +1,569 @@
+"""The search for every shape but the classic 9x9: digit x row bitboards, each rule a pass of word operations.
+
+Representation: for each digit d and row i, one uint64 word holds the columns of row i where d may still go (a
+filled cell keeps its own digit's bit); one more word a row holds the row's open columns; two last words say
+which digits changed since hidden singles and locked candidates last looked at them. A state is N*N + N + 2
+words (5 KB for 25x25), copied to the next depth on a branch, as the 9x9 band kernel does.
+
+Why rows: every rule then costs O(N^2) word operations a pass, where the cell-by-cell kernel (``dfs``,
+``propagate``) costs O(N^3) reads; a 25x25 node went from about 30-40 to a few microseconds (benchmarks/
+NOTES-kernels.md, round 5).
+
+* Naked singles and empty cells: a bit-sliced count over the N digit words of a row (``once``, ``twice``).
+* Hidden singles: a row with one bit; a column with one row, from ``once``/``twice`` over the rows; a box with one
+  cell, from the same count over the rows of a band, masked to a stack.
+* Locked candidates: a box whose digit sits in one row (or one column) clears it from the rest of that line;
+  a row (or column) whose digit sits in one box clears it from the rest of the box.
+
+The rules and the choice of the branching cell (the first open cell, row by row, with the fewest candidates;
+the first with two once naked singles are filled) are those of the cell-by-cell kernel, so both visit the same
+nodes: the tests compare their counts and node numbers.
+"""
+
+import numpy as np
+from numba import njit
+
+from bitdoku.kernels.bits import full_mask, lowest_bit_index, popcount
+from bitdoku.kernels.rng import below, random_bit
+from bitdoku.kernels.status import (
+    BUDGET_EXHAUSTED,
+    COMPLETE,
+    CONTRADICTION,
+    HIDDEN_SINGLES,
+    INVALID,
+    LIMIT_REACHED,
+    LOCKED_CANDIDATES,
+    NAKED_SINGLES,
+    RANDOM_ORDER,
+    STAT_BACKTRACKS,
+    STAT_GUESSES,
+    STAT_MAX_DEPTH,
+    STAT_NODES,
+    STAT_PLACEMENTS,
+    STAT_SOLUTIONS,
+)
+
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+#: Depths of the state stack allocated at first; it doubles when a search goes deeper.
+FIRST_DEPTH = 32
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _bit(col):
+    return ONE << np.uint64(col)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _stack_mask(c, stack):
+    """The columns of one stack of boxes (c columns wide)."""
+    return ((ONE << np.uint64(c)) - ONE) << np.uint64(stack * c)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _dirty(n):
+    """The index of the first of the two changed-digits words (hidden singles, then locked candidates)."""
+    return n * n + n
+
+
+@njit(cache=True, nogil=True)
+def _place(st, k, n, r, c, digit, row, col):
+    """Fill (row, col) with 0-based ``digit`` in state k; False if the digit may not go there."""
+    bit = _bit(col)
+    base = digit * n
+    if st[k, base + row] & bit == ZERO:
+        return False
+    clear = ~bit
+    touched = ONE << np.uint64(digit)
+    for other in range(n):
+        word = st[k, other * n + row]
+        touched |= ((word >> np.uint64(col)) & ONE) << np.uint64(other)
+        st[k, other * n + row] = word & clear
+    for i in range(n):
+        st[k, base + i] &= clear
+    band = (row // r) * r
+    box_columns = ~_stack_mask(c, col // c)
+    for i in range(band, band + r):
+        st[k, base + i] &= box_columns
+    st[k, base + row] = bit
+    st[k, n * n + row] &= clear
+    dirty = _dirty(n)
+    st[k, dirty] |= touched
+    st[k, dirty + 1] |= touched
+    return True
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _changed(st, k, n, digit):
+    """Note that a digit's words changed (for the next hidden singles and locked candidates passes)."""
+    mark = ONE << np.uint64(digit)
+    st[k, _dirty(n)] |= mark
+    st[k, _dirty(n) + 1] |= mark
+
+
+@njit(cache=True, nogil=True)
+def _naked(st, k, n, r, c, fill):
+    """Fill the open cells with one candidate (when ``fill``); -1 if an open cell has none, else the count."""
+    filled = 0
+    for row in range(n):
+        open_cells = st[k, n * n + row]
+        if open_cells == ZERO:
+            continue
+        once = ZERO
+        twice = ZERO
+        for digit in range(n):
+            word = st[k, digit * n + row]
+            twice |= once & word
+            once |= word
+        if open_cells & ~once != ZERO:
+            return -1
+        if not fill:
+            continue
+        singles = open_cells & ~twice
+        while singles != ZERO:
+            col = lowest_bit_index(singles)
+            singles &= singles - ONE
+            bit = _bit(col)
+            digit = -1
+            for d in range(n):
+                if st[k, d * n + row] & bit != ZERO:
+                    digit = d
+                    break
+            if digit < 0 or not _place(st, k, n, r, c, digit, row, col):
+                return -1  # an earlier single of this pass took its one digit
+            filled += 1
+    return filled
+
+
+@njit(cache=True, nogil=True)
+def _place_if_open(st, k, n, r, c, digit, row, col):
+    """Place a hidden single unless its cell is already filled (with this digit): 1 placed, 0 not, -1 failed."""
+    if st[k, n * n + row] & _bit(col) == ZERO:
+        return 0
+    return 1 if _place(st, k, n, r, c, digit, row, col) else -1
+
+
+@njit(cache=True, nogil=True)
+def _hidden(st, k, n, r, c):
+    """Fill each changed digit's only place in a row, column or box; -1 if a digit has no place in a unit."""
+    filled = 0
+    digits = st[k, _dirty(n)]
+    st[k, _dirty(n)] = ZERO
+    while digits != ZERO:
+        digit = lowest_bit_index(digits)
+        digits &= digits - ONE
+        count = _hidden_digit(st, k, n, r, c, digit)
+        if count < 0:
+            return -1
+        filled += count
+    return filled
+
+
+@njit(cache=True, nogil=True)
+def _hidden_digit(st, k, n, r, c, digit):
+    """Hidden singles of one digit in every row, column and box."""
+    filled = 0
+    base = digit * n
+    for row in range(n):
+        word = st[k, base + row]
+        if word == ZERO:
+            return -1
+        if word & (word - ONE) == ZERO:
+            placed = _place_if_open(st, k, n, r, c, digit, row, lowest_bit_index(word))
+            if placed < 0:
+                return -1
+            filled += placed
+    once = ZERO
+    twice = ZERO
+    for row in range(n):
+        word = st[k, base + row]
+        twice |= once & word
+        once |= word
+    if once != full_mask(n):
+        return -1
+    singles = once & ~twice
+    while singles != ZERO:
+        col = lowest_bit_index(singles)
+        singles &= singles - ONE
+        for row in range(n):
+            if st[k, base + row] & _bit(col) != ZERO:
+                placed = _place_if_open(st, k, n, r, c, digit, row, col)
+                if placed < 0:
+                    return -1
+                filled += placed
+                break
+    for band in range(0, n, r):
+        once = ZERO
+        twice = ZERO
+        for row in range(band, band + r):
+            word = st[k, base + row]
+            twice |= once & word
+            once |= word
+        for stack in range(r):
+            mask = _stack_mask(c, stack)
+            alone = once & mask
+            if alone == ZERO:
+                return -1
+            if twice & mask == ZERO and alone & (alone - ONE) == ZERO:
+                for row in range(band, band + r):
+                    if st[k, base + row] & alone != ZERO:
+                        placed = _place_if_open(st, k, n, r, c, digit, row, lowest_bit_index(alone))
+                        if placed < 0:
+                            return -1
+                        filled += placed
+                        break
+    return filled
+
+
+@njit(cache=True, nogil=True)
+def _locked(st, k, n, r, c, bands):
+    """Pointing and claiming for every changed digit; -1 on a contradiction, else the words changed.
+
+    ``bands``: uint64[number of bands], scratch.
+    """
+    changed = 0
+    digits = st[k, _dirty(n) + 1]
+    st[k, _dirty(n) + 1] = ZERO
+    while digits != ZERO:
+        digit = lowest_bit_index(digits)
+        digits &= digits - ONE
+        count = _locked_digit(st, k, n, r, c, digit, bands)
+        if count < 0:
+            return -1
+        if count > 0:
+            _changed(st, k, n, digit)
+            changed += count
+    return changed
+
+
+@njit(cache=True, nogil=True)
+def _locked_digit(st, k, n, r, c, digit, bands):
+    """Pointing and claiming for one digit: O(N * r) word operations."""
+    base = digit * n
+    changed = 0
+    # From the rows of each band: a box whose digit sits in one row (pointing along the row), and a row whose
+    # digit sits in one box (claiming).
+    for band in range(0, n, r):
+        for stack in range(r):
+            mask = _stack_mask(c, stack)
+            rows_with = 0
+            last_row = -1
+            for row in range(band, band + r):
+                if st[k, base + row] & mask != ZERO:
+                    rows_with += 1
+                    last_row = row
+            if rows_with == 1 and st[k, base + last_row] & ~mask != ZERO:
+                st[k, base + last_row] &= mask
+                changed += 1
+        for row in range(band, band + r):
+            word = st[k, base + row]
+            if word == ZERO:
+                continue  # no place at all: hidden singles say so (locked candidates only remove)
+            mask = _stack_mask(c, lowest_bit_index(word) // c)
+            if word & ~mask == ZERO:
+                for other in range(band, band + r):
+                    if other != row and st[k, base + other] & mask != ZERO:
+                        st[k, base + other] &= ~mask
+                        changed += 1
+    # From the columns of each band: a box whose digit sits in one column (pointing along the column, out of the
+    # other bands), and a column whose digit sits in one band (claiming: the rest of that box loses it).
+    once = ZERO
+    twice = ZERO
+    pointed = ZERO  # columns some box points along
+    pointed_twice = ZERO  # columns boxes of two bands point along: no band may keep them
+    for b in range(bands.shape[0]):
+        present = ZERO
+        for row in range(b * r, b * r + r):
+            present |= st[k, base + row]
+        twice |= once & present
+        once |= present
+        single = ZERO
+        for stack in range(r):
+            columns = present & _stack_mask(c, stack)
+            if columns != ZERO and columns & (columns - ONE) == ZERO:
+                single |= columns
+        bands[b] = single
+        pointed_twice |= pointed & single
+        pointed |= single
+    confined = once & ~twice
+    if pointed == ZERO and confined == ZERO:
+        return changed
+    for b in range(bands.shape[0]):
+        drop = (pointed & ~bands[b]) | pointed_twice
+        if confined != ZERO:
+            present = ZERO
+            for row in range(b * r, b * r + r):
+                present |= st[k, base + row]
+            claimed = present & confined
+            for stack in range(r if claimed != ZERO else 0):
+                mask = _stack_mask(c, stack)
+                here = claimed & mask
+                if here != ZERO:  # the box's digit is in that column; two such columns: in neither
+                    drop |= mask & ~here if here & (here - ONE) == ZERO else mask
+        for row in range(b * r, b * r + r):
+            word = st[k, base + row]
+            if word & drop != ZERO:
+                st[k, base + row] = word & ~drop
+                changed += 1
+    return changed
+
+
+@njit(cache=True, nogil=True)
+def _propagate(st, k, n, r, c, flags, bands):
+    """Run the rules in ``flags`` on state k to a fixpoint; cells filled, or -1 on a contradiction."""
+    naked = flags & NAKED_SINGLES != 0
+    filled = 0
+    while True:
+        count = _naked(st, k, n, r, c, naked)
+        if count < 0:
+            return -1
+        filled += count
+        if count > 0:
+            continue
+        if flags & HIDDEN_SINGLES:
+            count = _hidden(st, k, n, r, c)
+            if count < 0:
+                return -1
+            filled += count
+            if count > 0:
+                continue
+        if flags & LOCKED_CANDIDATES:
+            count = _locked(st, k, n, r, c, bands)
+            if count < 0:
+                return -1
+            if count > 0:
+                continue
+        return filled
+
+
+@njit(cache=True, nogil=True)
+def _count_planes(st, k, n, row, planes):
+    """A bit-sliced count of each cell's candidates in ``row``: ``planes[b]`` holds bit b of the counts."""
+    planes[:] = ZERO
+    for digit in range(n):
+        carry = st[k, digit * n + row]
+        b = 0
+        while carry != ZERO:
+            plane = planes[b]
+            planes[b] = plane ^ carry
+            carry &= plane
+            b += 1
+
+
+@njit(cache=True, nogil=True)
+def _with_count(planes, count, bits):
+    """The cells whose count is exactly ``count`` (``bits`` planes)."""
+    cells = ~ZERO
+    for b in range(bits):
+        cells &= planes[b] if (count >> b) & 1 else ~planes[b]
+    return cells
+
+
+@njit(cache=True, nogil=True)
+def _choose_cell(st, k, n, good_enough, planes, randomised, rng):
+    """(row, col) of the first open cell with the fewest candidates, or (-1, -1) when the grid is full.
+
+    Stops at the first cell with ``good_enough`` candidates or fewer, as the cell-by-cell kernel does. With
+    ``randomised``, a random cell among those with the fewest candidates (and no early stop).
+    """
+    bits = 1
+    while (1 << bits) <= n:
+        bits += 1
+    best_row = -1
+    best_col = -1
+    best = n + 1
+    ties = 0
+    for row in range(n):
+        open_cells = st[k, n * n + row]
+        if open_cells == ZERO:
+            continue
+        _count_planes(st, k, n, row, planes)
+        if not randomised:
+            enough = ZERO
+            for count in range(1, good_enough + 1):
+                enough |= _with_count(planes, count, bits)
+            if enough & open_cells != ZERO:  # the first such cell in reading order, as the cell-by-cell kernel
+                return row, lowest_bit_index(enough & open_cells)
+        top = best if randomised else best - 1
+        for count in range(1 if randomised else good_enough + 1, top + 1):
+            cells = _with_count(planes, count, bits) & open_cells
+            if cells == ZERO:
+                continue
+            if not randomised:
+                best, best_row, best_col = count, row, lowest_bit_index(cells)
+                break
+            if count < best:
+                best, ties = count, 0
+            found = popcount(cells)
+            ties += found
+            if below(rng, ties) < found:  # reservoir sampling over the ties seen so far
+                best_row, best_col = row, random_bit(rng, cells)
+            break
+    return best_row, best_col
+
+
+@njit(cache=True, nogil=True)
+def _load(cells, st, n, r, c):
+    """Set state 0 from the givens; -1 when fine, else INVALID or CONTRADICTION."""
+    full = full_mask(n)
+    st[0, :] = full
+    st[0, _dirty(n)] = full
+    st[0, _dirty(n) + 1] = full
+    invalid = False
+    for cell in range(n * n):
+        value = np.int64(cells[cell])
+        if value == 0:
+            continue
+        if value > n or not _place(st, 0, n, r, c, value - 1, cell // n, cell % n):
+            invalid = True
+    if invalid:
+        return INVALID
+    if _naked(st, 0, n, r, c, False) < 0:
+        return CONTRADICTION
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _write_solution(st, k, n, out):
+    for digit in range(n):
+        for row in range(n):
+            word = st[k, digit * n + row]
+            while word != ZERO:
+                col = lowest_bit_index(word)
+                word &= word - ONE
+                out[row * n + col] = digit + 1
+
+
+@njit(cache=True, nogil=True)
+def search_boards(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell):
+    """Search a puzzle of any shape (boxes of ``r`` rows, N = ``n`` up to 64) for up to ``limit`` solutions.
+
+    The contract of ``dfs.search_in`` without its workspace: ``cells`` uint8[N*N] (not mutated); ``solutions``
+    uint8[K, N*N] and ``stats`` int64[N_STATS] out; ``rng`` a ``rng.py`` state used with ``RANDOM_ORDER``;
+    ``guide`` a solution to steer by (its digit tried first at each branch; empty for none) and
+    ``changed_cell`` a cell where ``guide``'s digit is struck out first (-1 for none). Returns ``COMPLETE``,
+    ``LIMIT_REACHED``, ``BUDGET_EXHAUSTED``, ``INVALID`` or ``CONTRADICTION``. Memory: (N*N + N) * 8 bytes a
+    depth, the stack doubling as needed.
+    """
+    stats[:] = 0
+    c = n // r
+    words = n * n + n + 2
+    bands = np.empty(c, np.uint64)
+    st = np.empty((FIRST_DEPTH, words), np.uint64)
+    frames = np.empty((FIRST_DEPTH, 3), np.int64)
+    rests = np.empty(FIRST_DEPTH, np.uint64)
+    status = _load(cells, st, n, r, c)
+    if status >= 0:
+        return status
+    guided = guide.shape[0] == n * n
+    if changed_cell >= 0 and guided and cells[changed_cell] == 0:
+        st[0, (np.int64(guide[changed_cell]) - 1) * n + changed_cell // n] &= ~_bit(changed_cell % n)
+    stats[STAT_NODES] = 1
+    filled = _propagate(st, 0, n, r, c, flags, bands)
+    if filled < 0:
+        return COMPLETE
+    placements = filled
+    planes = np.empty(8, np.uint64)
+    good_enough = 2 if flags & NAKED_SINGLES else 1
+    randomised = flags & RANDOM_ORDER != 0
+    top = 0
+    status = COMPLETE
+    while True:
+        row, col = _choose_cell(st, top, n, good_enough, planes, randomised, rng)
+        if row < 0:
+            found = stats[STAT_SOLUTIONS]
+            if found < solutions.shape[0]:
+                _write_solution(st, top, n, solutions[found])
+            stats[STAT_SOLUTIONS] = found + 1
+            if found + 1 >= limit:
+                status = LIMIT_REACHED
+                break
+        else:
+            if top + 1 >= st.shape[0]:
+                st, frames, rests = _deeper(st, frames, rests)
+            rest = ZERO
+            for digit in range(n):
+                rest |= ((st[top, digit * n + row] >> np.uint64(col)) & ONE) << np.uint64(digit)
+            if rest & (rest - ONE) != ZERO:
+                stats[STAT_GUESSES] += 1
+            frames[top, 0] = row
+            frames[top, 1] = col
+            rests[top] = rest
+            top += 1
+            stats[STAT_MAX_DEPTH] = max(stats[STAT_MAX_DEPTH], top)
+        advanced = False
+        while top > 0:
+            frame = top - 1
+            rest = rests[frame]
+            if rest == ZERO:
+                top -= 1
+                continue
+            if stats[STAT_NODES] >= max_nodes:
+                status = BUDGET_EXHAUSTED
+                break
+            stats[STAT_NODES] += 1
+            row, col = frames[frame, 0], frames[frame, 1]
+            digit = _next_digit(rest, guided, guide, row * n + col, randomised, rng)
+            rest &= ~(ONE << np.uint64(digit))
+            rests[frame] = rest
+            if rest != ZERO:
+                st[frame + 1] = st[frame]
+                target = frame + 1
+            else:
+                top -= 1  # the frame is used up: its state becomes the child
+                target = frame
+            filled = -1
+            if _place(st, target, n, r, c, digit, row, col):
+                filled = _propagate(st, target, n, r, c, flags, bands)
+            if filled >= 0:
+                placements += filled + 1
+                advanced = True
+                break
+            stats[STAT_BACKTRACKS] += 1
+        if not advanced:
+            break
+    stats[STAT_PLACEMENTS] = placements
+    return status
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _next_digit(rest, guided, guide, cell, randomised, rng):
+    """The 0-based digit to try next: the guide's, else a random one, else the smallest."""
+    if guided:
+        wanted = np.int64(guide[cell]) - 1
+        if wanted >= 0 and rest & (ONE << np.uint64(wanted)) != ZERO:
+            return wanted
+    if randomised:
+        return random_bit(rng, rest)
+    return lowest_bit_index(rest)
+
+
+@njit(cache=True, nogil=True)
+def _deeper(st, frames, rests):
+    """The stack with twice the depths, the states and frames so far copied over."""
+    depth = st.shape[0]
+    bigger = np.empty((2 * depth, st.shape[1]), np.uint64)
+    bigger[:depth] = st
+    more_frames = np.empty((2 * depth, 3), np.int64)
+    more_frames[:depth] = frames
+    more_rests = np.empty(2 * depth, np.uint64)
+    more_rests[:depth] = rests
+    return bigger, more_frames, more_rests
+
+
+@njit(cache=True, nogil=True)
+def is_box_geometry(units, n, r):
+    """Whether a units table is the plain one of N x N grids with boxes of ``r`` rows (rows, columns, boxes row
+    by row, each box's cells row by row), which this kernel assumes; O(N^2)."""
+    if units.shape[0] != 3 * n or units.shape[1] != n or n % r != 0:
+        return False
+    c = n // r
+    for i in range(n):
+        for j in range(n):
+            if units[i, j] != i * n + j or units[n + i, j] != j * n + i:
+                return False
+            box_row = (i // r) * r + j // c
+            box_col = (i % r) * c + j % c
+            if units[2 * n + i, j] != box_row * n + box_col:
+                return False
+    return True
