@@ -17,7 +17,9 @@ NOTES-kernels.md, round 5).
 
 The rules and the choice of the branching cell (the first open cell, row by row, with the fewest candidates;
 the first with two once naked singles are filled) are those of the cell-by-cell kernel, so both visit the same
-nodes: the tests compare their counts and node numbers.
+nodes: the tests compare their counts and node numbers (with hidden singles on: without them a contradiction
+can go unseen and locked candidates then depend on their order). A first solution is searched with restarts
+(``first_solution``), which defeats the heavy tail of 25x25 grids near 45 % fill.
 """
 
 import numpy as np
@@ -40,11 +42,15 @@ from bitdoku.kernels.status import (
     STAT_MAX_DEPTH,
     STAT_NODES,
     STAT_PLACEMENTS,
+    STAT_RESTARTS,
     STAT_SOLUTIONS,
 )
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
+#: Nodes of the first run of a restarted first-solution search, and the unit of the Luby schedule after it
+#: (benchmarks/NOTES-kernels.md, round 5: 128 to 512 measured alike on the 25x25 set; 64 restarts too often).
+RESTART_UNIT = 256
 #: Depths of the state stack allocated at first; it doubles when a search goes deeper.
 FIRST_DEPTH = 32
 
@@ -435,6 +441,51 @@ def _write_solution(st, k, n, out):
 
 
 @njit(cache=True, nogil=True)
+def first_solution(cells, n, r, max_nodes, flags, solutions, stats, rng, unit):
+    """A first solution (``search_boards`` with limit 1) by depth-first runs restarted on a Luby schedule.
+
+    Why: near 45 % fill a 25x25 search is heavy-tailed: one wrong early choice costs a million nodes while
+    another order of the same tree finds a solution in a few hundred. Run 1 is the plain deterministic search,
+    cut after ``unit`` nodes (``RESTART_UNIT`` by default). Run i > 1 picks random cells among the ties and
+    tries first the digit with the fewest places left in the cell's row, cut after ``luby(i) * unit`` nodes
+    (Luby, Sinclair and Zuckerman 1993: within a log factor of the best fixed cut-off, with nothing to tune per
+    instance). Each run is a complete search, so a run that ends says the truth: a solution, or none exists;
+    only a run cut by its allowance restarts. The budget ``max_nodes`` counts the nodes of all runs. ``rng``
+    drives the random runs (with ``RANDOM_ORDER`` in ``flags``, run 1 is random too), so a seed gives one
+    answer. ``stats`` sums the runs' counters (``STAT_RESTARTS``: runs after the first). Measured in
+    benchmarks/NOTES-kernels.md, round 5.
+    """
+    run_stats = np.zeros(stats.shape[0], np.int64)
+    no_guide = np.zeros(0, np.uint8)
+    stats[:] = 0
+    run = 1
+    while True:
+        allowance = min(_luby(run) * unit, max_nodes - stats[STAT_NODES])
+        run_flags = flags | RANDOM_ORDER if run > 1 else flags
+        status = search_boards(cells, n, r, 1, allowance, run_flags, solutions, run_stats, rng, no_guide, -1)
+        for slot in (STAT_NODES, STAT_GUESSES, STAT_BACKTRACKS, STAT_PLACEMENTS):
+            stats[slot] += run_stats[slot]
+        stats[STAT_MAX_DEPTH] = max(stats[STAT_MAX_DEPTH], run_stats[STAT_MAX_DEPTH])
+        stats[STAT_SOLUTIONS] = run_stats[STAT_SOLUTIONS]
+        stats[STAT_RESTARTS] = run - 1
+        if status != BUDGET_EXHAUSTED or stats[STAT_NODES] >= max_nodes:
+            return status
+        run += 1
+
+
+@njit(cache=True, nogil=True)
+def _luby(i):
+    """The i-th term (i >= 1) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ..."""
+    while True:
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+        if i == (1 << k) - 1:
+            return 1 << (k - 1)
+        i -= (1 << (k - 1)) - 1
+
+
+@njit(cache=True, nogil=True)
 def search_boards(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell):
     """Search a puzzle of any shape (boxes of ``r`` rows, N = ``n`` up to 64) for up to ``limit`` solutions.
 
@@ -503,7 +554,7 @@ def search_boards(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, g
                 break
             stats[STAT_NODES] += 1
             row, col = frames[frame, 0], frames[frame, 1]
-            digit = _next_digit(rest, guided, guide, row * n + col, randomised, rng)
+            digit = _next_digit(st, frame, n, row, col, rest, guided, guide, randomised, rng)
             rest &= ~(ONE << np.uint64(digit))
             rests[frame] = rest
             if rest != ZERO:
@@ -526,16 +577,31 @@ def search_boards(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, g
     return status
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _next_digit(rest, guided, guide, cell, randomised, rng):
-    """The 0-based digit to try next: the guide's, else a random one, else the smallest."""
+@njit(cache=True, nogil=True)
+def _next_digit(st, k, n, row, col, rest, guided, guide, randomised, rng):
+    """The 0-based digit to try next in (row, col): the guide's, else (``randomised``) one with the fewest places
+    left in the row (random among ties), else the smallest."""
     if guided:
-        wanted = np.int64(guide[cell]) - 1
+        wanted = np.int64(guide[row * n + col]) - 1
         if wanted >= 0 and rest & (ONE << np.uint64(wanted)) != ZERO:
             return wanted
-    if randomised:
-        return random_bit(rng, rest)
-    return lowest_bit_index(rest)
+    if not randomised:
+        return lowest_bit_index(rest)
+    best = n + 1
+    ties = 0
+    choice = -1
+    todo = rest
+    while todo != ZERO:
+        digit = lowest_bit_index(todo)
+        todo &= todo - ONE
+        places = popcount(st[k, digit * n + row])
+        if places < best:
+            best, ties = places, 0
+        if places == best:
+            ties += 1
+            if below(rng, ties) == 0:
+                choice = digit
+    return choice
 
 
 @njit(cache=True, nogil=True)

@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit
 
 from bitdoku.kernels.bits import digit_bit, full_mask, lowest_bit_index, popcount
-from bitdoku.kernels.boards import is_box_geometry, search_boards
+from bitdoku.kernels.boards import RESTART_UNIT, first_solution, is_box_geometry, search_boards
 from bitdoku.kernels.propagate import (
     FILLED,
     QUEUE_LENGTH,
@@ -32,6 +32,7 @@ from bitdoku.kernels.status import (
     INVALID,
     LIMIT_REACHED,
     NAKED_SINGLES,
+    NO_RESTARTS,
     RANDOM_ORDER,
     STAT_BACKTRACKS,
     STAT_GUESSES,
@@ -41,6 +42,9 @@ from bitdoku.kernels.status import (
     STAT_SOLUTIONS,
 )
 from bitdoku.kernels.sudoku9 import is_standard9, search9
+
+#: The seed of the random runs of a restarted first-solution search when the caller gives none.
+RESTART_SEED = 0x5EED
 
 
 @njit(cache=True, nogil=True)
@@ -149,9 +153,16 @@ def search_in(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, s
     candidates and tries digits in random order, drawing from ``rng`` (a ``rng.py`` state array, advanced);
     otherwise ``rng`` is not touched. The workspace comes from ``new_workspace(N*N, N)`` and may hold anything
     from an earlier search.
+
+    Grids of the plain box geometry go to the bitboard kernel (``boards``), where a first-solution search
+    (``limit`` 1, no guide) restarts on a schedule unless ``flags`` has ``NO_RESTARTS``; its random runs draw
+    from ``rng`` with ``RANDOM_ORDER``, else from a fixed seed, so that a puzzle always gets the same answer.
     """
     r = units[2 * n, n - 1] // n + 1  # the first box's last cell is in row box_rows - 1
     if flags & GENERIC_ONLY == 0 and is_box_geometry(units, n, r):
+        if limit == 1 and guide.shape[0] == 0 and changed_cell < 0 and flags & NO_RESTARTS == 0:
+            own_rng = rng if flags & RANDOM_ORDER else np.full(1, RESTART_SEED, np.uint64)
+            return first_solution(cells, n, r, max_nodes, flags, solutions, stats, own_rng, RESTART_UNIT)
         return search_boards(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell)
     stats[:] = 0
     n_cells = n * n

@@ -35,6 +35,9 @@ RANDOM_ORDER = 16
 #: Not a rule: run the generic search's rules by scanning every unit on every pass (the slow twin of the
 #: incremental propagation, kept to check it: both reach the same fixpoint, so they visit the same nodes).
 FULL_SCAN = 32
+#: Not a rule: a first-solution search (limit 1) on the bitboard kernel runs as one depth-first search, without
+#: restarts (``boards.first_solution``); the tests use it to compare node counts with the cell-by-cell kernel.
+NO_RESTARTS = 64
 
 # Stats slots: indices into the int64 stats out-array.
 #: Solutions found (at most ``limit``).
@@ -51,6 +54,8 @@ STAT_MAX_DEPTH = 4
 STAT_PLACEMENTS = 5
 #: 1 when the specialised 9x9 kernel ran, 0 for the generic one.
 STAT_SPECIALISED = 6
+#: Restarts of a first-solution search on the bitboard kernel (its runs after the first).
+STAT_RESTARTS = 7
 N_STATS = 8
 
-STAT_NAMES = ("solutions", "nodes", "guesses", "backtracks", "max_depth", "placements", "specialised", "reserved")
+STAT_NAMES = ("solutions", "nodes", "guesses", "backtracks", "max_depth", "placements", "specialised", "restarts")

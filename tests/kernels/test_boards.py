@@ -1,0 +1,161 @@
+"""The bitboard kernel (``boards``) against the cell-by-cell kernel and a brute-force counter.
+
+Three kernels search grids of every box shape: the cell-by-cell one (``GENERIC_ONLY``, with the incremental
+unit queue and its full-scan twin ``FULL_SCAN``) and the bitboard one. With hidden singles on they reach the same
+fixpoint at every node and choose the same branching cells, so they must agree on everything: status, solution
+count, node count and the solutions themselves. The restarted first-solution search visits other nodes, so it
+is checked against the brute-force counter instead: it must never report a wrong solution or a false "none".
+"""
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from tests.kernels.test_kernels_search import is_solution, naive_count, random_grid
+
+from bitdoku.kernels import status as S
+from bitdoku.kernels.boards import _luby, first_solution, is_box_geometry, search_boards
+from bitdoku.kernels.dfs import search_generic
+from bitdoku.kernels.rng import new_state
+from bitdoku.shape import Shape
+
+BOX_SHAPES = [Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(3, 3), Shape(2, 4), Shape(4, 2), Shape(3, 4),
+              Shape(4, 3), Shape(4, 4)]
+SMALL_SHAPES = BOX_SHAPES[:6]
+
+
+@st.composite
+def grids(draw, shapes=tuple(BOX_SHAPES)):
+    """(shape, cells): a random grid, empty, full, nearly empty or half blank, sometimes with digits written over
+    it (which may make it invalid, contradictory or unsolvable)."""
+    shape = draw(st.sampled_from(shapes))
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    cells = random_grid(shape, rng)
+    kind = draw(st.sampled_from(["empty", "full", "near_empty", "partial"]))
+    blanks = {"empty": shape.n_cells, "full": 0, "near_empty": shape.n_cells - rng.randint(1, shape.n)}.get(
+        kind, rng.randint(0, shape.n_cells))
+    cells[rng.sample(range(shape.n_cells), blanks)] = 0
+    for _ in range(draw(st.integers(0, 3)) if draw(st.booleans()) else 0):
+        cells[rng.randrange(shape.n_cells)] = rng.randint(1, shape.n)
+    return shape, cells
+
+
+def run(cells, shape, flags, limit=3, max_nodes=20_000, kernel=search_generic):
+    """(status, stats, solutions) of one search with fresh out-arrays."""
+    tables = shape.tables
+    solutions = np.zeros((limit, shape.n_cells), np.uint8)
+    stats = np.zeros(S.N_STATS, np.int64)
+    code = kernel(cells, shape.n, tables.units, tables.cell_units, tables.peers, limit, max_nodes, flags, solutions,
+                  stats)
+    return code, stats, solutions
+
+
+def restarted(cells, shape, max_nodes, unit, seed=1):
+    """``first_solution`` with a small restart unit, so that small grids restart too."""
+    solutions = np.zeros((1, shape.n_cells), np.uint8)
+    stats = np.zeros(S.N_STATS, np.int64)
+    code = first_solution(cells, shape.n, shape.box_rows, max_nodes, S.ALL_RULES, solutions, stats,
+                          new_state(seed), unit)
+    return code, stats, solutions[0]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=grids(), flags=st.sampled_from([S.ALL_RULES, S.NAKED_SINGLES | S.HIDDEN_SINGLES, S.HIDDEN_SINGLES,
+                                            S.HIDDEN_SINGLES | S.LOCKED_CANDIDATES]))
+def test_boards_visit_the_same_nodes_as_the_cell_by_cell_kernel(case, flags):
+    shape, cells = case
+    boards = run(cells, shape, flags | S.NO_RESTARTS)
+    generic = run(cells, shape, flags | S.GENERIC_ONLY)
+    full_scan = run(cells, shape, flags | S.GENERIC_ONLY | S.FULL_SCAN)
+    for other in (generic, full_scan):
+        assert boards[0] == other[0]
+        assert boards[1][S.STAT_SOLUTIONS] == other[1][S.STAT_SOLUTIONS]
+        assert boards[1][S.STAT_NODES] == other[1][S.STAT_NODES]
+        assert np.array_equal(boards[2], other[2])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=grids(SMALL_SHAPES), flags=st.integers(0, 7))
+def test_boards_count_what_brute_force_counts(case, flags):
+    shape, cells = case
+    expected = naive_count(cells, shape, 3)
+    code, stats, solutions = run(cells, shape, flags | S.NO_RESTARTS, max_nodes=10**6)
+    assert stats[S.STAT_SOLUTIONS] == expected
+    assert code == (S.LIMIT_REACHED if expected == 3 else code)
+    assert code != S.BUDGET_EXHAUSTED
+    for solution in solutions[:expected]:
+        assert is_solution(solution, cells, shape)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=grids(SMALL_SHAPES), unit=st.integers(1, 8), seed=st.integers(0, 1000))
+def test_restarts_never_report_a_wrong_solution_or_a_false_none(case, unit, seed):
+    shape, cells = case
+    expected = naive_count(cells, shape, 1)
+    code, stats, solution = restarted(cells, shape, 10**6, unit, seed)
+    if expected:
+        assert code == S.LIMIT_REACHED
+        assert is_solution(solution, cells, shape)
+    else:
+        assert code in (S.COMPLETE, S.INVALID, S.CONTRADICTION)
+        assert stats[S.STAT_SOLUTIONS] == 0
+
+
+def test_restarts_happen_and_keep_to_the_budget():
+    shape = Shape(4, 4)
+    rng = random.Random(3)
+    restarted_somewhere = False
+    for _ in range(20):
+        cells = random_grid(shape, rng)
+        cells[rng.sample(range(shape.n_cells), 180)] = 0
+        code, stats, solution = restarted(cells, shape, 10**6, 1)
+        assert code == S.LIMIT_REACHED and is_solution(solution, cells, shape)
+        restarted_somewhere |= stats[S.STAT_RESTARTS] > 0
+        budget = max(1, stats[S.STAT_NODES] // 2)
+        code, stats, _ = restarted(cells, shape, budget, 1)
+        assert stats[S.STAT_NODES] <= budget
+        if code == S.BUDGET_EXHAUSTED:
+            assert stats[S.STAT_SOLUTIONS] == 0
+    assert restarted_somewhere
+
+
+def test_a_first_solution_search_restarts_by_default_and_is_deterministic():
+    shape = Shape(5, 5)
+    cells = np.zeros(shape.n_cells, np.uint8)
+    first = run(cells, shape, S.ALL_RULES, limit=1)
+    again = run(cells, shape, S.ALL_RULES, limit=1)
+    assert first[0] == S.LIMIT_REACHED and is_solution(first[2][0], cells, shape)
+    assert np.array_equal(first[2], again[2]) and np.array_equal(first[1], again[1])
+
+
+@pytest.mark.parametrize("shape", [Shape(4, 4), Shape(5, 5), Shape(3, 5)])
+def test_an_unsolvable_big_grid_is_proved_so_or_the_budget_reported(shape):
+    cells = np.zeros(shape.n_cells, np.uint8)
+    n = shape.n
+    cells[1:n] = np.arange(2, n + 1)  # row 0 misses only 1 at column 0 ...
+    cells[n * (n - 1)] = 1  # ... and column 0 has 1 at the bottom: no solution
+    for limit in (1, 2):
+        code, stats, _ = run(cells, shape, S.ALL_RULES, limit=limit, max_nodes=1000)
+        assert code in (S.COMPLETE, S.CONTRADICTION) and stats[S.STAT_SOLUTIONS] == 0
+
+
+def test_search_boards_honours_the_node_budget():
+    stats = np.zeros(S.N_STATS, np.int64)
+    code = search_boards(np.zeros(625, np.uint8), 25, 5, 10**6, 50, S.ALL_RULES, np.zeros((0, 625), np.uint8),
+                         stats, new_state(0), np.zeros(0, np.uint8), -1)
+    assert code == S.BUDGET_EXHAUSTED and stats[S.STAT_NODES] == 50
+
+
+def test_luby_sequence():
+    assert [_luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+def test_box_geometry_is_recognised_only_for_plain_tables():
+    for shape in BOX_SHAPES:
+        assert is_box_geometry(shape.tables.units, shape.n, shape.box_rows)
+    units = Shape(4, 4).tables.units.copy()
+    units[[0, 1]] = units[[1, 0]]
+    assert not is_box_geometry(units, 16, 4)
+    assert not is_box_geometry(Shape(2, 3).tables.units, 6, 3)  # 3x2 boxes read as 2x3
