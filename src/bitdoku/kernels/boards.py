@@ -48,8 +48,8 @@ from bitdoku.kernels.status import (
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
-#: Nodes of the first run of a restarted first-solution search, and the unit of the Luby schedule after it
-#: (benchmarks/NOTES-kernels.md, round 5: 128 to 512 measured alike on the 25x25 set; 64 restarts too often).
+#: Dead ends of the first run of a restarted first-solution search, the unit of its Luby schedule
+#: (benchmarks/NOTES-kernels.md, round 5).
 RESTART_UNIT = 256
 #: Depths of the state stack allocated at first; it doubles when a search goes deeper.
 FIRST_DEPTH = 32
@@ -445,24 +445,22 @@ def first_solution(cells, n, r, max_nodes, flags, solutions, stats, rng, unit):
     """A first solution (``search_boards`` with limit 1) by depth-first runs restarted on a Luby schedule.
 
     Why: near 45 % fill a 25x25 search is heavy-tailed: one wrong early choice costs a million nodes while
-    another order of the same tree finds a solution in a few hundred. Run 1 is the plain deterministic search,
-    cut after ``unit`` nodes (``RESTART_UNIT`` by default). Run i > 1 picks random cells among the ties and
-    tries first the digit with the fewest places left in the cell's row, cut after ``luby(i) * unit`` nodes
-    (Luby, Sinclair and Zuckerman 1993: within a log factor of the best fixed cut-off, with nothing to tune per
-    instance). Each run is a complete search, so a run that ends says the truth: a solution, or none exists;
-    only a run cut by its allowance restarts. The budget ``max_nodes`` counts the nodes of all runs. ``rng``
-    drives the random runs (with ``RANDOM_ORDER`` in ``flags``, run 1 is random too), so a seed gives one
-    answer. ``stats`` sums the runs' counters (``STAT_RESTARTS``: runs after the first). Measured in
-    benchmarks/NOTES-kernels.md, round 5.
+    another order of the same tree finds a solution in a few hundred. Every run picks random cells among the
+    ties and tries first the digit with the fewest places left in the cell's row; run i is cut after
+    ``luby(i) * unit`` dead ends (``unit``: ``RESTART_UNIT`` by default; Luby, Sinclair and
+    Zuckerman 1993: within a log factor of the best fixed cut-off, with nothing to tune per instance). Each run
+    is a complete search, so a run that ends says the truth: a solution, or none exists; only a run cut by its
+    allowance restarts. The budget ``max_nodes`` counts the nodes of all runs. ``rng`` drives the runs, so a
+    seed gives one answer. ``stats`` sums the runs' counters (``STAT_RESTARTS``: runs after the first).
+    Measured in benchmarks/NOTES-kernels.md, round 5.
     """
     run_stats = np.zeros(stats.shape[0], np.int64)
     no_guide = np.zeros(0, np.uint8)
     stats[:] = 0
     run = 1
     while True:
-        allowance = min(_luby(run) * unit, max_nodes - stats[STAT_NODES])
-        run_flags = flags | RANDOM_ORDER if run > 1 else flags
-        status = search_boards(cells, n, r, 1, allowance, run_flags, solutions, run_stats, rng, no_guide, -1)
+        status = _search(cells, n, r, 1, max_nodes - stats[STAT_NODES], _luby(run) * unit, flags | RANDOM_ORDER,
+                         solutions, run_stats, rng, no_guide, -1)
         for slot in (STAT_NODES, STAT_GUESSES, STAT_BACKTRACKS, STAT_PLACEMENTS):
             stats[slot] += run_stats[slot]
         stats[STAT_MAX_DEPTH] = max(stats[STAT_MAX_DEPTH], run_stats[STAT_MAX_DEPTH])
@@ -496,6 +494,12 @@ def search_boards(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, g
     ``LIMIT_REACHED``, ``BUDGET_EXHAUSTED``, ``INVALID`` or ``CONTRADICTION``. Memory: (N*N + N) * 8 bytes a
     depth, the stack doubling as needed.
     """
+    return _search(cells, n, r, limit, max_nodes, max_nodes, flags, solutions, stats, rng, guide, changed_cell)
+
+
+@njit(cache=True, nogil=True)
+def _search(cells, n, r, limit, max_nodes, max_backtracks, flags, solutions, stats, rng, guide, changed_cell):
+    """``search_boards``, also cut (``BUDGET_EXHAUSTED``) after ``max_backtracks`` dead ends."""
     stats[:] = 0
     c = n // r
     words = n * n + n + 2
@@ -549,7 +553,7 @@ def search_boards(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, g
             if rest == ZERO:
                 top -= 1
                 continue
-            if stats[STAT_NODES] >= max_nodes:
+            if stats[STAT_NODES] >= max_nodes or stats[STAT_BACKTRACKS] >= max_backtracks:
                 status = BUDGET_EXHAUSTED
                 break
             stats[STAT_NODES] += 1
