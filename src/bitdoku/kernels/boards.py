@@ -459,8 +459,9 @@ def first_solution(cells, n, r, max_nodes, flags, solutions, stats, rng, unit):
     stats[:] = 0
     run = 1
     while True:
+        depth = max(FIRST_DEPTH, stats[STAT_MAX_DEPTH] + 2)  # no run regrows the stack an earlier run needed
         status = _search(cells, n, r, 1, max_nodes - stats[STAT_NODES], _luby(run) * unit, flags | RANDOM_ORDER,
-                         solutions, run_stats, rng, no_guide, -1)
+                         solutions, run_stats, rng, no_guide, -1, depth)
         for slot in (STAT_NODES, STAT_GUESSES, STAT_BACKTRACKS, STAT_PLACEMENTS):
             stats[slot] += run_stats[slot]
         stats[STAT_MAX_DEPTH] = max(stats[STAT_MAX_DEPTH], run_stats[STAT_MAX_DEPTH])
@@ -494,19 +495,22 @@ def search_boards(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, g
     ``LIMIT_REACHED``, ``BUDGET_EXHAUSTED``, ``INVALID`` or ``CONTRADICTION``. Memory: (N*N + N) * 8 bytes a
     depth, the stack doubling as needed.
     """
-    return _search(cells, n, r, limit, max_nodes, max_nodes, flags, solutions, stats, rng, guide, changed_cell)
+    return _search(cells, n, r, limit, max_nodes, max_nodes, flags, solutions, stats, rng, guide, changed_cell,
+                   FIRST_DEPTH)
 
 
 @njit(cache=True, nogil=True)
-def _search(cells, n, r, limit, max_nodes, max_backtracks, flags, solutions, stats, rng, guide, changed_cell):
-    """``search_boards``, also cut (``BUDGET_EXHAUSTED``) after ``max_backtracks`` dead ends."""
+def _search(cells, n, r, limit, max_nodes, max_backtracks, flags, solutions, stats, rng, guide, changed_cell,
+            depth):
+    """``search_boards``, also cut (``BUDGET_EXHAUSTED``) after ``max_backtracks`` dead ends, with a stack of
+    ``depth`` states to start with."""
     stats[:] = 0
     c = n // r
     words = n * n + n + 2
     bands = np.empty(c, np.uint64)
-    st = np.empty((FIRST_DEPTH, words), np.uint64)
-    frames = np.empty((FIRST_DEPTH, 3), np.int64)
-    rests = np.empty(FIRST_DEPTH, np.uint64)
+    st = np.empty((depth, words), np.uint64)
+    frames = np.empty((depth, 3), np.int64)
+    rests = np.empty(depth, np.uint64)
     status = _load(cells, st, n, r, c)
     if status >= 0:
         return status
