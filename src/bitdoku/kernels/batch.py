@@ -15,7 +15,7 @@ from numba import njit
 
 from bitdoku.kernels.dfs import search_generic
 from bitdoku.kernels.status import GENERIC_ONLY
-from bitdoku.kernels.sudoku9 import MAX_DEPTH, STANDARD_UNITS, STATE_WORDS, search9_in
+from bitdoku.kernels.sudoku9 import MAX_DEPTH, STATE_WORDS, is_standard9_table, search9_in
 
 
 def search_rows(puzzles, n, units, cell_units, peers, limit, max_nodes, flags, solutions, status, stats):
@@ -36,15 +36,10 @@ def search_rows(puzzles, n, units, cell_units, peers, limit, max_nodes, flags, s
 
     Cost: the sum of the rows' searches.
     """
-    if is_standard9(units) and not flags & GENERIC_ONLY:
+    if is_standard9_table(units) and not flags & GENERIC_ONLY:
         search_rows9(puzzles, limit, max_nodes, flags, solutions, status, stats)
     else:
         search_rows_generic(puzzles, n, units, cell_units, peers, limit, max_nodes, flags, solutions, status, stats)
-
-
-def is_standard9(units) -> bool:
-    """Whether a units table is the classic 9x9 one (``sudoku9.is_standard9`` without compiling anything)."""
-    return units.shape == STANDARD_UNITS.shape and bool(np.array_equal(units, STANDARD_UNITS))
 
 
 @njit(cache=True, nogil=True)

@@ -509,7 +509,7 @@ def _search(cells, n, r, limit, max_nodes, max_backtracks, flags, solutions, sta
     words = n * n + n + 2
     bands = np.empty(c, np.uint64)
     st = np.empty((depth, words), np.uint64)
-    frames = np.empty((depth, 3), np.int64)
+    frames = np.empty((depth, 2), np.int64)
     rests = np.empty(depth, np.uint64)
     status = _load(cells, st, n, r, c)
     if status >= 0:
@@ -618,7 +618,7 @@ def _deeper(st, frames, rests):
     depth = st.shape[0]
     bigger = np.empty((2 * depth, st.shape[1]), np.uint64)
     bigger[:depth] = st
-    more_frames = np.empty((2 * depth, 3), np.int64)
+    more_frames = np.empty((2 * depth, 2), np.int64)
     more_frames[:depth] = frames
     more_rests = np.empty(2 * depth, np.uint64)
     more_rests[:depth] = rests

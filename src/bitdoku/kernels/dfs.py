@@ -43,7 +43,7 @@ from bitdoku.kernels.status import (
     STAT_PLACEMENTS,
     STAT_SOLUTIONS,
 )
-from bitdoku.kernels.sudoku9 import is_standard9, search9
+from bitdoku.kernels.sudoku9 import is_standard9_table, search9
 
 #: The seed of the random runs of a restarted first-solution search when the caller gives none.
 RESTART_SEED = 0x5EED
@@ -289,6 +289,6 @@ def search(cells, n, units, cell_units, peers, limit, max_nodes, flags, solution
     A Python function, not a compiled one: a compiled dispatcher would compile every kernel it may reach, and a
     first 9x9 run would wait for the 16x16/25x25 kernels too (70 s against 20 s).
     """
-    if n == 9 and flags & GENERIC_ONLY == 0 and is_standard9(units):
+    if n == 9 and flags & GENERIC_ONLY == 0 and is_standard9_table(units):
         return search9(cells, limit, max_nodes, flags, solutions, stats)
     return search_generic(cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats)

@@ -191,44 +191,13 @@ def _fill_naked_singles(ws, peers, cell_units):
 
 @njit(cache=True, nogil=True)
 def _fill_hidden_singles(ws, n, units, cell_units, peers, naked):
-    """Fill each digit that has one place left in a unit; returns (consistent, anything filled).
-
-    Also catches a digit with no place in a unit. The ``once``/``twice`` masks are a bit-sliced counter of how
-    many cells of the unit allow each digit.
-    """
-    value, cand = ws[0], ws[1]
-    full = full_mask(n)
+    """Hidden singles in every unit (``_hidden_in_unit`` on each); returns (consistent, anything filled)."""
     filled = False
     for unit in range(units.shape[0]):
-        once = np.uint64(0)
-        twice = np.uint64(0)
-        placed = np.uint64(0)
-        for i in range(n):
-            cell = units[unit, i]
-            mask = cand[cell]
-            if value[cell] != 0:
-                placed |= mask
-            else:
-                twice |= once & mask
-                once |= mask
-        if placed | once != full:
+        ok, found = _hidden_in_unit(ws, n, units, cell_units, peers, unit, naked)
+        filled |= found
+        if not ok:
             return False, filled
-        hidden = once & ~twice & ~placed
-        while hidden != 0:
-            digit = lowest_bit_index(hidden) + 1
-            hidden &= hidden - np.uint64(1)
-            bit = digit_bit(digit)
-            found = False
-            for i in range(n):
-                cell = units[unit, i]
-                if value[cell] == 0 and cand[cell] & bit != 0:
-                    found = True
-                    if not assign(ws, peers, cell_units, cell, digit, naked):
-                        return False, filled
-                    break
-            if not found:
-                return False, filled
-            filled = True
     return True, filled
 
 
@@ -319,7 +288,10 @@ def _propagate_full(ws, n, units, cell_units, peers, flags):
 
 @njit(cache=True, nogil=True)
 def _hidden_in_unit(ws, n, units, cell_units, peers, unit, naked):
-    """Hidden singles in one unit: (consistent, anything filled). Also catches a digit with no place there."""
+    """Hidden singles in one unit: (consistent, anything filled). Also catches a digit with no place there.
+
+    The ``once``/``twice`` masks are a bit-sliced counter of how many open cells of the unit allow each digit.
+    """
     value, cand = ws[0], ws[1]
     once = np.uint64(0)
     twice = np.uint64(0)

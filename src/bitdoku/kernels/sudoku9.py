@@ -127,6 +127,11 @@ def _borrowed(typingctx, array):
     return array(array), codegen
 
 
+def is_standard9_table(units) -> bool:
+    """``is_standard9`` for Python callers, without compiling anything (the dispatchers that pick a kernel)."""
+    return units.shape == STANDARD_UNITS.shape and bool(np.array_equal(units, STANDARD_UNITS))
+
+
 @njit(cache=True, nogil=True)
 def is_standard9(units):
     """Whether a units table is the classic 9x9 one (rows, columns, 3x3 boxes), which this kernel assumes."""
