@@ -21,7 +21,9 @@ class Step:
 
     ``placements`` and ``eliminations`` are (cell, digit) pairs with 0-based cells; ``cells`` and ``units``
     are where the pattern lies (unit indices as in ``Shape.tables``); ``before`` is the candidate state the
-    step was found in; ``text`` says it in one sentence, cells written ``r4c7``.
+    step was found in; ``text`` says it in one sentence, cells written ``r4c7``. ``difficulty`` is the step's own
+    rating on the Sudoku Explainer scale when it depends on the instance (a chain's length, a pattern's size),
+    else ``None`` and the technique's table value applies.
 
     Example
     -------
@@ -39,6 +41,7 @@ class Step:
     units: tuple[int, ...]
     before: CandidateGrid = field(repr=False, compare=False)
     text: str
+    difficulty: float | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
         return self.text
@@ -96,6 +99,7 @@ def make_step(
     eliminations: Iterable[tuple[int, int]] = (),
     cells: Iterable[int] = (),
     units: Iterable[int] = (),
+    difficulty: float | None = None,
 ) -> Step:
     """Build a step with sorted, de-duplicated changes, so that equal deductions compare equal."""
     return Step(
@@ -106,4 +110,5 @@ def make_step(
         tuple(sorted(set(units))),
         before,
         text,
+        difficulty,
     )
