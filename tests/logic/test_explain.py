@@ -143,3 +143,24 @@ def test_explain_stops_past_its_step_budget_after_the_steps_it_gave():
         for step in explain(line, guess=True, max_steps=2):
             given.append(step)
     assert sum(step.technique not in ("Hidden Single", "Naked Single") for step in given) == 2
+
+
+
+def test_uniqueness_techniques_only_for_unique_puzzles():
+    """A position where a unique rectangle is the next step: it is used when the puzzle is unique (known or
+    checked), never when uniqueness is denied, and a puzzle with many solutions is never given one."""
+    from bitdoku.logic.explain import LADDER, WITHOUT_UNIQUENESS, has_unique_solution
+    from tests.logic.checks import cases_of
+
+    assert {rung.technique for rung in LADDER} - {rung.technique for rung in WITHOUT_UNIQUENESS} == {
+        "Unique Rectangle Type 1", "BUG+1"}
+    case = cases_of("Unique Rectangle Type 1")[0]
+    state = CandidateGrid.parse(case.marks, shape=case.shape)
+    assert has_unique_solution(state)
+    assert hint(state).technique == "Unique Rectangle Type 1"
+    assert hint(state, unique=True).technique == "Unique Rectangle Type 1"
+    assert hint(state, unique=False).technique != "Unique Rectangle Type 1"
+    several = Grid.parse("." * 81)
+    assert not has_unique_solution(CandidateGrid.from_grid(several))
+    techniques = {step.technique for step in explain(several, guess=True)}
+    assert not techniques & {"Unique Rectangle Type 1", "BUG+1"}

@@ -23,13 +23,18 @@ _SINGLE_NAMES = (singles.HIDDEN_SINGLE, singles.NAKED_SINGLE)
 
 Finder = Callable[[CandidateGrid], Iterator[Step]]
 
+#: The node budget of the uniqueness check that decides whether the uniqueness techniques may run.
+UNIQUENESS_CHECK_NODES = 200_000
+
 
 class Rung(NamedTuple):
-    """One technique of the ladder: its name, its finder, and whether it is a single (placements only)."""
+    """One technique of the ladder: its name, its finder, whether it is a single (placements only), and whether
+    it holds only when the puzzle has a unique solution (the uniqueness techniques)."""
 
     technique: str
     find: Finder
     single: bool = False
+    needs_unique: bool = False
 
 
 #: Techniques in the order they are tried (the easiest first); ``rating.DIFFICULTY`` weighs the same names.
@@ -52,11 +57,11 @@ LADDER: tuple[Rung, ...] = (
     Rung("Naked Quad", subsets.find_naked_quads),
     Rung("Hidden Quad", subsets.find_hidden_quads),
     Rung(chains.REMOTE_PAIRS, chains.find_remote_pairs),
-    Rung(uniqueness.UNIQUE_RECTANGLE_1, uniqueness.find_unique_rectangles_type_1),
+    Rung(uniqueness.UNIQUE_RECTANGLE_1, uniqueness.find_unique_rectangles_type_1, needs_unique=True),
     Rung("Swordfish", fish.find_swordfish),
     Rung(wings.W_WING, wings.find_w_wings),
     Rung(single_digit.COLOURING, single_digit.find_simple_colouring),
-    Rung(uniqueness.BUG_PLUS_1, uniqueness.find_bug_plus_1),
+    Rung(uniqueness.BUG_PLUS_1, uniqueness.find_bug_plus_1, needs_unique=True),
     Rung("Jellyfish", fish.find_jellyfish),
     Rung(single_digit.X_CHAIN, single_digit.find_x_chains),
     Rung(chains.XY_CHAIN, chains.find_xy_chains),
@@ -64,7 +69,8 @@ LADDER: tuple[Rung, ...] = (
 
 
 def explain(
-    puzzle: Grid | CandidateGrid | str, *, guess: bool = False, max_steps: int | None = None
+    puzzle: Grid | CandidateGrid | str, *, guess: bool = False, max_steps: int | None = None,
+    unique: bool | None = None,
 ) -> Iterator[Step]:
     """Yield the steps that solve a puzzle, each by the easiest technique that applies.
 
@@ -79,6 +85,10 @@ def explain(
     max_steps : int, optional
         Steps beyond singles (guesses included) to take before ``StepLimitError`` is raised (the steps
         already yielded stand). Default: ``default_max_steps(shape)``.
+    unique : bool, optional
+        Whether the puzzle is known to have exactly one solution, which the uniqueness techniques (unique
+        rectangles, BUG+1) assume. ``None`` (default) finds out with the compiled engine (count to 2, about a
+        microsecond for 9x9); ``False`` leaves those techniques out.
 
     Yields
     ------
@@ -101,6 +111,7 @@ def explain(
     """
     state = as_candidates(puzzle).cleaned()
     budget = default_max_steps(state.shape) if max_steps is None else max_steps
+    ladder = LADDER if (has_unique_solution(state) if unique is None else unique) else WITHOUT_UNIQUENESS
     solution: Grid | None = None
     harder_steps = 0
     while not state.is_solved():
@@ -108,7 +119,7 @@ def explain(
         if problem:
             yield make_step(CONTRADICTION, state, f"contradiction: {problem}; the puzzle has no solution")
             return
-        step = next_step(state)
+        step = next_step(state, ladder)
         if step is None:
             if not guess:
                 yield _stalled(state)
@@ -123,6 +134,18 @@ def explain(
         state = state.apply(step)
 
 
+def has_unique_solution(state: CandidateGrid) -> bool:
+    """Whether the filled cells of ``state`` have exactly one completion (then its pencil marks have at most
+    one too, and the uniqueness techniques hold). Several solutions, none, or a count that does not finish within
+    ``UNIQUENESS_CHECK_NODES`` (a nearly empty 64x64 grid) all give ``False``: the techniques are then left out."""
+    from bitdoku.engines.result import Status
+    from bitdoku.solver import search
+
+    if state.problem() is not None:
+        return False
+    return search(state.to_grid(), limit=2, keep=0, max_nodes=UNIQUENESS_CHECK_NODES).status is Status.UNIQUE
+
+
 def default_max_steps(shape: Shape) -> int:
     """The budget of steps beyond singles (guesses included) of ``explain`` and ``rate`` when none is given:
     far above what real puzzles need (top1465 needs at most 28), and about a minute of ladder passes on the
@@ -134,15 +157,15 @@ def default_max_steps(shape: Shape) -> int:
     return max(48, 200_000 // shape.n_cells)
 
 
-def hint(puzzle: Grid | CandidateGrid | str, *, guess: bool = False) -> Step | None:
-    """The next step of ``explain``, or ``None`` when the puzzle is already solved.
+def hint(puzzle: Grid | CandidateGrid | str, *, guess: bool = False, unique: bool | None = None) -> Step | None:
+    """The next step of ``explain`` (same arguments), or ``None`` when the puzzle is already solved.
 
     Example
     -------
     >>> hint("..3." ".4.2" "21.." "....").technique
     'Hidden Single'
     """
-    return next(explain(puzzle, guess=guess), None)
+    return next(explain(puzzle, guess=guess, unique=unique), None)
 
 
 def next_step(state: CandidateGrid, ladder: tuple[Rung, ...] = LADDER) -> Step | None:
@@ -152,6 +175,10 @@ def next_step(state: CandidateGrid, ladder: tuple[Rung, ...] = LADDER) -> Step |
         if step is not None:
             return step
     return None
+
+
+#: The ladder for puzzles not known to have a unique solution.
+WITHOUT_UNIQUENESS: tuple[Rung, ...] = tuple(rung for rung in LADDER if not rung.needs_unique)
 
 
 def _stalled(state: CandidateGrid) -> Step:
