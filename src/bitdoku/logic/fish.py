@@ -146,23 +146,64 @@ def _boxes(shape: Shape, kind: int) -> tuple[tuple[int, ...], tuple[int, ...], t
 
 
 def _groups_within(items: list[tuple[int, int]], k: int) -> list[tuple[tuple[int, ...], int]]:
-    """Groups of k items (key, mask) whose masks together have at most k bits, pruned as soon as a partial
-    union has more: a list of (keys, union), in order (a plain recursion: cheaper than nested generators)."""
-    found: list[tuple[tuple[int, ...], int]] = []
+    """Groups of k items (key, mask), in lexicographic order, whose masks together have at most k bits, pruned
+    as soon as a partial union has more: a list of (keys, union). Nested loops for k <= 4, the fish sizes: in
+    Python they cost a third of a recursion."""
+    keys = [key for key, _ in items]
+    masks = [mask for _, mask in items]
     last = len(items)
+    found: list[tuple[tuple[int, ...], int]] = []
+    if k == 2:
+        for a in range(last - 1):
+            ua = masks[a]
+            for b in range(a + 1, last):
+                ub = ua | masks[b]
+                if ub.bit_count() <= 2:
+                    found.append(((keys[a], keys[b]), ub))
+    elif k == 3:
+        for a in range(last - 2):
+            ua = masks[a]
+            for b in range(a + 1, last - 1):
+                ub = ua | masks[b]
+                if ub.bit_count() <= 3:
+                    for c in range(b + 1, last):
+                        uc = ub | masks[c]
+                        if uc.bit_count() <= 3:
+                            found.append(((keys[a], keys[b], keys[c]), uc))
+    elif k == 4:
+        for a in range(last - 3):
+            ua = masks[a]
+            for b in range(a + 1, last - 2):
+                ub = ua | masks[b]
+                if ub.bit_count() <= 4:
+                    for c in range(b + 1, last - 1):
+                        uc = ub | masks[c]
+                        if uc.bit_count() <= 4:
+                            for d in range(c + 1, last):
+                                ud = uc | masks[d]
+                                if ud.bit_count() <= 4:
+                                    found.append(((keys[a], keys[b], keys[c], keys[d]), ud))
+    else:
+        found = [(tuple(group), union) for group, union in _union_groups_within(items, k)]
+    return found
 
-    def extend(start: int, keys: tuple[int, ...], union: int) -> None:
+
+def _union_groups_within(items: list[tuple[int, int]], k: int) -> Iterator[tuple[list[int], int]]:
+    """The general recursion behind ``_groups_within`` (any k)."""
+
+    def extend(start: int, keys: list[int], union: int) -> Iterator[tuple[list[int], int]]:
         if len(keys) == k:
-            found.append((keys, union))
+            yield list(keys), union
             return
-        for index in range(start, last - (k - len(keys)) + 1):
+        for index in range(start, len(items) - (k - len(keys)) + 1):
             key, mask = items[index]
             merged = union | mask
             if merged.bit_count() <= k:
-                extend(index + 1, (*keys, key), merged)
+                keys.append(key)
+                yield from extend(index + 1, keys, merged)
+                keys.pop()
 
-    extend(0, (), 0)
-    return found
+    yield from extend(0, [], 0)
 
 
 def _subsets(mask: int, size: int) -> Iterator[int]:
@@ -204,61 +245,50 @@ def _finned(cg: CandidateGrid, digit: int, k: int, kind: int, name: str) -> Iter
     as for a basic fish, on their masks with stack s cleared for the lines of band b: a union of at most k
     positions, the cover lines they force."""
     lines = digit_lines(cg)[digit - 1]
-    base_masks = lines[kind]
+    base_masks, cover_masks = lines
+    if kind:
+        base_masks, cover_masks = cover_masks, base_masks
     _, band_masks, stack_masks = _boxes(cg.shape, kind)
-    base_items = [(line, mask) for line, mask in enumerate(base_masks) if mask]
+    plain = [(line, mask) for line, mask in enumerate(base_masks) if mask and mask.bit_count() <= k]
     for band_mask in band_masks:
-        band_lines = [line for line in _bits(band_mask) if base_masks[line]]
+        band_items = [(line, base_masks[line]) for line in _bits(band_mask) if base_masks[line]]
+        if len(band_items) < 2:
+            continue
+        # bands are runs of consecutive lines, so the other lines come before or after them
+        first, last = band_items[0][0], band_items[-1][0]
+        before = [item for item in plain if item[0] < first]
+        after = [item for item in plain if item[0] > last]
         for stack in stack_masks:
             # the fins' line and a line that loses the digit: two lines of the band with the digit in the box
-            if sum(1 for line in band_lines if base_masks[line] & stack) < 2:
+            if sum(1 for _, mask in band_items if mask & stack) < 2:
                 continue
-            items = [
-                (line, forced)
-                for line, mask in base_items
-                if (forced := mask & ~stack if band_mask >> line & 1 else mask).bit_count() <= k
-            ]
-            for bases, forced in _groups_within(items, k):
-                yield from _fins_and_covers(cg, digit, kind, name, bases, forced, band_mask, stack, lines)
-
-
-def _fins_and_covers(
-    cg: CandidateGrid,
-    digit: int,
-    kind: int,
-    name: str,
-    bases: tuple[int, ...],
-    forced: int,
-    band_mask: int,
-    stack: int,
-    lines: tuple[tuple[int, ...], tuple[int, ...]],
-) -> Iterator[Step]:
-    """The finned fish of these base lines with their fins in the box of ``band_mask`` and ``stack``: the
-    ``forced`` cover positions, and any others taken from the box's positions to make k cover lines."""
-    base_masks, cover_masks = lines[kind], lines[1 - kind]
-    k = len(bases)
-    base_set = sum(1 << b for b in bases)
-    free = 0  # positions of the box's stack used by the base lines of the band, not yet cover lines
-    for b in bases:
-        if band_mask >> b & 1:
-            free |= base_masks[b] & stack
-    free &= ~forced
-    extra = k - forced.bit_count()
-    if free.bit_count() <= extra:
-        return  # no fin left: a basic fish (or fewer lines)
-    outside = band_mask & ~base_set
-    if not any(cover_masks[p] & outside for p in _bits((forced | free) & stack)):
-        return
-    for chosen in _subsets(free, extra):
-        covers = forced | chosen
-        if all(base_masks[b] & covers for b in bases):
-            gone = [
-                (_cell(1 - kind, p, q, cg.n), digit)
-                for p in _bits(covers & stack)
-                for q in _bits(cover_masks[p] & outside)
-            ]
-            if gone:
-                yield _finned_step(cg, digit, kind, name, bases, covers, free & ~chosen, base_masks, gone)
+            in_box = [(p, cover_masks[p] & band_mask) for p in _bits(stack)]  # the box, position by position
+            inside = [(line, forced) for line, mask in band_items if (forced := mask & ~stack).bit_count() <= k]
+            for bases, forced in _groups_within(before + inside + after, k):
+                base_set, free = 0, 0  # free: the box's positions of the band's base lines, not yet covers
+                for b in bases:
+                    base_set |= 1 << b
+                    if band_mask >> b & 1:
+                        free |= base_masks[b]
+                free &= stack & ~forced
+                extra = k - forced.bit_count()
+                if free.bit_count() <= extra:
+                    continue  # no fin left: a basic fish (or fewer lines)
+                reach = forced | free
+                if not any(reach >> p & 1 and rows & ~base_set for p, rows in in_box):
+                    continue  # no cell of the box outside the base lines in a possible cover line
+                for chosen in _subsets(free, extra):
+                    covers = forced | chosen
+                    if not all(base_masks[b] & covers for b in bases):
+                        continue
+                    gone = [
+                        (_cell(1 - kind, p, q, cg.n), digit)
+                        for p, rows in in_box
+                        if covers >> p & 1
+                        for q in _bits(rows & ~base_set)
+                    ]
+                    if gone:
+                        yield _finned_step(cg, digit, kind, name, bases, covers, free & ~chosen, base_masks, gone)
 
 
 def _finned_step(
