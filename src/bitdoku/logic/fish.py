@@ -62,7 +62,7 @@ def _cell(kind: int, line: int, pos: int, n: int) -> int:
     return line * n + pos if kind == 0 else pos * n + line
 
 
-def _bits(mask: int) -> list[int]:
+def bits(mask: int) -> list[int]:
     """The set bit positions of a mask, increasing."""
     found = []
     while mask:
@@ -100,11 +100,11 @@ def _fish(cg: CandidateGrid, digit: int, k: int, base_kind: int, technique: str)
         return
     for bases, union in _union_groups(items, k):
         base_set = sum(1 << b for b in bases)
-        covers = _bits(union)
+        covers = bits(union)
         gone = [
             (_cell(1 - base_kind, cover, pos, n), digit)
             for cover in covers
-            for pos in _bits(cover_masks[cover] & ~base_set)
+            for pos in bits(cover_masks[cover] & ~base_set)
         ]
         if gone:
             cover_base, base_base = (1 - base_kind) * n, base_kind * n
@@ -112,7 +112,7 @@ def _fish(cg: CandidateGrid, digit: int, k: int, base_kind: int, technique: str)
                 f"in {KINDS[base_kind]} {_numbers(bases)}, {digit} fits only in {KINDS[1 - base_kind]} "
                 f"{_numbers(covers)}, so remove {removals(gone, n)} ({technique})"
             )
-            pattern = [_cell(base_kind, b, pos, n) for b in bases for pos in _bits(base_masks[b])]
+            pattern = [_cell(base_kind, b, pos, n) for b in bases for pos in bits(base_masks[b])]
             units = [*(base_base + b for b in bases), *(cover_base + c for c in covers)]
             yield make_step(technique, cg, text, eliminations=gone, cells=pattern, units=units)
 
@@ -131,18 +131,22 @@ find_jellyfish = basic_fish(4)
 
 
 @cache
-def _boxes(shape: Shape, kind: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
-    """The box geometry seen from base lines of ``kind``: the band of each base line (the row of boxes it lies
-    in, as an index), the mask of base lines of each band, and the mask of cross positions of each stack. A box
-    is one band crossed with one stack. (Cached by shape: a layout's hash walks all its tables.)"""
+def box_lines(shape: Shape, kind: int) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]:
+    """The box geometry seen from base lines of ``kind`` (0 rows, 1 columns): (bands, stacks), each a tuple of
+    (mask, indices): the base lines of each band (a row of boxes, for rows), and the cross positions of each
+    stack. A box is one band crossed with one stack. (Cached by shape: a layout's hash walks all its tables.)"""
     layout, n = layout_of(shape), shape.n
     band_of = [layout.box[_cell(kind, i, 0, n)] for i in range(n)]
     stack_of = [layout.box[_cell(kind, 0, i, n)] for i in range(n)]
-    band_ids = sorted(set(band_of))
-    band_index = tuple(band_ids.index(b) for b in band_of)
-    band_masks = tuple(sum(1 << i for i in range(n) if band_of[i] == b) for b in band_ids)
-    stack_masks = tuple(sum(1 << i for i in range(n) if stack_of[i] == s) for s in sorted(set(stack_of)))
-    return band_index, band_masks, stack_masks
+    bands = tuple(_group(band_of, b) for b in sorted(set(band_of)))
+    stacks = tuple(_group(stack_of, s) for s in sorted(set(stack_of)))
+    return bands, stacks
+
+
+def _group(owner: list[int], which: int) -> tuple[int, tuple[int, ...]]:
+    """(mask, indices) of the indices whose owner is ``which``."""
+    indices = tuple(i for i, o in enumerate(owner) if o == which)
+    return sum(1 << i for i in indices), indices
 
 
 def _groups_within(items: list[tuple[int, int]], k: int) -> list[tuple[tuple[int, ...], int]]:
@@ -208,14 +212,14 @@ def _union_groups_within(items: list[tuple[int, int]], k: int) -> Iterator[tuple
 
 def _subsets(mask: int, size: int) -> Iterator[int]:
     """The sub-masks of ``mask`` with ``size`` bits."""
-    bits = _bits(mask)
+    places = bits(mask)
 
     def pick(start: int, left: int, chosen: int) -> Iterator[int]:
         if left == 0:
             yield chosen
             return
-        for i in range(start, len(bits) - left + 1):
-            yield from pick(i + 1, left - 1, chosen | 1 << bits[i])
+        for i in range(start, len(places) - left + 1):
+            yield from pick(i + 1, left - 1, chosen | 1 << places[i])
 
     yield from pick(0, size, 0)
 
@@ -248,21 +252,21 @@ def _finned(cg: CandidateGrid, digit: int, k: int, kind: int, name: str) -> Iter
     base_masks, cover_masks = lines
     if kind:
         base_masks, cover_masks = cover_masks, base_masks
-    _, band_masks, stack_masks = _boxes(cg.shape, kind)
+    bands, stacks = box_lines(cg.shape, kind)
     plain = [(line, mask) for line, mask in enumerate(base_masks) if mask and mask.bit_count() <= k]
-    for band_mask in band_masks:
-        band_items = [(line, base_masks[line]) for line in _bits(band_mask) if base_masks[line]]
+    for band_mask, band_lines in bands:
+        band_items = [(line, base_masks[line]) for line in band_lines if base_masks[line]]
         if len(band_items) < 2:
             continue
         # bands are runs of consecutive lines, so the other lines come before or after them
         first, last = band_items[0][0], band_items[-1][0]
         before = [item for item in plain if item[0] < first]
         after = [item for item in plain if item[0] > last]
-        for stack in stack_masks:
+        for stack, positions in stacks:
             # the fins' line and a line that loses the digit: two lines of the band with the digit in the box
             if sum(1 for _, mask in band_items if mask & stack) < 2:
                 continue
-            in_box = [(p, cover_masks[p] & band_mask) for p in _bits(stack)]  # the box, position by position
+            in_box = [(p, cover_masks[p] & band_mask) for p in positions]  # the box, position by position
             inside = [(line, forced) for line, mask in band_items if (forced := mask & ~stack).bit_count() <= k]
             for bases, forced in _groups_within(before + inside + after, k):
                 base_set, free = 0, 0  # free: the box's positions of the band's base lines, not yet covers
@@ -275,20 +279,38 @@ def _finned(cg: CandidateGrid, digit: int, k: int, kind: int, name: str) -> Iter
                 if free.bit_count() <= extra:
                     continue  # no fin left: a basic fish (or fewer lines)
                 reach = forced | free
-                if not any(reach >> p & 1 and rows & ~base_set for p, rows in in_box):
-                    continue  # no cell of the box outside the base lines in a possible cover line
-                for chosen in _subsets(free, extra):
-                    covers = forced | chosen
-                    if not all(base_masks[b] & covers for b in bases):
-                        continue
-                    gone = [
-                        (_cell(1 - kind, p, q, cg.n), digit)
-                        for p, rows in in_box
-                        if covers >> p & 1
-                        for q in _bits(rows & ~base_set)
-                    ]
-                    if gone:
-                        yield _finned_step(cg, digit, kind, name, bases, covers, free & ~chosen, base_masks, gone)
+                victims = [(p, rows) for p, rows in in_box if reach >> p & 1 and rows & ~base_set]
+                if victims:  # cells of the box outside the base lines, in possible cover lines
+                    yield from _cover_choices(cg, digit, kind, name, bases, forced, free, base_masks, victims)
+
+
+def _cover_choices(
+    cg: CandidateGrid,
+    digit: int,
+    kind: int,
+    name: str,
+    bases: tuple[int, ...],
+    forced: int,
+    free: int,
+    base_masks: tuple[int, ...],
+    victims: list[tuple[int, int]],
+) -> Iterator[Step]:
+    """The finned fish of these base lines: the ``forced`` cover lines and enough of the ``free`` positions
+    (in the fins' box) to make k; the rest of the free positions are the fins. ``victims`` are the box's
+    positions with the digit outside the base lines: (position, mask of those lines)."""
+    n, k = cg.n, len(bases)
+    base_set = sum(1 << b for b in bases)
+    for chosen in _subsets(free, k - forced.bit_count()):
+        covers = forced | chosen
+        if all(base_masks[b] & covers for b in bases):
+            gone = [
+                (_cell(1 - kind, p, q, n), digit)
+                for p, rows in victims
+                if covers >> p & 1
+                for q in bits(rows & ~base_set)
+            ]
+            if gone:
+                yield _finned_step(cg, digit, kind, name, bases, covers, free & ~chosen, base_masks, gone)
 
 
 def _finned_step(
@@ -304,11 +326,11 @@ def _finned_step(
 ) -> Step:
     """The step of a finned fish: its name (sashimi when a base line has one cover cell), sentence and cells."""
     n = cg.n
-    fins = [_cell(kind, b, p, n) for b in bases for p in _bits(base_masks[b] & fin_positions)]
+    fins = [_cell(kind, b, p, n) for b in bases for p in bits(base_masks[b] & fin_positions)]
     sashimi = any((base_masks[b] & covers).bit_count() == 1 for b in bases)
     technique = f"{'Sashimi' if sashimi else 'Finned'} {name}"
     box = cg.layout.box[fins[0]]
-    cover_list = _bits(covers)
+    cover_list = bits(covers)
     cover_kind = KINDS[1 - kind]
     text = (
         f"in {KINDS[kind]} {_numbers(list(bases))}, {digit} fits only in {cover_kind} {_numbers(cover_list)} "
@@ -316,7 +338,7 @@ def _finned_step(
         f"take it from those {KINDS[kind]}; either way remove {removals(gone, n)}, in box {box + 1} and a cover "
         f"{cover_kind[:-1]} ({technique.lower()})"
     )
-    pattern = [_cell(kind, b, p, n) for b in bases for p in _bits(base_masks[b])]
+    pattern = [_cell(kind, b, p, n) for b in bases for p in bits(base_masks[b])]
     units = [*(kind * n + b for b in bases), *((1 - kind) * n + c for c in cover_list), 2 * n + box]
     return make_step(technique, cg, text, eliminations=gone, cells=pattern, units=units)
 

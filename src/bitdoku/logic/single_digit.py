@@ -27,7 +27,7 @@ from collections.abc import Iterator
 
 from bitdoku.errors import cell_name
 from bitdoku.logic.candidates import CandidateGrid
-from bitdoku.logic.fish import _bits, _boxes, digit_lines
+from bitdoku.logic.fish import bits, box_lines, digit_lines
 from bitdoku.logic.step import Step, make_step, names, removals
 
 SKYSCRAPER = "Skyscraper"
@@ -113,12 +113,12 @@ def find_empty_rectangles(cg: CandidateGrid) -> Iterator[Step]:
     """Empty Rectangles, digits increasing, boxes in order; for each box's row and column, links in the
     columns first, then in the rows. Reads the per-digit line bitmasks of ``fish.digit_lines``."""
     n = cg.n
-    _, band_masks, stack_masks = _boxes(cg.shape, 0)
+    bands, stacks = box_lines(cg.shape, 0)
     tables = digit_lines(cg)
     for digit in range(1, n + 1):
         rows, cols = tables[digit - 1]
-        for band in band_masks:
-            for stack in stack_masks:
+        for band, _ in bands:
+            for stack, _ in stacks:
                 for row, col in _rectangle_lines(rows, band, stack):
                     yield from _empty_rectangle_steps(cg, digit, rows, cols, band, stack, row, col)
 
@@ -126,7 +126,7 @@ def find_empty_rectangles(cg: CandidateGrid) -> Iterator[Step]:
 def _rectangle_lines(rows: tuple[int, ...], band: int, stack: int) -> Iterator[tuple[int, int]]:
     """The (row, column) pairs of a box (``band`` rows by ``stack`` columns) whose cross holds every candidate
     of the box, with candidates off the crossing cell in both the row and the column."""
-    in_box = [(r, rows[r] & stack) for r in _bits(band) if rows[r] & stack]
+    in_box = [(r, rows[r] & stack) for r in bits(band) if rows[r] & stack]
     if len(in_box) < 2:
         return  # no candidate, or all in one row
     for row, row_part in in_box:
@@ -151,7 +151,7 @@ def _empty_rectangle_steps(
     """The eliminations of one empty rectangle (box of ``band`` and ``stack``, crossing at ``row``, ``col``)
     with each strong link that meets its row or its column from outside the box."""
     n = cg.n
-    for link_col in _bits(~stack & rows[row] & ((1 << n) - 1)):
+    for link_col in bits(~stack & rows[row] & ((1 << n) - 1)):
         ends = cols[link_col]
         other = ends & ~(1 << row)
         if ends.bit_count() == 2 and not other & band and rows[other.bit_length() - 1] >> col & 1:
@@ -159,7 +159,7 @@ def _empty_rectangle_steps(
             yield _empty_rectangle_step(
                 cg, digit, band, stack, row, col, (row * n + link_col, far * n + link_col), far * n + col, n + link_col
             )
-    for link_row in _bits(~band & cols[col] & ((1 << n) - 1)):
+    for link_row in bits(~band & cols[col] & ((1 << n) - 1)):
         ends = rows[link_row]
         other = ends & ~(1 << col)
         if ends.bit_count() == 2 and not other & stack and cols[other.bit_length() - 1] >> row & 1:
@@ -183,7 +183,7 @@ def _empty_rectangle_step(
     """The step: ``link`` is the strong link (its end on the rectangle's line first), ``target`` the cell that
     loses the digit."""
     n = cg.n
-    box_cells = [r * n + c for r in _bits(band) for c in _bits(stack) if cg.masks[r * n + c] >> (digit - 1) & 1]
+    box_cells = [r * n + c for r in bits(band) for c in bits(stack) if cg.masks[r * n + c] >> (digit - 1) & 1]
     box = cg.layout.box[box_cells[0]]
     near, far = link
     gone = [(target, digit)]
