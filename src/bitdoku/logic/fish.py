@@ -30,15 +30,17 @@ from bitdoku.shape import Shape
 FISH_NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
 KINDS = ("rows", "columns")
 
-#: The last state ``digit_lines`` read and its table: the ladder asks every fish finder about the same state.
-_last: list = [None, None]
+#: The last state ``digit_lines`` read and its table, as one (state, table) pair that is replaced whole, so that
+#: threads sharing it never pair one state with another's table: the ladder asks every fish finder about one state.
+_last: list[tuple[CandidateGrid | None, tuple]] = [(None, ())]
 
 
 def digit_lines(cg: CandidateGrid) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
     """For each digit d (index d-1): (rows, columns), where rows[r] has bit c set when d fits in r(r+1)c(c+1),
     and columns[c] has bit r set for the same cell. Kept for the last state asked about."""
-    if _last[0] is cg:
-        return _last[1]
+    state, table = _last[0]
+    if state is cg:
+        return table
     n, masks = cg.n, cg.masks
     rows = [[0] * n for _ in range(n)]
     cols = [[0] * n for _ in range(n)]
@@ -53,7 +55,7 @@ def digit_lines(cg: CandidateGrid) -> tuple[tuple[tuple[int, ...], tuple[int, ..
                 cols[d][c] |= cbit
                 mask ^= low
     table = tuple((tuple(rows[d]), tuple(cols[d])) for d in range(n))
-    _last[0], _last[1] = cg, table
+    _last[0] = (cg, table)
     return table
 
 
