@@ -8,6 +8,13 @@
 - **Simple Colouring**: strong links chained into a network, coloured alternately; one colour is the truth.
   Two cells of one colour that see each other make that colour false (colour wrap); a cell that sees both
   colours loses the digit (colour trap) (https://www.sudokuwiki.org/Simple_Colouring).
+- **Empty Rectangle**: in a box, the digit fits only in one row and one column of the box (and in both, not
+  in one line only): the box's digit lies in that row or that column. With a strong link in a crossing line that
+  has an end in the row (say), the link's other end forces the digit out of the cell in its line and the
+  box's column: were the digit there, the box would lose it twice over
+  (https://hodoku.sourceforge.net/en/tech_sdp.php).
+- **Turbot Fish** (a strong link, a weak link, a strong link) is the X-Chain of 3 links: Skyscraper and
+  2-String Kite name two of its shapes, ``find_x_chains`` finds every one (its shortest chains come first).
 - **X-Chain**: strong and weak links alternate from one cell to another, starting and ending with a strong
   link; one end holds the digit, so the cells that see both ends lose it (https://www.sudokuwiki.org/X_Chains).
   Chains are found breadth first, so the shortest is shown, up to ``MAX_CHAIN_LINKS`` links.
@@ -20,11 +27,13 @@ from collections.abc import Iterator
 
 from bitdoku.errors import cell_name
 from bitdoku.logic.candidates import CandidateGrid
+from bitdoku.logic.fish import bits, box_lines, digit_lines
 from bitdoku.logic.step import Step, make_step, names, removals
 
 SKYSCRAPER = "Skyscraper"
 KITE = "2-String Kite"
 COLOURING = "Simple Colouring"
+EMPTY_RECTANGLE = "Empty Rectangle"
 X_CHAIN = "X-Chain"
 
 #: The longest X-Chain searched, in links (strong and weak together; always odd).
@@ -95,8 +104,103 @@ def find_two_string_kites(cg: CandidateGrid) -> Iterator[Step]:
                                 f"{cell_name(far_r, n)} or {cell_name(far_c, n)} is {digit}, so remove "
                                 f"{removals(gone, n)} (2-string kite)"
                             )
-                            yield make_step(KITE, cg, text, eliminations=gone, cells=pattern,
-                                            units=[row_unit, col_unit])
+                            yield make_step(
+                                KITE, cg, text, eliminations=gone, cells=pattern, units=[row_unit, col_unit]
+                            )
+
+
+def find_empty_rectangles(cg: CandidateGrid) -> Iterator[Step]:
+    """Empty Rectangles, digits increasing, boxes in order; for each box's row and column, links in the
+    columns first, then in the rows. Reads the per-digit line bitmasks of ``fish.digit_lines``."""
+    n = cg.n
+    bands, stacks = box_lines(cg.shape, 0)
+    tables = digit_lines(cg)
+    for digit in range(1, n + 1):
+        rows, cols = tables[digit - 1]
+        for band, _ in bands:
+            for stack, _ in stacks:
+                for row, col in _rectangle_lines(rows, band, stack):
+                    yield from _empty_rectangle_steps(cg, digit, rows, cols, band, stack, row, col)
+
+
+def _rectangle_lines(rows: tuple[int, ...], band: int, stack: int) -> Iterator[tuple[int, int]]:
+    """The (row, column) pairs of a box (``band`` rows by ``stack`` columns) whose cross holds every candidate
+    of the box, with candidates off the crossing cell in both the row and the column."""
+    in_box = [(r, rows[r] & stack) for r in bits(band) if rows[r] & stack]
+    if len(in_box) < 2:
+        return  # no candidate, or all in one row
+    for row, row_part in in_box:
+        others = 0
+        for r, part in in_box:
+            if r != row:
+                others |= part
+        if others.bit_count() == 1 and row_part & ~others:
+            yield row, others.bit_length() - 1
+
+
+def _empty_rectangle_steps(
+    cg: CandidateGrid,
+    digit: int,
+    rows: tuple[int, ...],
+    cols: tuple[int, ...],
+    band: int,
+    stack: int,
+    row: int,
+    col: int,
+) -> Iterator[Step]:
+    """The eliminations of one empty rectangle (box of ``band`` and ``stack``, crossing at ``row``, ``col``)
+    with each strong link that meets its row or its column from outside the box."""
+    n = cg.n
+    for link_col in bits(~stack & rows[row] & ((1 << n) - 1)):
+        ends = cols[link_col]
+        other = ends & ~(1 << row)
+        if ends.bit_count() == 2 and not other & band and rows[other.bit_length() - 1] >> col & 1:
+            far = other.bit_length() - 1
+            yield _empty_rectangle_step(
+                cg, digit, band, stack, row, col, (row * n + link_col, far * n + link_col), far * n + col, n + link_col
+            )
+    for link_row in bits(~band & cols[col] & ((1 << n) - 1)):
+        ends = rows[link_row]
+        other = ends & ~(1 << col)
+        if ends.bit_count() == 2 and not other & stack and cols[other.bit_length() - 1] >> row & 1:
+            far = other.bit_length() - 1
+            yield _empty_rectangle_step(
+                cg, digit, band, stack, row, col, (link_row * n + col, link_row * n + far), row * n + far, link_row
+            )
+
+
+def _empty_rectangle_step(
+    cg: CandidateGrid,
+    digit: int,
+    band: int,
+    stack: int,
+    row: int,
+    col: int,
+    link: tuple[int, int],
+    target: int,
+    link_unit: int,
+) -> Step:
+    """The step: ``link`` is the strong link (its end on the rectangle's line first), ``target`` the cell that
+    loses the digit."""
+    n = cg.n
+    box_cells = [r * n + c for r in bits(band) for c in bits(stack) if cg.masks[r * n + c] >> (digit - 1) & 1]
+    box = cg.layout.box[box_cells[0]]
+    near, far = link
+    gone = [(target, digit)]
+    text = (
+        f"in box {box + 1}, {digit} fits only in row {row + 1} and column {col + 1}, and "
+        f"{cg.shape.unit_name(link_unit)} holds it only in {cell_name(near, n)} and {cell_name(far, n)}: were "
+        f"{cell_name(target, n)} {digit}, {cell_name(near, n)} would be, and box {box + 1} would have no place left "
+        f"for it, so remove {removals(gone, n)} (empty rectangle)"
+    )
+    return make_step(
+        EMPTY_RECTANGLE,
+        cg,
+        text,
+        eliminations=gone,
+        cells=[*box_cells, near, far],
+        units=[2 * n + box, row, n + col, link_unit],
+    )
 
 
 def find_simple_colouring(cg: CandidateGrid) -> Iterator[Step]:
