@@ -202,8 +202,8 @@ def _single_extra(
     gone = _removing(cg, cg.layout.common_peers(extras), x)
     if gone:
         text = (
-            f"{names(corners, n)} hold {_pair_text(pair)}, and {names(extras, n)} also only {x}; without {x} "
-            f"there the {what} could swap its digits (two solutions), so one of them is {x}: remove "
+            f"{names(corners, n)} hold {_pair_text(pair)} and {names(extras, n)} one more digit, the same {x}; "
+            f"without {x} there the {what} could swap its digits (two solutions), so one of them is {x}: remove "
             f"{removals(gone, n)} ({tag})"
         )
         yield make_step(technique, cg, text, eliminations=gone, cells=corners, difficulty=difficulty)
@@ -248,7 +248,7 @@ def _pair_sets(
     """Type 3 on a rectangle or loop whose two extra cells share units: each naked and hidden set, keyed by
     difficulty then set size."""
     masks, n = cg.masks, cg.n
-    e1, e2 = extras
+    e1, e2 = sorted(extras)
     extra = (masks[e1] | masks[e2]) & ~pair
     if extra.bit_count() < 2:
         return []  # a single extra digit is type 2
@@ -301,7 +301,7 @@ def _hidden_pair_sets(
     digits plus t digits they lack, confined to them and t + 1 other cells, fill those cells."""
     masks, n = cg.masks, cg.n
     what, tag = words
-    e1, e2 = extras
+    e1, e2 = sorted(extras)
     outside = [d for d in range(1, n + 1) if not (masks[e1] | masks[e2]) >> (d - 1) & 1]
     where = {d: [c for c in others if masks[c] >> (d - 1) & 1] for d in [*digits_of(pair), *outside]}
     where = {d: cs for d, cs in where.items() if cs}
@@ -318,8 +318,8 @@ def _hidden_pair_sets(
             if gone:
                 text = (
                     f"{names(cells, n)} hold {_pair_text(pair)}; {cell_name(e1, n)} and {cell_name(e2, n)} take at "
-                    f"most one of them (else the {what} could swap), so {digit_list(digits)} fill "
-                    f"{names(spots, n)} in {cg.shape.unit_name(unit)}: remove {removals(gone, n)} "
+                    f"most one of them (else the {what} could swap), so the other places of {digit_list(digits)} in "
+                    f"{cg.shape.unit_name(unit)}, {names(spots, n)}, hold only these: remove {removals(gone, n)} "
                     f"({tag} type 3, hidden set)"
                 )
                 difficulty = round(base + 0.1 * t, 1)
@@ -734,6 +734,8 @@ def find_bug_type_3(cg: CandidateGrid) -> Iterator[Step]:
     digits_all = 0
     for m in extra.values():
         digits_all |= m
+    if digits_all.bit_count() < 2:
+        return  # one extra digit: type 2 or 4
     shared = set(cg.layout.cell_units[cells[0]])
     for c in cells[1:]:
         shared &= set(cg.layout.cell_units[c])
