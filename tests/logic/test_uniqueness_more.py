@@ -545,6 +545,7 @@ def test_every_technique_has_a_position():
         uniqueness.AVOIDABLE_RECTANGLE_1,
         uniqueness.AVOIDABLE_RECTANGLE_2,
         uniqueness.BUG_2,
+        uniqueness.BUG_3,
         uniqueness.BUG_4,
         *(uniqueness.UNIQUE_LOOP.format(k) for k in (1, 2, 3, 4)),
     ):

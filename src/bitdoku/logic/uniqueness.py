@@ -51,11 +51,14 @@ rectangles: their steps carry no difficulty (HoDoKu scores them all 100, as its 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import cache
 from itertools import combinations
+from typing import NamedTuple
 
 from bitdoku.errors import cell_name
-from bitdoku.logic.candidates import CandidateGrid, digits_of
+from bitdoku.logic.candidates import CandidateGrid, digits_of, layout_of
 from bitdoku.logic.step import Step, digit_list, make_step, names, removals
+from bitdoku.shape import Shape
 
 UNIQUE_RECTANGLE_1 = "Unique Rectangle Type 1"
 UNIQUE_RECTANGLE_2 = "Unique Rectangle Type 2"
@@ -577,36 +580,99 @@ def _loops(cg: CandidateGrid) -> list[tuple[list[int], int]]:
     """Closed loops of 6 to ``MAX_LOOP_CELLS`` cells holding both digits of a pair, each unit they touch holding
     exactly two of them at positions of different parity along the loop (so the digits alternate, and could
     swap), with at most two cells holding extras unless every extra is the same single digit. Each loop starts
-    at its lowest bivalue cell; found once per direction, kept once."""
-    masks, layout = cg.masks, cg.layout
-    unit_bits = [sum(1 << u for u in units) for units in layout.cell_units]
-    found: dict[frozenset[int], tuple[list[int], int]] = {}
+    at its lowest bivalue cell; found once per direction, kept once. Cell sets are bitsets (ints over the
+    cells), so a pair's pool costs a few integer operations."""
+    masks = cg.masks
+    tables = _bit_tables(cg.shape)
+    unit_bits = tables.cell_unit_bits
+    by_digit = [0] * cg.n
     starts: dict[int, list[int]] = {}
     for cell, mask in enumerate(masks):
         if mask.bit_count() == 2:
             starts.setdefault(mask, []).append(cell)
+        while mask:
+            low = mask & -mask
+            by_digit[low.bit_length() - 1] |= 1 << cell
+            mask ^= low
+    found: dict[frozenset[int], tuple[list[int], int]] = {}
     for pair, cells in starts.items():
-        pool = _partnered({c for c, m in enumerate(masks) if m & pair == pair}, layout.cell_units)
-        links = {c: sorted(p for p in layout.peers[c] if p in pool) for c in pool}
-        for start in cells:
-            if start in pool:
-                pool.discard(start)  # lower bivalue cells start their own loops
-                _walk(masks, pair, pool, links, unit_bits, [start], unit_bits[start], 0, 0, 0, found)
+        low = pair & -pair
+        bits = by_digit[low.bit_length() - 1] & by_digit[(pair ^ low).bit_length() - 1]
+        for pool_bits in _pools(masks, pair, cells, bits, tables):
+            pool = set(_cells_of(pool_bits))
+            links = {c: _cells_of(tables.peer_bits[c] & pool_bits) for c in pool}
+            for start in cells:
+                if start in pool:
+                    pool.discard(start)  # lower bivalue cells start their own loops
+                    _walk(masks, pair, pool, links, unit_bits, [start], unit_bits[start], 0, 0, 0, found)
     return list(found.values())
 
 
-def _partnered(pool: set[int], cell_units) -> set[int]:
-    """The cells of ``pool`` that could lie on a loop: every unit of a loop cell holds another loop cell, so drop
-    cells alone in a unit, until none is."""
+def _pools(masks: tuple[int, ...], pair: int, cells: list[int], bits: int, tables: _BitTables) -> list[int]:
+    """The cell sets to search for loops on a pair. A loop has at least 6 cells and at most two with extras
+    unless all its extra cells hold one same extra digit x: with fewer than 4 bivalue cells only the latter can
+    close, so search the bivalue cells with the cells holding pair + x, for each x that leaves enough."""
+    if bits.bit_count() < 6:
+        return []
+    bivalue = sum(1 << c for c in cells)
+    if bivalue.bit_count() >= 4:
+        bits = _partnered(bits, tables)
+        return [bits] if bits & bivalue and bits.bit_count() >= 6 else []
+    by_extra: dict[int, int] = {}
+    for cell in _cells_of(bits & ~bivalue):
+        extra = masks[cell] & ~pair
+        if extra.bit_count() == 1:
+            by_extra[extra] = by_extra.get(extra, 0) | 1 << cell
+    pools = []
+    for more in by_extra.values():
+        if bivalue.bit_count() + more.bit_count() >= 6:
+            pool = _partnered(bivalue | more, tables)
+            if pool & bivalue and pool.bit_count() >= 6:
+                pools.append(pool)
+    return pools
+
+
+class _BitTables(NamedTuple):
+    unit_cells: tuple[int, ...]  # per unit, its cells as a bitset
+    cell_unit_bits: tuple[int, ...]  # per cell, its three units as a bitset over the units
+    cell_units: tuple[tuple[int, int, int], ...]
+    peer_bits: tuple[int, ...]  # per cell, its peers as a bitset
+
+
+@cache
+def _bit_tables(shape: Shape) -> _BitTables:
+    """A shape's units and peers as bitsets (built once per shape)."""
+    layout = layout_of(shape)
+    return _BitTables(
+        tuple(sum(1 << c for c in unit) for unit in layout.units),
+        tuple(sum(1 << u for u in units) for units in layout.cell_units),
+        layout.cell_units,
+        tuple(sum(1 << p for p in peers) for peers in layout.peers),
+    )
+
+
+def _cells_of(bits: int) -> list[int]:
+    """The cells of a bitset, in increasing order."""
+    cells = []
+    while bits:
+        low = bits & -bits
+        cells.append(low.bit_length() - 1)
+        bits ^= low
+    return cells
+
+
+def _partnered(bits: int, tables: _BitTables) -> int:
+    """The cells of a pool (bitset) that could lie on a loop: every unit of a loop cell holds another loop cell,
+    so drop cells alone in a unit, until none is."""
     while True:
-        count: dict[int, int] = {}
-        for c in pool:
-            for u in cell_units[c]:
-                count[u] = count.get(u, 0) + 1
-        keep = {c for c in pool if all(count[u] >= 2 for u in cell_units[c])}
-        if len(keep) == len(pool):
-            return keep
-        pool = keep
+        keep = bits
+        for cells in tables.unit_cells:
+            alone = bits & cells
+            if alone and not alone & (alone - 1):
+                keep &= ~alone
+        if keep == bits:
+            return bits
+        bits = keep
 
 
 def _walk(masks, pair, pool, links, unit_bits, path, even, odd, extras, extra_digits, found) -> None:
