@@ -135,7 +135,8 @@ def find_unique_rectangles_type_1(cg: CandidateGrid) -> Iterator[Step]:
 # -- rectangles ---------------------------------------------------------------------------------------------
 
 Rectangle = tuple[tuple[int, int, int, int], int]
-_cache: list = [None, ()]
+#: The last grid asked and its rectangles, as one tuple so that threads read a consistent pair.
+_last: tuple[CandidateGrid | None, tuple[Rectangle, ...]] = (None, ())
 
 
 def rectangles(cg: CandidateGrid) -> tuple[Rectangle, ...]:
@@ -145,8 +146,10 @@ def rectangles(cg: CandidateGrid) -> tuple[Rectangle, ...]:
     Found from the bivalue cells, so the cost follows their number; the last grid's answer is kept, since the
     rectangle finders run one after the other on the same state.
     """
-    if _cache[0] is cg:
-        return _cache[1]
+    global _last
+    last_grid, last_found = _last
+    if last_grid is cg:
+        return last_found
     masks, layout, n = cg.masks, cg.layout, cg.n
     row, col, box = layout.row, layout.col, layout.box
     found: dict[Rectangle, None] = {}
@@ -162,7 +165,7 @@ def rectangles(cg: CandidateGrid) -> tuple[Rectangle, ...]:
                     corners = tuple(sorted((a, b, c, d)))
                     found[(corners, pair)] = None  # type: ignore[index]
     result = tuple(found)
-    _cache[0], _cache[1] = cg, result
+    _last = (cg, result)
     return result
 
 
