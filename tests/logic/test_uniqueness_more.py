@@ -590,6 +590,21 @@ def test_bug_plus_1_is_rated_as_se_bug_type_1():
     assert step.difficulty == 5.6
 
 
+def test_bug_type_1_with_two_extra_digits():
+    """The BUG+1 position with an 8 typed into r5c5 as well: r5c5 holds {6, 7, 8, 9}, off the grave by 7 and 8,
+    so it takes one of them and 6 and 9 leave it (SE's BUG type 1, 5.6)."""
+    (case,) = _bug_cases()
+    state = CandidateGrid.parse(case.marks)
+    masks = list(state.masks)
+    masks[40] |= 1 << 7
+    state = CandidateGrid(state.values, tuple(masks), state.shape)
+    assert next(uniqueness.find_bug_plus_1(state), None) is None
+    step = next(uniqueness.find_bug_type_1(state))
+    assert named(step.eliminations, 9) == (("r5c5", 6), ("r5c5", 9))
+    assert step.difficulty == 5.6 and step.technique == uniqueness.BUG_1
+    assert_sound(step, bitdoku.solve(Grid.parse(case.puzzle)))
+
+
 def _bug_cases():
     from tests.logic.cases import CASES
 
@@ -627,6 +642,7 @@ FINDERS = [
     uniqueness.find_hidden_unique_rectangles,
     uniqueness.find_unique_loops,
     uniqueness.find_bug_plus_1,
+    uniqueness.find_bug_type_1,
     uniqueness.find_bug_type_2,
     uniqueness.find_bug_type_3,
     uniqueness.find_bug_type_4,

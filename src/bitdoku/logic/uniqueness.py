@@ -35,6 +35,8 @@ that hold only {a, b} are the *floor*, the others carry *extra* digits.
 - **BUG+1**: every open cell has two candidates except one with three, and each digit has two places in every
   unit except one digit, which has three in the units of that cell. Without that digit there the grid would be
   a "bivalue universal grave" with two solutions, so the cell takes it (https://www.sudokuwiki.org/BUG).
+- **BUG Type 1**: as BUG+1, for the one cell off the grave with two or more extra digits: it takes one of them,
+  so its other two digits leave it.
 - **BUG Types 2 to 4**: several cells carry the digits that keep the grid from being a bivalue universal grave;
   at least one of them takes such a digit. Type 2: all carry the same one digit x, so x leaves the cells seeing
   them all. Type 3: they share a unit and act there as one cell holding their extra digits in a naked set.
@@ -71,6 +73,7 @@ AVOIDABLE_RECTANGLE_1 = "Avoidable Rectangle Type 1"
 AVOIDABLE_RECTANGLE_2 = "Avoidable Rectangle Type 2"
 UNIQUE_LOOP = "Unique Loop Type {}"
 BUG_PLUS_1 = "BUG+1"
+BUG_1 = "BUG Type 1"
 BUG_2 = "BUG Type 2"
 BUG_3 = "BUG Type 3"
 BUG_4 = "BUG Type 4"
@@ -771,6 +774,25 @@ def bug_cells(cg: CandidateGrid) -> dict[int, int] | None:
             if count not in (0, 2):
                 return None
     return extra
+
+
+def find_bug_type_1(cg: CandidateGrid) -> Iterator[Step]:
+    """One cell off the grave with two or more extra digits (one extra digit is BUG+1): it takes one of them,
+    so its other two digits leave it (assumes a unique solution)."""
+    extra = bug_cells(cg)
+    if not extra or len(extra) != 1:
+        return
+    ((cell, more),) = extra.items()
+    if more.bit_count() < 2:
+        return
+    n = cg.n
+    gone = [(cell, d) for d in digits_of(cg.masks[cell] & ~more)]
+    text = (
+        f"{cell_name(cell, n)} is the one open cell with more than two candidates; without "
+        f"{digit_list(digits_of(more))} there every digit would have two places in each unit (a two-solution "
+        f"grave), so it takes one of them: remove {removals(gone, n)} (BUG type 1)"
+    )
+    yield make_step(BUG_1, cg, text, eliminations=gone, cells=[cell], difficulty=BUG_1_BASE)
 
 
 def find_bug_type_2(cg: CandidateGrid) -> Iterator[Step]:
