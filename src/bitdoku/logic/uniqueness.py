@@ -747,8 +747,22 @@ def bug_cells(cg: CandidateGrid) -> dict[int, int] | None:
     A digit with other than 0 or 2 places in a unit is extra in the one cell of more than two candidates among
     those places (when there are several, another unit decides). The choice is then checked: without the extra
     digits every open cell must hold two candidates and every digit 0 or 2 places in every unit. A grave has no
-    or several solutions, so in a puzzle with one solution some cell takes one of its extra digits.
+    or several solutions, so in a puzzle with one solution some cell takes one of its extra digits. The last
+    grid's answer is kept for the next BUG finder.
     """
+    global _last_bug
+    last_grid, last_found = _last_bug
+    if last_grid is cg:
+        return last_found
+    found = _bug_cells(cg)
+    _last_bug = (cg, found)
+    return found
+
+
+_last_bug: tuple[CandidateGrid | None, dict[int, int] | None] = (None, None)
+
+
+def _bug_cells(cg: CandidateGrid) -> dict[int, int] | None:
     masks, n = cg.masks, cg.n
     wide = [c for c, m in enumerate(masks) if m and m.bit_count() != 2]
     if not wide or len(wide) > MAX_BUG_CELLS or any(masks[c].bit_count() < 2 for c in wide):
