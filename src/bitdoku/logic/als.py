@@ -138,7 +138,7 @@ class _Pool:
     """The ALS of one state and, for each digit x (index d-1), each ALS's cells holding it (``xcells[x][i]``, 0
     when the ALS lacks it) and the cells that see all of those (``xseen[x][i]``): the tables the finders read."""
 
-    __slots__ = ("als", "cg", "dbits", "n", "peers", "xcells", "xseen")
+    __slots__ = ("als", "cg", "dbits", "n", "peers", "reach", "xcells", "xseen")
 
     def __init__(self, cg: CandidateGrid, max_cells: int | None = None) -> None:
         self.cg = cg
@@ -149,14 +149,21 @@ class _Pool:
         cache: dict[int, int] = {0: 0}
         self.xcells: list[list[int]] = []
         self.xseen: list[list[int]] = []
+        #: For each ALS, the digits x some cell outside it could lose (a cell with x sees all the ALS's x's):
+        #: a digit missing here can never be eliminated through this ALS, which prunes every search.
+        self.reach = [0] * len(self.als)
+        reach = self.reach
         for x in range(self.n):
             row = [self.dbits[x] & a.cells for a in self.als]
             seen = []
-            for cells in row:
+            others, bit = self.dbits[x], 1 << x
+            for i, cells in enumerate(row):
                 found = cache.get(cells)
                 if found is None:
                     found = cache[cells] = seen_by_all(cells, peers)
                 seen.append(found)
+                if found & others:
+                    reach[i] |= bit
             self.xcells.append(row)
             self.xseen.append(seen)
 
@@ -219,7 +226,7 @@ def find_als_xz(cg: CandidateGrid) -> Iterator[Step]:
             for x in digits_of(rcc):
                 found.append((xseen[x - 1][i] & xseen[x - 1][j] & dbits[x - 1], x))
         else:
-            for z in digits_of(a.digits & b.digits & ~rcc):
+            for z in digits_of(a.digits & b.digits & ~rcc & pool.reach[i] & pool.reach[j]):
                 found.append((xseen[z - 1][i] & xseen[z - 1][j] & dbits[z - 1], z))
         gone = _eliminations(found)
         if gone:
@@ -248,7 +255,7 @@ def find_als_xy_wings(cg: CandidateGrid) -> Iterator[Step]:
     """ALS-XY-Wings: a pivot ALS linked to two wing ALS by different RCCs; the fewest cells first."""
     pool = _Pool(cg)
     links = pool.rcc_pairs()
-    als, xseen, dbits = pool.als, pool.xseen, pool.dbits
+    als, xseen, dbits, reach = pool.als, pool.xseen, pool.dbits, pool.reach
     adjacent: dict[int, list[tuple[int, int]]] = {}
     for (i, j), rcc in links.items():
         adjacent.setdefault(i, []).append((j, rcc))
@@ -257,14 +264,18 @@ def find_als_xy_wings(cg: CandidateGrid) -> Iterator[Step]:
     for pivot, wings in adjacent.items():
         for k, (a, ra) in enumerate(wings):
             for b, rb in wings[k + 1 :]:
-                if als[a].cells & als[b].cells:
+                common = reach[a] & reach[b]
+                if not common or als[a].cells & als[b].cells:
                     continue
                 targets = []
-                for z in digits_of(als[a].digits & als[b].digits):
-                    x, y = _distinct_links(ra, rb, z)
-                    if x:
-                        hit = xseen[z - 1][a] & xseen[z - 1][b] & dbits[z - 1]
-                        if hit:
+                while common:
+                    low = common & -common
+                    common ^= low
+                    z = low.bit_length()
+                    hit = xseen[z - 1][a] & xseen[z - 1][b] & dbits[z - 1]
+                    if hit:
+                        x, y = _distinct_links(ra, rb, z)
+                        if x:
                             targets.append((hit, z, x, y))
                 if targets:
                     size = als[pivot].size + als[a].size + als[b].size
@@ -277,11 +288,16 @@ def find_als_xy_wings(cg: CandidateGrid) -> Iterator[Step]:
 def _distinct_links(ra: int, rb: int, z: int) -> tuple[int, int]:
     """RCC digits x of ``ra`` and y of ``rb`` with x != y, neither being z; (0, 0) when there are none."""
     zbit = 1 << (z - 1)
-    for x in digits_of(ra & ~zbit):
-        rest = rb & ~zbit & ~(1 << (x - 1))
-        if rest:
-            return x, digits_of(rest)[0]
-    return 0, 0
+    ra &= ~zbit
+    rb &= ~zbit
+    if not ra or not rb or (ra == rb and not ra & (ra - 1)):
+        return 0, 0
+    x = ra & -ra
+    rest = rb & ~x
+    if not rest:  # rb is x alone, so ra holds another digit
+        x = (ra & ~rb) & -(ra & ~rb)
+        rest = rb
+    return x.bit_length(), (rest & -rest).bit_length()
 
 
 def _wing_step(pool: _Pool, pivot: int, a: int, b: int, targets: list) -> Step:
@@ -327,7 +343,7 @@ def find_death_blossoms(cg: CandidateGrid) -> Iterator[Step]:
         for z in range(1, cg.n + 1):
             if stem_mask >> (z - 1) & 1:
                 continue
-            options = [[p for p in by_digit[d - 1] if als[p].digits >> (z - 1) & 1] for d in digits]
+            options = [[p for p in by_digit[d - 1] if pool.reach[p] >> (z - 1) & 1] for d in digits]
             if all(options):
                 for chosen, hit in _blossoms(options, 0, [], 0, -1 & dbits[z - 1], xseen[z - 1], als):
                     found.append((sum(als[p].size for p in chosen), stem, z, tuple(chosen), hit))
@@ -362,3 +378,105 @@ def _blossom_step(pool: _Pool, stem: int, z: int, chosen: tuple[int, ...], hit: 
     )
     cells = [stem, *(c for p in chosen for c in bits_of(als[p].cells))]
     return make_step(DEATH_BLOSSOM, cg, text, eliminations=gone, cells=cells, units=[als[p].unit for p in chosen])
+
+
+def find_sue_de_coq(cg: CandidateGrid) -> Iterator[Step]:
+    """Sue de Coq, basic and extended: every line-box meeting with 2 or 3 open cells, the fewest cells first."""
+    masks, layout, n = cg.masks, cg.layout, cg.n
+    bound = max_als_cells(n)
+    found = []
+    for box in range(2 * n, 3 * n):
+        for line, segment in layout.segments[box]:
+            meeting = [c for c in segment if masks[c]]
+            if len(meeting) < 2:
+                continue
+            line_sets = _cell_sets([c for c in layout.units[line] if masks[c] and c not in segment], masks, bound)
+            box_sets = _cell_sets([c for c in layout.units[box] if masks[c] and c not in segment], masks, bound)
+            for core in _cores(meeting):
+                found.extend(_sue_de_coq_in(cg, line, box, core, line_sets, box_sets))
+    found.sort(key=lambda f: f[:2])
+    for _, _, line, box, core, line_set, box_set, gone in found:
+        yield _sue_de_coq_step(cg, line, box, core, line_set, box_set, gone)
+
+
+def _cores(meeting: list[int]) -> list[list[int]]:
+    """The sets of 2 or more cells of a line-box meeting (all of it first)."""
+    if len(meeting) == 2:
+        return [meeting]
+    return [meeting] + [[a, b] for k, a in enumerate(meeting) for b in meeting[k + 1 :]]
+
+
+def _cell_sets(cells: list[int], masks, bound: int) -> list[tuple[int, int, int]]:
+    """Every non-empty set of up to ``bound`` of the cells as (cell bitset, digit mask, size)."""
+    sets: list[tuple[int, int, int]] = []
+    for cell in cells:
+        bit, mask = 1 << cell, masks[cell]
+        sets += [(bits | bit, digits | mask, size + 1) for bits, digits, size in sets if size < bound]
+        sets.append((bit, mask, 1))
+    return sets
+
+
+def _sue_de_coq_in(cg: CandidateGrid, line: int, box: int, core: list[int], line_sets, box_sets) -> list[tuple]:
+    """The Sue de Coqs on one set of meeting cells: a line set L and a box set B with no digit in common whose
+    'gains' (cells minus digits outside V) add up to |V| - |C|, each at least 1."""
+    masks, layout = cg.masks, cg.layout
+    v = 0
+    for c in core:
+        v |= masks[c]
+    spare = v.bit_count() - len(core)
+    if spare < 2:
+        return []
+    by_gain: dict[int, list[tuple[int, int, int]]] = {}
+    for entry in box_sets:
+        gain = entry[2] - (entry[1] & ~v).bit_count()
+        if 1 <= gain < spare:
+            by_gain.setdefault(gain, []).append(entry)
+    if not by_gain:
+        return []
+    core_bits = sum(1 << c for c in core)
+    found = []
+    for line_bits, vl, line_size in line_sets:
+        gain = line_size - (vl & ~v).bit_count()
+        if not 1 <= gain < spare:
+            continue
+        for box_bits, vb, box_size in by_gain.get(spare - gain, ()):
+            if vl & vb:
+                continue
+            gone = [
+                (c, d)
+                for c in layout.units[line]
+                if not (1 << c) & (core_bits | line_bits)
+                for d in digits_of(masks[c] & (vl | (v & ~vb)))
+            ]
+            gone += [
+                (c, d)
+                for c in layout.units[box]
+                if not (1 << c) & (core_bits | box_bits)
+                for d in digits_of(masks[c] & (vb | (v & ~vl)))
+            ]
+            if gone:
+                found.append(
+                    (len(core) + line_size + box_size, len(gone) * -1, line, box, core, line_bits, box_bits, gone)
+                )
+    return found
+
+
+def _sue_de_coq_step(cg: CandidateGrid, line: int, box: int, core, line_bits: int, box_bits: int, gone) -> Step:
+    n, masks, shape = cg.n, cg.masks, cg.shape
+
+    def digits(cells) -> str:
+        mask = 0
+        for c in cells:
+            mask |= masks[c]
+        return digit_list(digits_of(mask))
+
+    line_cells, box_cells = bits_of(line_bits), bits_of(box_bits)
+    total = len(core) + len(line_cells) + len(box_cells)
+    text = (
+        f"{names(core, n)} (where {shape.unit_name(line)} meets {shape.unit_name(box)}) hold {digits(core)}; with "
+        f"{names(line_cells, n)} {digits(line_cells)} in the {shape.unit_name(line).split()[0]} and "
+        f"{names(box_cells, n)} {digits(box_cells)} in the box, these {total} cells take {total} digits, each once: "
+        f"remove {removals(gone, n)} ({SUE_DE_COQ})"
+    )
+    cells = [*core, *line_cells, *box_cells]
+    return make_step(SUE_DE_COQ, cg, text, eliminations=gone, cells=cells, units=[line, box])
