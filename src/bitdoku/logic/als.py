@@ -105,25 +105,24 @@ def collect_als(cg: CandidateGrid, max_cells: int | None = None) -> list[Als]:
     masks = cg.masks
     found: dict[int, Als] = {}
     for index, unit in enumerate(cg.layout.units):
-        open_cells = [c for c in unit if masks[c]]
-        _grow(open_cells, masks, 0, 0, 0, 0, bound, index, found)
+        for bits, digits, size in _unit_sets([c for c in unit if masks[c]], masks, bound):
+            if digits.bit_count() == size + 1 and bits not in found:
+                found[bits] = Als(bits, digits, index, size)
     return sorted(found.values(), key=lambda a: (a.size, a.cells))
 
 
-def _grow(cells: list[int], masks, start: int, bits: int, digits: int, size: int, bound: int, unit: int, found):
-    """Extend a subset of a unit's open cells by the cells after ``start``; record it when N cells hold N+1
-    digits. A subset with more than bound+1 digits is cut off: adding cells never removes a digit."""
-    for i in range(start, len(cells)):
-        cell = cells[i]
-        grown = digits | masks[cell]
-        count = grown.bit_count()
-        if count > bound + 1:
-            continue
-        new_bits = bits | (1 << cell)
-        if count == size + 2 and new_bits not in found:
-            found[new_bits] = Als(new_bits, grown, unit, size + 1)
-        if size + 1 < bound:
-            _grow(cells, masks, i + 1, new_bits, grown, size + 1, bound, unit, found)
+def _unit_sets(cells: list[int], masks, bound: int) -> list[tuple[int, int, int]]:
+    """The sets of up to ``bound`` of the cells as (bitset, digits, size), leaving out those with more than
+    bound+1 digits: adding cells never removes a digit, so none of them can grow into an ALS."""
+    sets: list[tuple[int, int, int]] = []
+    most = bound + 1
+    for cell in cells:
+        bit, mask = 1 << cell, masks[cell]
+        grown = [(bits | bit, digits | mask, size + 1) for bits, digits, size in sets if size < bound]
+        sets += [entry for entry in grown if entry[1].bit_count() <= most]
+        if mask.bit_count() <= most:
+            sets.append((bit, mask, 1))
+    return sets
 
 
 @cache
@@ -138,7 +137,7 @@ class _Pool:
     """The ALS of one state and, for each digit x (index d-1), each ALS's cells holding it (``xcells[x][i]``, 0
     when the ALS lacks it) and the cells that see all of those (``xseen[x][i]``): the tables the finders read."""
 
-    __slots__ = ("als", "cg", "dbits", "n", "peers", "reach", "xcells", "xseen")
+    __slots__ = ("als", "cg", "dbits", "holders", "n", "peers", "reach", "xcells", "xseen")
 
     def __init__(self, cg: CandidateGrid, max_cells: int | None = None) -> None:
         self.cg = cg
@@ -146,26 +145,29 @@ class _Pool:
         self.peers = peers = peer_bits(cg.shape)
         self.dbits = digit_bits(cg)
         self.als = collect_als(cg, max_cells)
-        cache: dict[int, int] = {0: 0}
-        self.xcells: list[list[int]] = []
-        self.xseen: list[list[int]] = []
+        count, dbits = len(self.als), self.dbits
+        self.xcells = [[0] * count for _ in range(self.n)]
+        self.xseen = [[0] * count for _ in range(self.n)]
+        self.holders: list[list[tuple[int, int]]] = [[] for _ in range(self.n)]  # (ALS, its x-cells) for each x
         #: For each ALS, the digits x some cell outside it could lose (a cell with x sees all the ALS's x's):
         #: a digit missing here can never be eliminated through this ALS, which prunes every search.
-        self.reach = [0] * len(self.als)
-        reach = self.reach
-        for x in range(self.n):
-            row = [self.dbits[x] & a.cells for a in self.als]
-            seen = []
-            others, bit = self.dbits[x], 1 << x
-            for i, cells in enumerate(row):
-                found = cache.get(cells)
-                if found is None:
-                    found = cache[cells] = seen_by_all(cells, peers)
-                seen.append(found)
-                if found & others:
-                    reach[i] |= bit
-            self.xcells.append(row)
-            self.xseen.append(seen)
+        self.reach = reach = [0] * count
+        cache: dict[int, int] = {}
+        for i, a in enumerate(self.als):
+            digits, cells_of_als = a.digits, a.cells
+            while digits:
+                low = digits & -digits
+                digits ^= low
+                x = low.bit_length() - 1
+                cells = dbits[x] & cells_of_als
+                seen = cache.get(cells)
+                if seen is None:
+                    seen = cache[cells] = seen_by_all(cells, peers)
+                self.xcells[x][i] = cells
+                self.xseen[x][i] = seen
+                self.holders[x].append((i, cells))
+                if seen & dbits[x]:
+                    reach[i] |= low
 
     def rcc_pairs(self) -> dict[tuple[int, int], int]:
         """The pairs of disjoint ALS (indices i < j) with their restricted common candidates as a mask.
@@ -176,18 +178,18 @@ class _Pool:
         is a plain locked set of that unit (naked and hidden subsets already use it).
         """
         links: dict[tuple[int, int], int] = {}
-        units, layout = unit_bits(self.cg.shape), self.cg.layout
+        units, cell_units = unit_bits(self.cg.shape), self.cg.layout.cell_units
         cells_of = [a.cells for a in self.als]
         for x in range(self.n):
             own: dict[int, list[tuple[int, int]]] = {}
             foreign: dict[int, list[tuple[int, int]]] = {}
-            for i, xc in enumerate(self.xcells[x]):
-                if not xc:
-                    continue
-                for u in layout.cell_units[(xc & -xc).bit_length() - 1]:
+            for entry in self.holders[x]:
+                xc = entry[1]
+                ci = cells_of[entry[0]]
+                for u in cell_units[(xc & -xc).bit_length() - 1]:
                     ub = units[u]
                     if not xc & ~ub:
-                        (foreign if cells_of[i] & ~ub else own).setdefault(u, []).append((i, xc))
+                        (foreign if ci & ~ub else own).setdefault(u, []).append(entry)
             bit = 1 << x
             for u, outsiders in foreign.items():
                 others = own.get(u, [])
