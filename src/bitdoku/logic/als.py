@@ -32,7 +32,7 @@ from functools import cache
 from typing import NamedTuple
 
 from bitdoku.errors import cell_name
-from bitdoku.logic.candidates import CandidateGrid, digits_of
+from bitdoku.logic.candidates import CandidateGrid, digits_of, layout_of
 from bitdoku.logic.step import Step, digit_list, make_step, names, removals
 from bitdoku.shape import Shape
 
@@ -62,9 +62,13 @@ def max_als_cells(n: int) -> int:
 @cache
 def peer_bits(shape: Shape) -> tuple[int, ...]:
     """For each cell, its peers as a bitset (pure, cached per shape)."""
-    from bitdoku.logic.candidates import layout_of
-
     return tuple(sum(1 << p for p in peers) for peers in layout_of(shape).peers)
+
+
+@cache
+def unit_bits(shape: Shape) -> tuple[int, ...]:
+    """For each unit, its cells as a bitset (pure, cached per shape)."""
+    return tuple(sum(1 << c for c in unit) for unit in layout_of(shape).units)
 
 
 def bits_of(bits: int) -> list[int]:
@@ -123,14 +127,6 @@ def _unit_sets(cells: list[int], masks, bound: int) -> list[tuple[int, int, int]
         if mask.bit_count() <= most:
             sets.append((bit, mask, 1))
     return sets
-
-
-@cache
-def unit_bits(shape: Shape) -> tuple[int, ...]:
-    """For each unit, its cells as a bitset (pure, cached per shape)."""
-    from bitdoku.logic.candidates import layout_of
-
-    return tuple(sum(1 << c for c in unit) for unit in layout_of(shape).units)
 
 
 class _Pool:
@@ -254,37 +250,52 @@ def _xz_step(pool: _Pool, i: int, j: int, rcc: int, gone: list[tuple[int, int]])
 
 
 def find_als_xy_wings(cg: CandidateGrid) -> Iterator[Step]:
-    """ALS-XY-Wings: a pivot ALS linked to two wing ALS by different RCCs; the fewest cells first."""
+    """ALS-XY-Wings: a pivot ALS linked to two wing ALS by different RCCs; the fewest cells first, found size by
+    size so that the search stops at the smallest wing when the ladder takes the first."""
     pool = _Pool(cg)
-    links = pool.rcc_pairs()
-    als, xseen, dbits, reach = pool.als, pool.xseen, pool.dbits, pool.reach
-    adjacent: dict[int, list[tuple[int, int]]] = {}
-    for (i, j), rcc in links.items():
-        adjacent.setdefault(i, []).append((j, rcc))
-        adjacent.setdefault(j, []).append((i, rcc))
-    found = []
-    for pivot, wings in adjacent.items():
-        for k, (a, ra) in enumerate(wings):
-            for b, rb in wings[k + 1 :]:
-                common = reach[a] & reach[b]
-                if not common or als[a].cells & als[b].cells:
+    als = pool.als
+    # For each pivot, its linked ALS grouped by size: {size: [(ALS, RCC mask)]}.
+    wings: dict[int, dict[int, list[tuple[int, int]]]] = {}
+    for (i, j), rcc in pool.rcc_pairs().items():
+        wings.setdefault(i, {}).setdefault(als[j].size, []).append((j, rcc))
+        wings.setdefault(j, {}).setdefault(als[i].size, []).append((i, rcc))
+    bound = max((a.size for a in als), default=0)
+    for total in range(3, 3 * bound + 1):
+        found = []
+        for pivot, by_size in wings.items():
+            rest = total - als[pivot].size
+            for size_a, group_a in by_size.items():
+                size_b = rest - size_a
+                if size_b < size_a or size_b not in by_size:
                     continue
-                targets = []
-                while common:
-                    low = common & -common
-                    common ^= low
-                    z = low.bit_length()
-                    hit = xseen[z - 1][a] & xseen[z - 1][b] & dbits[z - 1]
-                    if hit:
-                        x, y = _distinct_links(ra, rb, z)
-                        if x:
-                            targets.append((hit, z, x, y))
-                if targets:
-                    size = als[pivot].size + als[a].size + als[b].size
-                    found.append((size, pivot, min(a, b), max(a, b), targets))
-    found.sort(key=lambda f: f[:4])
-    for _, pivot, a, b, targets in found:
-        yield _wing_step(pool, pivot, a, b, targets)
+                for k, (a, ra) in enumerate(group_a):
+                    for b, rb in group_a[k + 1 :] if size_a == size_b else by_size[size_b]:
+                        targets = _wing_targets(pool, a, ra, b, rb)
+                        if targets:
+                            found.append((pivot, min(a, b), max(a, b), targets))
+        found.sort(key=lambda f: f[:3])
+        for pivot, a, b, targets in found:
+            yield _wing_step(pool, pivot, a, b, targets)
+
+
+def _wing_targets(pool: _Pool, a: int, ra: int, b: int, rb: int) -> list[tuple[int, int, int, int]]:
+    """For two disjoint wings linked to the pivot by ``ra`` and ``rb``: (cells, z, x, y) for each common digit z
+    that leaves some cell, with links x and y (x != y, neither z)."""
+    common = pool.reach[a] & pool.reach[b]
+    if not common or pool.als[a].cells & pool.als[b].cells:
+        return []
+    xseen, dbits = pool.xseen, pool.dbits
+    targets = []
+    while common:
+        low = common & -common
+        common ^= low
+        z = low.bit_length()
+        hit = xseen[z - 1][a] & xseen[z - 1][b] & dbits[z - 1]
+        if hit:
+            x, y = _distinct_links(ra, rb, z)
+            if x:
+                targets.append((hit, z, x, y))
+    return targets
 
 
 def _distinct_links(ra: int, rb: int, z: int) -> tuple[int, int]:
