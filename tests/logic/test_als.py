@@ -94,6 +94,36 @@ def test_doubly_linked_text_names_both_links():
     assert set(step.cells) == {9 + 1, 9 + 2, 9 + 8, 27 + 1, 27 + 2}
 
 
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        (
+            "axz02",
+            "ALS {3, 7, 8} in r7c2, r9c1 and ALS {3, 4, 5, 6, 8} in r4c3, r5c3, r6c2, r6c3 share the restricted "
+            "common 3 (its cells all see each other), so one of them is locked without 3 and 8 lies in one of the "
+            "two: remove 8 from r7c3, r8c3, r9c3 (ALS-XZ)",
+        ),
+        (
+            "axy01",
+            "pivot ALS {1, 7, 9} in r9c3, r9c4 is linked to ALS {3, 6, 7, 8} in r7c1, r7c5, r7c6 by 7 and to ALS "
+            "{2, 3, 8, 9} in r5c8, r7c8, r9c8 by 9: it cannot lose both, so one wing is locked and 3 lies in a wing; "
+            "remove 3 from r7c7 (ALS-XY-Wing)",
+        ),
+        (
+            "sdc04",
+            "r4c8, r6c8 (where column 8 meets box 6) hold {3, 5, 7, 8}; with r8c8 {3, 5} in the column and r4c7, "
+            "r5c9 {7, 8, 9} in the box, these 5 cells take 5 digits, each once: remove 3 from r7c8; 5 from r7c8; 7 "
+            "from r5c7, r5c8; 8 from r4c9, r5c8, r6c9; 9 from r4c9, r5c7, r6c7, r6c9 (Sue de Coq)",
+        ),
+    ],
+)
+def test_texts_name_the_sets_and_the_links(name, text):
+    technique, line = HODOKU[name]
+    state, _, _ = _hodoku(line)
+    step = next(FINDERS[technique](state))
+    assert step.text == text
+
+
 MINED = [
     (
         als.ALS_XZ,

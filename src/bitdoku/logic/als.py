@@ -12,8 +12,8 @@ uses (https://hodoku.sourceforge.net/en/tech_als.php).
 - **ALS-XY-Wing**: a pivot ALS C linked to A by RCC x and to B by RCC y (x != y). C cannot give up both digits,
   so A or B is locked, and a digit z of both A and B leaves the cells that see all its instances in A and B.
 - **Death Blossom**: a stem cell whose every candidate d is an RCC to a petal ALS (all d's of the petal see the
-  stem). Whatever the stem holds, that petal is locked, so a digit z of every petal leaves the cells that see
-  all its instances in the petals (and the stem, when z is a stem candidate).
+  stem). Whatever the stem holds, that petal is locked, so a digit z of every petal (not a stem candidate) leaves
+  the cells that see all its instances in the petals.
 - **Sue de Coq**: the 2 or 3 cells C where a line meets a box hold digits V, at least |C| + 2 of them; cells L of
   the rest of the line and B of the rest of the box, with digits VL and VB sharing none, make |C|+|L|+|B| cells
   for as many digits. Each digit then lies once in them: VL's in the line, VB's in the box, V's others in C. So
@@ -21,7 +21,9 @@ uses (https://hodoku.sourceforge.net/en/tech_als.php).
   (https://hodoku.sourceforge.net/en/tech_misc.php; the extended form lets L and B hold digits outside V).
 
 Each finder collects the ALS once per call (bitsets over the N*N cells, one per digit), keeps the search bounded
-(``max_als_cells``), and yields the smallest patterns first. Sudoku Explainer has none of these; HoDoKu scores
+(``max_als_cells``, ``max_stem_digits``), and yields the smallest patterns first (fewest cells). ALS of one
+pattern never overlap (HoDoKu's default), and two ALS of one unit are not paired by ALS-XZ: together they are a
+plain locked set, which naked and hidden subsets already use. Sudoku Explainer has none of these; HoDoKu scores
 them Sue de Coq 250, ALS-XZ 300, ALS-XY-Wing 320, Death Blossom 360 (all "unfair"), so no ``difficulty`` is set.
 """
 
@@ -231,6 +233,12 @@ def find_als_xz(cg: CandidateGrid) -> Iterator[Step]:
             yield _xz_step(pool, i, j, rcc, gone)
 
 
+def _lies(gone: list[tuple[int, int]]) -> str:
+    """``7 lies`` or ``each of {7, 9} lies``: the digits an ALS pattern eliminates."""
+    digits = sorted({d for _, d in gone})
+    return f"{digits[0]} lies" if len(digits) == 1 else f"each of {digit_list(digits)} lies"
+
+
 def _xz_step(pool: _Pool, i: int, j: int, rcc: int, gone: list[tuple[int, int]]) -> Step:
     a, b, n = pool.als[i], pool.als[j], pool.n
     if rcc & (rcc - 1):
@@ -240,9 +248,10 @@ def _xz_step(pool: _Pool, i: int, j: int, rcc: int, gone: list[tuple[int, int]])
         )
         kind = "doubly linked ALS-XZ"
     else:
+        x = rcc.bit_length()
         why = (
-            f"share the restricted common {rcc.bit_length()} (its cells all see each other), so one of them is "
-            "locked and holds their common digits"
+            f"share the restricted common {x} (its cells all see each other), so one of them is locked without {x} "
+            f"and {_lies(gone)} in one of the two"
         )
         kind = ALS_XZ
     text = f"ALS {pool.name(i)} and ALS {pool.name(j)} {why}: remove {removals(gone, n)} ({kind})"
@@ -319,7 +328,7 @@ def _wing_step(pool: _Pool, pivot: int, a: int, b: int, targets: list) -> Step:
     gone = _eliminations([(hit, z) for hit, z, tx, ty in targets if (tx, ty) == (x, y)])
     text = (
         f"pivot ALS {pool.name(pivot)} is linked to ALS {pool.name(a)} by {x} and to ALS {pool.name(b)} by {y}: "
-        f"it cannot lose both, so one wing is locked and holds their common digits; remove {removals(gone, n)} "
+        f"it cannot lose both, so one wing is locked and {_lies(gone)} in a wing; remove {removals(gone, n)} "
         f"({ALS_XY_WING})"
     )
     cells = bits_of(als[pivot].cells | als[a].cells | als[b].cells)
