@@ -221,7 +221,7 @@ def find_als_xz(cg: CandidateGrid) -> Iterator[Step]:
         found: list[tuple[int, int]] = []
         if rcc & (rcc - 1):  # doubly linked: both ALS are locked but for one RCC each
             for k, other in ((i, b), (j, a)):
-                for d in digits_of(als[k].digits & ~rcc):
+                for d in digits_of(als[k].digits & ~rcc & pool.reach[k]):
                     found.append((xseen[d - 1][k] & dbits[d - 1] & ~other.cells, d))
             for x in digits_of(rcc):
                 found.append((xseen[x - 1][i] & xseen[x - 1][j] & dbits[x - 1], x))
