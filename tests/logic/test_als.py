@@ -229,6 +229,15 @@ def test_collector_finds_every_als_once_against_brute_force():
     assert [a.size for a in found] == sorted(a.size for a in found)
 
 
+def test_one_pool_serves_the_finders_on_one_state():
+    state, twin = CandidateGrid.parse(MINED[0][3]), CandidateGrid.parse(MINED[0][3])
+    pool = als.pool_for(state)
+    assert als.pool_for(twin) is pool and pool.rcc_pairs() is pool.rcc_pairs()
+    after = state.apply(next(als.find_als_xz(state)))
+    assert als.pool_for(after) is not pool and als.pool_for(after).cg == after
+    assert next(als.find_als_xz(state)).eliminations == (((3 * 9), 8),)  # a fresh pool gives the same step
+
+
 def test_search_bounds_shrink_on_big_grids():
     assert als.max_als_cells(9) >= als.max_als_cells(16) >= als.max_als_cells(25) >= 2
     assert als.max_stem_digits(9) <= als.max_stem_digits(16)

@@ -135,11 +135,12 @@ class _Pool:
     """The ALS of one state and, for each digit x (index d-1), each ALS's cells holding it (``xcells[x][i]``, 0
     when the ALS lacks it) and the cells that see all of those (``xseen[x][i]``): the tables the finders read."""
 
-    __slots__ = ("als", "cg", "dbits", "holders", "n", "peers", "reach", "xcells", "xseen")
+    __slots__ = ("_links", "als", "cg", "dbits", "holders", "n", "peers", "reach", "xcells", "xseen")
 
     def __init__(self, cg: CandidateGrid, max_cells: int | None = None) -> None:
         self.cg = cg
         self.n = cg.n
+        self._links: dict[tuple[int, int], int] | None = None
         self.peers = peers = peer_bits(cg.shape)
         self.dbits = digit_bits(cg)
         self.als = collect_als(cg, max_cells)
@@ -173,8 +174,14 @@ class _Pool:
         Cells that all see each other lie in one unit, so x is an RCC of A and B exactly when their x-cells are
         disjoint and lie together in some unit U. Each ALS is filed under the units holding all its x-cells, as
         *own* (the whole ALS lies in U) or *foreign*; two own ALS of one unit are not paired, since their union
-        is a plain locked set of that unit (naked and hidden subsets already use it).
+        is a plain locked set of that unit (naked and hidden subsets already use it). Computed once per pool.
         """
+        if self._links is None:
+            self._links = self._find_links()
+        return self._links
+
+    def _find_links(self) -> dict[tuple[int, int], int]:
+        """The links of ``rcc_pairs``, digit by digit and unit by unit."""
         links: dict[tuple[int, int], int] = {}
         units, cell_units = unit_bits(self.cg.shape), self.cg.layout.cell_units
         cells_of = [a.cells for a in self.als]
@@ -205,6 +212,21 @@ class _Pool:
         return f"{digit_list(digits_of(a.digits))} in {names(bits_of(a.cells), self.n)}"
 
 
+_last_pool: _Pool | None = None
+
+
+def pool_for(cg: CandidateGrid) -> _Pool:
+    """The ALS tables of a state, built once for the ALS finders that the ladder runs on it in turn (ALS-XZ, then
+    ALS-XY-Wing, then Death Blossom): the last pool is kept and reused for an equal state. The tables depend only on
+    the state's candidates, so reuse is safe; one slot replaced whole keeps it safe across threads too."""
+    global _last_pool
+    last = _last_pool
+    if last is not None and last.cg == cg:
+        return last
+    pool = _last_pool = _Pool(cg)
+    return pool
+
+
 def _eliminations(targets: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """(cell bitset, digit) pairs spread into (cell, digit) eliminations."""
     return [(cell, digit) for bits, digit in targets for cell in bits_of(bits)]
@@ -212,7 +234,7 @@ def _eliminations(targets: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 def find_als_xz(cg: CandidateGrid) -> Iterator[Step]:
     """ALS-XZ, singly and doubly linked, the pairs with the fewest cells first."""
-    pool = _Pool(cg)
+    pool = pool_for(cg)
     links = pool.rcc_pairs()
     als, xseen, dbits = pool.als, pool.xseen, pool.dbits
     for i, j in sorted(links, key=lambda p: (als[p[0]].size + als[p[1]].size, p)):
@@ -261,7 +283,7 @@ def _xz_step(pool: _Pool, i: int, j: int, rcc: int, gone: list[tuple[int, int]])
 def find_als_xy_wings(cg: CandidateGrid) -> Iterator[Step]:
     """ALS-XY-Wings: a pivot ALS linked to two wing ALS by different RCCs; the fewest cells first, found size by
     size so that the search stops at the smallest wing when the ladder takes the first."""
-    pool = _Pool(cg)
+    pool = pool_for(cg)
     als = pool.als
     # For each pivot, its linked ALS grouped by size: {size: [(ALS, RCC mask)]}.
     wings: dict[int, dict[int, list[tuple[int, int]]]] = {}
@@ -344,7 +366,7 @@ def max_stem_digits(n: int) -> int:
 
 def find_death_blossoms(cg: CandidateGrid) -> Iterator[Step]:
     """Death Blossoms: a stem cell with a petal ALS for each of its candidates; the fewest petal cells first."""
-    pool = _Pool(cg)
+    pool = pool_for(cg)
     als, xcells, xseen, dbits = pool.als, pool.xcells, pool.xseen, pool.dbits
     limit = max_stem_digits(cg.n)
     # petals[stem][d-1]: the ALS whose d's all see the stem (pushed from each ALS to the cells that see its d's)
