@@ -132,10 +132,11 @@ def _unit_sets(cells: list[int], masks, bound: int) -> list[tuple[int, int, int]
 
 
 class _Pool:
-    """The ALS of one state and, for each digit x (index d-1), each ALS's cells holding it (``xcells[x][i]``, 0
-    when the ALS lacks it) and the cells that see all of those (``xseen[x][i]``): the tables the finders read."""
+    """The ALS of one state and, for each digit x (index d-1), the ALS holding it with their cells of x
+    (``holders[x]``) and, for each ALS, the cells that see all its x's (``xseen[x][i]``, 0 when it lacks x): the
+    tables the finders read."""
 
-    __slots__ = ("_links", "als", "cg", "dbits", "holders", "n", "peers", "reach", "xcells", "xseen")
+    __slots__ = ("_links", "als", "cg", "dbits", "holders", "n", "peers", "reach", "xseen")
 
     def __init__(self, cg: CandidateGrid, max_cells: int | None = None) -> None:
         self.cg = cg
@@ -145,7 +146,6 @@ class _Pool:
         self.dbits = digit_bits(cg)
         self.als = collect_als(cg, max_cells)
         count, dbits = len(self.als), self.dbits
-        self.xcells = [[0] * count for _ in range(self.n)]
         self.xseen = [[0] * count for _ in range(self.n)]
         self.holders: list[list[tuple[int, int]]] = [[] for _ in range(self.n)]  # (ALS, its x-cells) for each x
         #: For each ALS, the digits x some cell outside it could lose (a cell with x sees all the ALS's x's):
@@ -162,7 +162,6 @@ class _Pool:
                 seen = cache.get(cells)
                 if seen is None:
                     seen = cache[cells] = seen_by_all(cells, peers)
-                self.xcells[x][i] = cells
                 self.xseen[x][i] = seen
                 self.holders[x].append((i, cells))
                 if seen & dbits[x]:
@@ -367,17 +366,15 @@ def max_stem_digits(n: int) -> int:
 def find_death_blossoms(cg: CandidateGrid) -> Iterator[Step]:
     """Death Blossoms: a stem cell with a petal ALS for each of its candidates; the fewest petal cells first."""
     pool = pool_for(cg)
-    als, xcells, xseen, dbits = pool.als, pool.xcells, pool.xseen, pool.dbits
+    als, xseen, dbits = pool.als, pool.xseen, pool.dbits
     limit = max_stem_digits(cg.n)
     # petals[stem][d-1]: the ALS whose d's all see the stem (pushed from each ALS to the cells that see its d's)
     petals: dict[int, list[list[int]]] = {}
     for x in range(cg.n):
-        for i, xc in enumerate(xcells[x]):
-            if xc:
-                stems = xseen[x][i] & dbits[x] & ~als[i].cells
-                for stem in bits_of(stems):
-                    if cg.masks[stem].bit_count() <= limit:
-                        petals.setdefault(stem, [[] for _ in range(cg.n)])[x].append(i)
+        for i, _ in pool.holders[x]:
+            for stem in bits_of(xseen[x][i] & dbits[x]):
+                if cg.masks[stem].bit_count() <= limit:
+                    petals.setdefault(stem, [[] for _ in range(cg.n)])[x].append(i)
     found = []
     for stem, by_digit in petals.items():
         stem_mask = cg.masks[stem]
@@ -389,7 +386,7 @@ def find_death_blossoms(cg: CandidateGrid) -> Iterator[Step]:
                 continue
             options = [[p for p in by_digit[d - 1] if pool.reach[p] >> (z - 1) & 1] for d in digits]
             if all(options):
-                for chosen, hit in _blossoms(options, 0, [], 0, -1 & dbits[z - 1], xseen[z - 1], als):
+                for chosen, hit in _blossoms(options, 0, [], 0, dbits[z - 1], xseen[z - 1], als):
                     found.append((sum(als[p].size for p in chosen), stem, z, tuple(chosen), hit))
     found.sort(key=lambda f: f[:4])
     for _, stem, z, chosen, hit in found:
