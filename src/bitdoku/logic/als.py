@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import cache
+from itertools import combinations
 from typing import NamedTuple
 
 from bitdoku.errors import cell_name
@@ -53,12 +54,21 @@ class Als(NamedTuple):
     size: int
 
 
+#: At most this many ALS (the smallest) and RCC links are kept for one state. A stalled 9x9 state has about 160
+#: ALS (300 at most) and 300 links (1,600 at most); a nearly full 64x64 grid has thousands of bivalue cells and
+#: millions of links, so the caps keep every finder bounded there (the patterns left out are larger ones).
+MAX_ALS = 1500
+MAX_LINKS = 20_000
+
+
 def max_als_cells(n: int) -> int:
     """The largest ALS collected: 5 cells for 9x9 and smaller grids, fewer on big grids so that the subset search
     of a unit (C(open, size)) stays bounded."""
     if n <= 9:
         return 5
-    return 4 if n <= 16 else 3
+    if n <= 16:
+        return 4
+    return 3 if n <= 25 else 2
 
 
 @cache
@@ -105,8 +115,9 @@ def digit_bits(cg: CandidateGrid) -> list[int]:
 
 
 def collect_als(cg: CandidateGrid, max_cells: int | None = None) -> list[Als]:
-    """Every ALS of up to ``max_cells`` cells (default ``max_als_cells``), each once, smallest first; a bivalue
-    cell is an ALS of one cell. An ALS lying in two units (a row's part of a box) is listed with the first."""
+    """Every ALS of up to ``max_cells`` cells (default ``max_als_cells``), each once, smallest first (at most
+    ``MAX_ALS``); a bivalue cell is an ALS of one cell. An ALS lying in two units (a row's part of a box) is listed
+    with the first."""
     bound = max_als_cells(cg.n) if max_cells is None else max_cells
     masks = cg.masks
     found: dict[int, Als] = {}
@@ -114,7 +125,7 @@ def collect_als(cg: CandidateGrid, max_cells: int | None = None) -> list[Als]:
         for bits, digits, size in _unit_sets([c for c in unit if masks[c]], masks, bound):
             if digits.bit_count() == size + 1 and bits not in found:
                 found[bits] = Als(bits, digits, index, size)
-    return sorted(found.values(), key=lambda a: (a.size, a.cells))
+    return sorted(found.values(), key=lambda a: (a.size, a.cells))[:MAX_ALS]
 
 
 def _unit_sets(cells: list[int], masks, bound: int) -> list[tuple[int, int, int]]:
@@ -196,6 +207,8 @@ class _Pool:
                         (foreign if ci & ~ub else own).setdefault(u, []).append(entry)
             bit = 1 << x
             for u, outsiders in foreign.items():
+                if len(links) > MAX_LINKS:
+                    return links
                 others = own.get(u, [])
                 for k, (i, xi) in enumerate(outsiders):
                     ci = cells_of[i]
@@ -422,14 +435,14 @@ def _blossom_step(pool: _Pool, stem: int, z: int, chosen: tuple[int, ...], hit: 
 
 
 def find_sue_de_coq(cg: CandidateGrid) -> Iterator[Step]:
-    """Sue de Coq, basic and extended: every line-box meeting with 2 or 3 open cells, the fewest cells first."""
+    """Sue de Coq, basic and extended: 2 or 3 open cells of a line-box meeting, the fewest cells first."""
     masks, layout, n = cg.masks, cg.layout, cg.n
     bound = max_als_cells(n)
     found = []
     for box in range(2 * n, 3 * n):
         for line, segment in layout.segments[box]:
             meeting = [c for c in segment if masks[c]]
-            if len(meeting) < 2:
+            if not 2 <= len(meeting) <= 4:
                 continue
             line_sets = _cell_sets([c for c in layout.units[line] if masks[c] and c not in segment], masks, bound)
             box_sets = _cell_sets([c for c in layout.units[box] if masks[c] and c not in segment], masks, bound)
@@ -440,11 +453,12 @@ def find_sue_de_coq(cg: CandidateGrid) -> Iterator[Step]:
         yield _sue_de_coq_step(cg, line, box, core, line_set, box_set, gone)
 
 
-def _cores(meeting: list[int]) -> list[list[int]]:
-    """The sets of 2 or more cells of a line-box meeting (all of it first)."""
-    if len(meeting) == 2:
-        return [meeting]
-    return [meeting] + [[a, b] for k, a in enumerate(meeting) for b in meeting[k + 1 :]]
+def _cores(meeting: list[int]) -> list[tuple[int, ...]]:
+    """The sets of 2 or 3 open cells of a line-box meeting (3 first), for meetings of at most 4 open cells (a
+    big grid's longer meetings are left out, which keeps the search bounded)."""
+    if len(meeting) > 4:
+        return []
+    return [core for size in (3, 2) for core in combinations(meeting, size)]
 
 
 def _cell_sets(cells: list[int], masks, bound: int) -> list[tuple[int, int, int]]:
