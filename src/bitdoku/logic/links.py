@@ -279,13 +279,13 @@ def lockstep(
         seen[is_true] = bit
         states.append((seen, [bit], is_true))
     live = list(range(len(starts)))
+    linked = sum(1 << i for i, bits in enumerate(strong) if bits)  # a false node elsewhere is a dead end
     for links in range(1, max_links + 1):
         still = []
         for index in live:
             seen, layers, first_truth = states[index]
             truth = first_truth ^ (links & 1)  # the truth of the nodes this step reaches
-            table = strong if truth else weak
-            new = spread(layers[-1], table) & ~seen[truth]
+            new = (spread(layers[-1] & linked, strong) if truth else spread(layers[-1], weak)) & ~seen[truth]
             if not new:
                 continue
             seen[truth] |= new

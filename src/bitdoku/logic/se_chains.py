@@ -97,6 +97,10 @@ class _Mode:
     forcing_base: float
     weak: list[int]
     strong: list[int]
+    linked: int = 0  # the nodes with a strong link: an "off" elsewhere is a dead end
+
+    def __post_init__(self) -> None:
+        self.linked = sum(1 << i for i, bits in enumerate(self.strong) if bits)
 
 
 def _modes(g: LinkGraph) -> list[_Mode]:
@@ -151,19 +155,23 @@ class _Search:
     def advance(self, found: Callable[[int, int, int, list[int]], None]) -> None:
         """One round; ``found(kind, source, sub, layers)`` receives each forcing chain (sub 0: from "on", 1: from
         "off") and each possible cycle (layers empty)."""
-        weak, strong = self.mode.weak, self.mode.strong
+        weak, strong, linked = self.mode.weak, self.mode.strong, self.mode.linked
         t = self.round
         kept = []
         for run in self.on_runs:
             s, seen_on, seen_off, front, layers, done = run
-            raw = spread(front, weak)
+            raw = 0
+            while front:
+                low = front & -front
+                raw |= weak[low.bit_length() - 1]
+                front ^= low
             if self.cycles and t >= 1 and raw & strong[s]:
                 found(_CYCLE, s, -1, [])
             new_off = raw & ~seen_off
             if self.forcing and not done and new_off >> s & 1:
                 found(_FORCING, s, 0, [*layers, new_off])
                 run[5] = done = True
-            new_on = spread(new_off, strong) & ~seen_on
+            new_on = spread(new_off & linked, strong) & ~seen_on
             if not new_on or (done and not self.cycles):
                 continue
             layers.append(new_off)
@@ -174,7 +182,7 @@ class _Search:
         kept = []
         for run in self.off_runs:
             s, seen_on, seen_off, front, layers = run
-            new_on = spread(front, strong) & ~seen_on
+            new_on = spread(front & linked, strong) & ~seen_on
             if new_on >> s & 1:
                 found(_FORCING, s, 1, [*layers, new_on])
                 continue
