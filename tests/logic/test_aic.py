@@ -10,7 +10,7 @@ from typing import NamedTuple
 import pytest
 
 import bitdoku
-from bitdoku import Grid
+from bitdoku import Grid, Shape
 from bitdoku.logic import chains, links, se_chains
 from bitdoku.logic.candidates import CandidateGrid
 from bitdoku.logic.explain import explain
@@ -491,3 +491,44 @@ def test_links_are_symmetric():
         for a, bits in enumerate(table):
             for b in links.iter_bits(bits):
                 assert table[b] >> a & 1, (a, b)
+
+
+#: HoDoKu's published examples (hodoku.sourceforge.net, "show_example.php?file=..."): its original puzzle, the
+#: candidates of the step's position (its picture, row by row) and the step's eliminations in HoDoKu's
+#: digit-row-column form. aic101: Alternate Inference Chain Type 1; gaic01 / gaic02: Grouped AIC Type 1 / Type 2;
+#: gcnl01: Grouped Continuous Nice Loop.
+PUBLISHED = {
+    "aic101": ("find_aics", ".......69.8..2.13..1......4..........4...9.7..671.29....1....8.3..........867.2.5",
+      ["2 35 345 34578 1458 14578 58 6 9", "9 8 456 45 2 456 1 3 7", "7 1 356 3589 5689 568 58 2 4",
+       "18 23 9 478 468 4678 36 5 12", "18 4 23 58 568 9 36 7 12", "5 6 7 1 3 2 9 4 8",
+       "6 257 1 2459 459 45 47 8 3", "3 257 25 2458 1458 1458 47 9 6", "4 9 8 6 7 3 2 1 5"], "513 523 533 572 582"),
+    "gaic01": ("find_grouped_aics", "..512.....7.....8..8....345............6...3.4.2.81..9.......28..9.4.6.....8..7.4",
+      ["3 4 5 1 2 8 9 67 67", "9 7 6 345 35 345 2 8 1", "2 8 1 79 679 679 3 4 5",
+       "56 3569 78 234579 3579 234579 48 1 267", "1 59 78 6 579 24579 48 3 27", "4 36 2 37 8 1 5 67 9",
+       "7 56 4 359 3569 3569 1 2 8", "8 1 9 27 4 27 6 5 3", "56 2 3 8 1 56 7 9 4"], "574 575 576 591"),
+    "gaic02": ("find_grouped_aics", "....5.76.7.5.....3....86.2...43.......6.9.14.....2...........5...7.6...2839......",
+      ["2 1489 18 149 5 3 7 6 149", "7 6 5 1249 14 129 489 189 3", "149 149 3 7 8 6 459 2 1459",
+       "59 5789 4 3 17 158 2 789 6", "3 2 6 58 9 578 1 4 578", "159 15789 18 6 2 4 3589 3789 589",
+       "6 14 2 1489 3 1789 489 5 14789", "145 145 7 1489 6 189 3489 1389 2", "8 3 9 25 147 25 6 17 14"], "125 414"),
+    "gcnl01": (
+        "find_continuous_nice_loops",
+        "..243.9...3.7...1519.....2.2.......694.............74.3.9......6...1.....8.5..69.",
+      ["78 5 2 4 3 1 9 6 78", "48 3 6 7 29 29 48 1 5", "1 9 47 68 568 568 34 2 347",
+       "2 17 1378 1389 45789 345789 1358 358 6", "9 4 1378 1368 5678 35678 12358 358 1238",
+       "5 6 138 1238 28 238 7 4 9", "3 127 9 268 24678 24678 12458 578 1248",
+       "6 27 5 2389 1 234789 2348 378 2348", "47 8 147 5 27 237 6 9 123"], "143 153 275 276 286 364 399 864"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PUBLISHED))
+def test_published_example(name):
+    finder, puzzle, rows, published = PUBLISHED[name]
+    masks = [sum(1 << (int(ch) - 1) for ch in token) for row in rows for token in row.split()]
+    state = CandidateGrid.from_masks(masks, Shape(3, 3))
+    solution = bitdoku.solve(Grid.parse(puzzle))
+    wanted = tuple(sorted(((int(e[1]) - 1) * 9 + int(e[2]) - 1, int(e[0])) for e in published.split()))
+    for _index, step in zip(range(40), FINDERS[finder](state), strict=False):
+        assert_sound(step, solution)
+        if step.eliminations == wanted:
+            return
+    pytest.fail(f"{finder} did not find HoDoKu's step in its first 40 steps")
