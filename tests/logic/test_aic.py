@@ -532,3 +532,18 @@ def test_published_example(name):
         if step.eliminations == wanted:
             return
     pytest.fail(f"{finder} did not find HoDoKu's step in its first 40 steps")
+
+
+def test_compiled_scan_agrees_with_the_python_search(stalled_states, monkeypatch):
+    """The compiled scan (grids up to 9x9) and the bitset searches in Python give the same steps in the same
+    order."""
+    states = [state for state, _solution in stalled_states[:6]]
+    states += [CandidateGrid.parse("".join(case.marks)) for case in CASES if case.finder == "find_se_chains"]
+
+    def steps(state):
+        return [(s.technique, s.placements, s.eliminations, s.difficulty)
+                for _, s in zip(range(12), se_chains.find_se_chains(state), strict=False)]
+
+    compiled = [steps(state) for state in states]
+    monkeypatch.setattr(se_chains._se_fast, "MAX_N", 0)
+    assert [steps(state) for state in states] == compiled

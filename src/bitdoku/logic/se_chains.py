@@ -42,6 +42,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from bitdoku.errors import cell_name
+from bitdoku.logic import _se_fast
 from bitdoku.logic.candidates import CandidateGrid
 from bitdoku.logic.difficulty import length_bonus
 from bitdoku.logic.links import LinkGraph, cell_tables, iter_bits, link_graph, spread
@@ -303,10 +304,13 @@ class _Replay:
             self.depth += 1
         found = []
         for p in self.pending_on:  # only offs strongly linked to s can close a cycle
-            if weak[p[0]] & partners:
-                for q in orders.after_on(p[0]):
-                    if partners >> q & 1 and not _is_ancestor(p, q, False) and s in orders.after_off(q):
-                        found.append((s, True, (q, False, p)))
+            closers = weak[p[0]] & partners
+            if not closers:
+                continue
+            after = orders.after_on(p[0])
+            for q in sorted(iter_bits(closers), key=after.index):
+                if not _is_ancestor(p, q, False) and s in orders.after_off(q):
+                    found.append((s, True, (q, False, p)))
         return found
 
 
@@ -390,7 +394,7 @@ def _se_steps(cg: CandidateGrid, cycles: bool, forcing: bool) -> Iterator[Step]:
     no search can still find one that sorts before it."""
     g = link_graph(cg, False)
     modes = _modes(g)
-    searches = [_Search(i, mode, _sources(g, mode), cycles, forcing) for i, mode in enumerate(modes)]
+    searches: list[_Search] = []
     orders = [_Orders(g, mode) for mode in modes]
     replays: dict[tuple[int, int], _Replay] = {}
     heap: list[tuple] = []
@@ -401,6 +405,10 @@ def _se_steps(cg: CandidateGrid, cycles: bool, forcing: bool) -> Iterator[Step]:
         counter += 1
         heapq.heappush(heap, ((*key, counter), item))
 
+    if g.n <= _se_fast.MAX_N:  # the compiled scan finds every hint's key at once: no search stays live
+        _scan(g, modes, cycles, forcing, push)
+    else:
+        searches = [_Search(i, mode, _sources(g, mode), cycles, forcing) for i, mode in enumerate(modes)]
     for search in searches:
         mode, index = search.mode, search.index
 
@@ -424,7 +432,7 @@ def _se_steps(cg: CandidateGrid, cycles: bool, forcing: bool) -> Iterator[Step]:
         key, (kind, index, s, sub, layers, complexity) = heapq.heappop(heap)
         mode = modes[index]
         if kind == _FORCING:
-            yield _forcing_step(g, mode, s, complexity, layers, sub == 0)
+            yield _forcing_step(g, mode, s, complexity, layers or _forcing_layers(index, mode, s, sub == 0), sub == 0)
         elif sub == -1:  # a possible cycle: replay SE's search at that depth and queue the real ones
             replay = replays.get((index, s))
             if replay is None:
@@ -435,6 +443,39 @@ def _se_steps(cg: CandidateGrid, cycles: bool, forcing: bool) -> Iterator[Step]:
             step = _cycle_step(g, mode, s, layers[0], complexity)
             if step is not None:
                 yield step
+
+
+def _scan(g: LinkGraph, modes: list[_Mode], cycles: bool, forcing: bool, push: Callable) -> None:
+    """Queue every forcing chain and possible cycle the compiled scan finds, with SE's sort keys."""
+    on_found, off_found, cycle_rounds = _se_fast.scan(g.cg.masks, g.cg.shape, cycles, forcing)
+    for index, mode in enumerate(modes):
+        for s in _sources(g, mode):
+            cell, k = s % g.nn, s // g.nn
+            rounds = int(cycle_rounds[index, s])
+            while rounds:
+                low = rounds & -rounds
+                complexity = 2 * low.bit_length()  # round t closes cycles of complexity 2t + 2
+                key = (_se_float(mode.cycle_base, complexity), complexity, index, cell, k, _CYCLE, -1)
+                push(key, (_CYCLE, index, s, -1, [], complexity))
+                rounds ^= low
+            for sub, table in ((0, on_found), (1, off_found)):
+                complexity = int(table[index, s])
+                if complexity:
+                    key = (_se_float(mode.forcing_base, complexity), complexity, index, cell, k, _FORCING, sub)
+                    push(key, (_FORCING, index, s, sub, [], complexity))
+
+
+def _forcing_layers(index: int, mode: _Mode, s: int, from_on: bool) -> list[int]:
+    """The layers of one forcing chain's search (the compiled scan keeps only its length)."""
+    search = _Search(index, mode, [s], cycles=False, forcing=True)
+    if from_on:
+        search.off_runs = []
+    else:
+        search.on_runs = []
+    got: list[list[int]] = []
+    while not got and search.live():
+        search.advance(lambda _kind, _s, _sub, layers: got.append(layers))
+    return got[0]
 
 
 def find_se_chains(cg: CandidateGrid) -> Iterator[Step]:
