@@ -40,13 +40,15 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cache
 
 from bitdoku.errors import cell_name
 from bitdoku.logic import _se_fast
-from bitdoku.logic.candidates import CandidateGrid
+from bitdoku.logic.candidates import CandidateGrid, layout_of
 from bitdoku.logic.difficulty import length_bonus
 from bitdoku.logic.links import LinkGraph, cell_tables, iter_bits, link_graph, spread
 from bitdoku.logic.step import Step, make_step, removals
+from bitdoku.shape import Shape
 
 X_CYCLE = "Bidirectional X-Cycle"
 Y_CYCLE = "Bidirectional Y-Cycle"
@@ -98,10 +100,7 @@ class _Mode:
     forcing_base: float
     weak: list[int]
     strong: list[int]
-    linked: int = 0  # the nodes with a strong link: an "off" elsewhere is a dead end
-
-    def __post_init__(self) -> None:
-        self.linked = sum(1 << i for i, bits in enumerate(self.strong) if bits)
+    linked: int = -1  # the nodes with a strong link (an "off" elsewhere is a dead end), set by the Python search
 
 
 def _modes(g: LinkGraph) -> list[_Mode]:
@@ -140,6 +139,8 @@ class _Search:
         self.forcing = forcing and mode.forcing_name is not None
         self.base = min([mode.cycle_base] * cycles + [mode.forcing_base] * self.forcing or [99.0])
         self.round = 0
+        if mode.linked < 0:
+            mode.linked = sum(1 << i for i, bits in enumerate(mode.strong) if bits)
         # on-runs: [source, seen_on, seen_off, front, layers, forcing found]; off-runs: [source, seen_on,
         # seen_off, front, layers]
         self.on_runs = [[s, 1 << s, 0, 1 << s, [1 << s], False] for s in sources] if cycles or self.forcing else []
@@ -223,22 +224,18 @@ class _Orders:
         layout = g.cg.layout
         n = g.n
         self.unit_ids = [(2 * n + layout.box[c], layout.row[c], n + layout.col[c]) for c in range(g.nn)]
-        self.units = [tuple(layout.units[u] for u in ids) for ids in self.unit_ids]
+        self.peer_order = _peer_order(g.cg.shape)
 
     def after_on(self, node: int) -> list[int]:
         found = self.on.get(node)
         if found is None:
-            found = []
             g, nn = self.g, self.g.nn
             cell, k = node % nn, node // nn
-            if self.mode.y:
-                found.extend(k2 * nn + cell for k2 in range(g.n) if k2 != k and g.cg.masks[cell] >> k2 & 1)
+            masks = g.cg.masks
             bit = 1 << k
-            for unit in self.units[cell]:
-                for other in unit:
-                    if other != cell and g.cg.masks[other] & bit:
-                        found.append(k * nn + other)
-            found = list(dict.fromkeys(found))
+            found = [k * nn + o for o in self.peer_order[cell] if masks[o] & bit]
+            if self.mode.y:
+                found = [k2 * nn + cell for k2 in range(g.n) if k2 != k and masks[cell] >> k2 & 1] + found
             self.on[node] = found
         return found
 
@@ -259,6 +256,18 @@ class _Orders:
             found = list(dict.fromkeys(found))
             self.off[node] = found
         return found
+
+
+@cache
+def _peer_order(shape: Shape) -> tuple[tuple[int, ...], ...]:
+    """Each cell's peers in SE's order: its block, then its row, then its column (each cell once)."""
+    layout = layout_of(shape)
+    n = shape.n
+    order = []
+    for c in range(n * n):
+        units = (layout.units[2 * n + layout.box[c]], layout.units[layout.row[c]], layout.units[n + layout.col[c]])
+        order.append(tuple(dict.fromkeys(o for unit in units for o in unit if o != c)))
+    return tuple(order)
 
 
 # A potential of SE's search: (node, is_on, parent potential or None).
@@ -282,6 +291,7 @@ class _Replay:
     def __init__(self, orders: _Orders, s: int) -> None:
         self.orders, self.s = orders, s
         self.seen_on = {s}
+        self.expanded: set[int] = set()
         self.pending_on: list[_Potential] = [(s, True, None)]
         self.depth = 0  # the on-depth of pending_on
 
@@ -290,13 +300,16 @@ class _Replay:
         weak, partners = orders.mode.weak, orders.mode.strong[s]
         while self.depth < depth:  # grow the tree of "on" potentials (SE's first parents) one depth
             next_on = []
-            seen_on = self.seen_on
+            seen_on, expanded, offs = self.seen_on, self.expanded, orders.off
             for p in self.pending_on:
                 for q in orders.after_on(p[0]):
-                    if _is_ancestor(p, q, False):
+                    # An off already expanded (an ancestor among them) only leads to "on"s already seen.
+                    if q in expanded:
                         continue
+                    expanded.add(q)
                     off = (q, False, p)
-                    for r in orders.after_off(q):
+                    after = offs.get(q)
+                    for r in orders.after_off(q) if after is None else after:
                         if r not in seen_on:
                             seen_on.add(r)
                             next_on.append((r, True, off))
@@ -309,7 +322,7 @@ class _Replay:
                 continue
             after = orders.after_on(p[0])
             for q in sorted(iter_bits(closers), key=after.index):
-                if not _is_ancestor(p, q, False) and s in orders.after_off(q):
+                if not _is_ancestor(p, q, False):  # q is a strong partner: it makes s on
                     found.append((s, True, (q, False, p)))
         return found
 
@@ -448,21 +461,22 @@ def _se_steps(cg: CandidateGrid, cycles: bool, forcing: bool) -> Iterator[Step]:
 def _scan(g: LinkGraph, modes: list[_Mode], cycles: bool, forcing: bool, push: Callable) -> None:
     """Queue every forcing chain and possible cycle the compiled scan finds, with SE's sort keys."""
     on_found, off_found, cycle_rounds = _se_fast.scan(g.cg.masks, g.cg.shape, cycles, forcing)
-    for index, mode in enumerate(modes):
-        for s in _sources(g, mode):
-            cell, k = s % g.nn, s // g.nn
-            rounds = int(cycle_rounds[index, s])
-            while rounds:
-                low = rounds & -rounds
-                complexity = 2 * low.bit_length()  # round t closes cycles of complexity 2t + 2
-                key = (_se_float(mode.cycle_base, complexity), complexity, index, cell, k, _CYCLE, -1)
-                push(key, (_CYCLE, index, s, -1, [], complexity))
-                rounds ^= low
-            for sub, table in ((0, on_found), (1, off_found)):
-                complexity = int(table[index, s])
-                if complexity:
-                    key = (_se_float(mode.forcing_base, complexity), complexity, index, cell, k, _FORCING, sub)
-                    push(key, (_FORCING, index, s, sub, [], complexity))
+    hit = (on_found != 0) | (off_found != 0) | (cycle_rounds != 0)
+    for index, s in zip(*(axis.tolist() for axis in hit.nonzero()), strict=True):
+        mode = modes[index]
+        cell, k = s % g.nn, s // g.nn
+        rounds = int(cycle_rounds[index, s])
+        while rounds:
+            low = rounds & -rounds
+            complexity = 2 * low.bit_length()  # round t closes cycles of complexity 2t + 2
+            key = (_se_float(mode.cycle_base, complexity), complexity, index, cell, k, _CYCLE, -1)
+            push(key, (_CYCLE, index, s, -1, [], complexity))
+            rounds ^= low
+        for sub, table in ((0, on_found), (1, off_found)):
+            complexity = int(table[index, s])
+            if complexity:
+                key = (_se_float(mode.forcing_base, complexity), complexity, index, cell, k, _FORCING, sub)
+                push(key, (_FORCING, index, s, sub, [], complexity))
 
 
 def _forcing_layers(index: int, mode: _Mode, s: int, from_on: bool) -> list[int]:
