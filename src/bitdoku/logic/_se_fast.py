@@ -1,5 +1,6 @@
-"""Compiled twin of the bitset searches of ``logic.se_chains`` (grids up to 9x9): for every SE mode and source, the
-complexity of its forcing chains and the rounds where a cycle can close.
+"""Compiled twins of ``logic.se_chains``'s searches (grids up to 9x9): for every SE mode and source, the complexity
+of its forcing chains (``se_scan``, bitsets) and the rounds where one of SE's cycles removes something
+(``se_cycle_rounds``, SE's own potential-by-potential search).
 
 Nodes are candidates, id ``d*N*N + cell`` (0-based digit), as in ``logic.links``; a set of nodes is a row of
 uint64 words. Each search runs in SE's rounds exactly as ``se_chains._Search.advance`` does (round t finds the
@@ -260,3 +261,227 @@ def scan(masks: tuple[int, ...], shape, cycles: bool, forcing: bool) -> tuple[np
     se_scan(np.asarray(masks, dtype=np.uint64), n, tables.units, tables.peers, cycles, forcing, on_found, off_found,
             cycle_rounds)
     return on_found, off_found, cycle_rounds
+
+
+@njit(cache=True, nogil=True)
+def _se_lists(masks, n, units, peer_order, y, x):
+    """SE's ordered consequences of every candidate in one mode: "on" -> (Y) the cell's other digits, then the
+    digit in the block, row, column cells (``peer_order``); "off" -> (Y) a bivalue cell's other digit, then the
+    bilocal partners in the block, row, column (each once). Returns (on_list, on_len, off_list, off_len)."""
+    nn = n * n
+    size = n * nn
+    width = n + peer_order.shape[1]
+    on_list = np.zeros((size, width), dtype=np.int32)
+    on_len = np.zeros(size, dtype=np.int32)
+    off_list = np.zeros((size, 4), dtype=np.int32)
+    off_len = np.zeros(size, dtype=np.int32)
+    for cell in range(nn):
+        mask = masks[cell]
+        count = 0
+        for d in range(n):
+            if (mask >> np.uint64(d)) & _ONE:
+                count += 1
+        for d in range(n):
+            if not (mask >> np.uint64(d)) & _ONE:
+                continue
+            node = d * nn + cell
+            k = 0
+            if y:
+                for d2 in range(n):
+                    if d2 != d and (mask >> np.uint64(d2)) & _ONE:
+                        on_list[node, k] = d2 * nn + cell
+                        k += 1
+            for j in range(peer_order.shape[1]):
+                o = peer_order[cell, j]
+                if (masks[o] >> np.uint64(d)) & _ONE:
+                    on_list[node, k] = d * nn + o
+                    k += 1
+            on_len[node] = k
+            k = 0
+            if y and count == 2:
+                for d2 in range(n):
+                    if d2 != d and (mask >> np.uint64(d2)) & _ONE:
+                        off_list[node, k] = d2 * nn + cell
+                        k += 1
+            if x:
+                for u in range(3):
+                    unit = units[u]
+                    other = -1
+                    places = 0
+                    for i in range(n):
+                        c = unit[cell, i]
+                        if (masks[c] >> np.uint64(d)) & _ONE:
+                            places += 1
+                            if c != cell:
+                                other = c
+                    if places == 2:
+                        target = d * nn + other
+                        seen = False
+                        for j in range(k):
+                            if off_list[node, j] == target:
+                                seen = True
+                        if not seen:
+                            off_list[node, k] = target
+                            k += 1
+            off_len[node] = k
+    return on_list, on_len, off_list, off_len
+
+
+@njit(cache=True, nogil=True)
+def _worth(closing_parent, s, pot_node, pot_parent, masks, n, peers, in_cycle, forward, backward):
+    """Whether SE's cycle closing at s through ``closing_parent`` removes anything: a candidate outside the
+    cycle's cells that sees an "on" and an "off" of its digit (the potentials alternate from "on" at s)."""
+    nn = n * n
+    j = closing_parent
+    in_cycle[s % nn] = True
+    while pot_parent[j] >= 0:
+        in_cycle[pot_node[j] % nn] = True
+        j = pot_parent[j]
+    for i in range(forward.shape[0]):
+        forward[i] = False
+        backward[i] = False
+    # The closing potential (s on), then its ancestors up to the root (left out): off, on, off, ...
+    node = s
+    j = closing_parent
+    on = True
+    while True:
+        cell, d = node % nn, node // nn
+        for t in range(peers.shape[1]):
+            o = peers[cell, t]
+            if not in_cycle[o] and (masks[o] >> np.uint64(d)) & _ONE:
+                if on:
+                    forward[d * nn + o] = True
+                else:
+                    backward[d * nn + o] = True
+        if pot_parent[j] < 0:
+            break
+        node = pot_node[j]
+        j = pot_parent[j]
+        on = not on
+    found = False
+    for i in range(forward.shape[0]):
+        if forward[i] and backward[i]:
+            found = True
+            break
+    j = closing_parent
+    in_cycle[s % nn] = False
+    while pot_parent[j] >= 0:
+        in_cycle[pot_node[j] % nn] = False
+        j = pot_parent[j]
+    return found
+
+
+@njit(cache=True, nogil=True)
+def se_cycle_rounds(masks, n, box_row_col, peers, peer_order, worthy):
+    """SE's cycle search itself (``Chaining.doCycles``), potential by potential in SE's order, for each mode m and
+    source s: ``worthy[m, s]`` gets bit t when a cycle of complexity 2t + 2 closing at s removes a candidate."""
+    nn = n * n
+    size = n * nn
+    cap = size * (n + peer_order.shape[1] + 1) + 1
+    pot_node = np.zeros(cap, dtype=np.int32)
+    pot_on = np.zeros(cap, dtype=np.bool_)
+    pot_parent = np.zeros(cap, dtype=np.int32)
+    pending_on = np.zeros(size + 1, dtype=np.int32)
+    next_on = np.zeros(size + 1, dtype=np.int32)
+    pending_off = np.zeros(cap, dtype=np.int32)
+    seen_on = np.zeros(size, dtype=np.bool_)
+    in_cycle = np.zeros(nn, dtype=np.bool_)
+    forward = np.zeros(size, dtype=np.bool_)
+    backward = np.zeros(size, dtype=np.bool_)
+    for m in range(3):
+        y = m >= 1
+        x = m != 1
+        on_list, on_len, off_list, off_len = _se_lists(masks, n, box_row_col, peer_order, y, x)
+        for cell in range(nn):
+            mask = masks[cell]
+            count = 0
+            for d in range(n):
+                if (mask >> np.uint64(d)) & _ONE:
+                    count += 1
+            if count < 2 or (m == 1 and count > 2):
+                continue
+            for d in range(n):
+                if not (mask >> np.uint64(d)) & _ONE:
+                    continue
+                s = d * nn + cell
+                for i in range(size):
+                    seen_on[i] = False
+                seen_on[s] = True
+                pot_node[0] = s
+                pot_on[0] = True
+                pot_parent[0] = -1
+                used = 1
+                pending_on[0] = 0
+                n_on = 1
+                t = 0
+                while n_on > 0:
+                    n_off = 0
+                    for a in range(n_on):
+                        p = pending_on[a]
+                        node = pot_node[p]
+                        for b in range(on_len[node]):
+                            q = on_list[node, b]
+                            j = pot_parent[p]
+                            ancestor = False
+                            while j >= 0:
+                                if pot_node[j] == q and not pot_on[j]:
+                                    ancestor = True
+                                    break
+                                j = pot_parent[j]
+                            if ancestor:
+                                continue
+                            pot_node[used] = q
+                            pot_on[used] = False
+                            pot_parent[used] = p
+                            pending_off[n_off] = used
+                            used += 1
+                            n_off += 1
+                    count_next = 0
+                    for a in range(n_off):
+                        qi = pending_off[a]
+                        q = pot_node[qi]
+                        for b in range(off_len[q]):
+                            r = off_list[q, b]
+                            if (t >= 1 and r == s and t < 64 and not (worthy[m, s] >> np.int64(t)) & 1
+                                    and _worth(qi, s, pot_node, pot_parent, masks, n, peers, in_cycle, forward,
+                                               backward)):
+                                worthy[m, s] |= np.int64(1) << np.int64(t)
+                            if not seen_on[r]:
+                                seen_on[r] = True
+                                pot_node[used] = r
+                                pot_on[used] = True
+                                pot_parent[used] = qi
+                                next_on[count_next] = used
+                                used += 1
+                                count_next += 1
+                    for a in range(count_next):
+                        pending_on[a] = next_on[a]
+                    n_on = count_next
+                    t += 1
+
+
+def cycle_rounds(masks: tuple[int, ...], shape, peer_order: tuple[tuple[int, ...], ...]) -> np.ndarray:
+    """Run ``se_cycle_rounds``: [3, N**3] int64, bit t for the rounds with a cycle that removes something."""
+    n = shape.n
+    tables = _unit_tables(shape, peer_order)
+    worthy = np.zeros((3, n * n * n), dtype=np.int64)
+    se_cycle_rounds(np.asarray(masks, dtype=np.uint64), n, tables[0], shape.tables.peers, tables[1], worthy)
+    return worthy
+
+
+_UNIT_TABLES: dict = {}
+
+
+def _unit_tables(shape, peer_order):
+    """For each cell its block, row and column cells (int32[3, N*N, N]), and its peers in SE's order."""
+    found = _UNIT_TABLES.get(shape)
+    if found is None:
+        n = shape.n
+        t = shape.tables
+        box_row_col = np.zeros((3, n * n, n), dtype=np.int32)
+        for cell in range(n * n):
+            row, col, box = (int(u) for u in t.cell_units[cell])
+            for k, unit in enumerate((box, row, col)):
+                box_row_col[k, cell] = t.units[unit]
+        found = _UNIT_TABLES[shape] = (box_row_col, np.asarray(peer_order, dtype=np.int32))
+    return found
