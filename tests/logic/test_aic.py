@@ -62,7 +62,7 @@ CASES = [
         ),
         (),
         (('r7c8', 8),),
-        None,
+        7.1,
     ),
     MinedCase(
         'find_grouped_aics',
@@ -81,7 +81,7 @@ CASES = [
         ),
         (),
         (('r1c6', 9),),
-        None,
+        7.2,
     ),
     MinedCase(
         'find_continuous_nice_loops',
@@ -103,7 +103,7 @@ CASES = [
             ('r4c3', 6), ('r5c3', 3), ('r5c7', 3), ('r5c8', 3), ('r5c9', 3), ('r6c7', 3), ('r6c7', 5), ('r6c8', 3),
             ('r6c8', 5), ('r7c2', 9),
         ),
-        None,
+        7.3,
     ),
     MinedCase(
         'find_discontinuous_nice_loops',
@@ -122,7 +122,7 @@ CASES = [
         ),
         (('r4c5', 3),),
         (),
-        None,
+        7.2,
     ),
     MinedCase(
         'find_discontinuous_nice_loops',
@@ -141,7 +141,7 @@ CASES = [
         ),
         (),
         (('r7c8', 8),),
-        None,
+        7.1,
     ),
     MinedCase(
         'find_se_chains',

@@ -26,7 +26,8 @@ https://hodoku.sourceforge.net/en/tech_chains.php):
   false the chain makes it true (two strong links meet: place it), or if it is true the chain makes it false
   (two weak links meet: remove it). Groups included.
 
-Sudoku Explainer's view of the same family (its cycles and forcing chains, with its difficulty) is in
+Each step carries the SE rating of the same deduction (``difficulty``; an estimate for grouped chains, which SE
+does not have). Sudoku Explainer's view of the same family (its cycles and forcing chains, with its difficulty) is in
 ``logic.se_chains``.
 """
 
@@ -37,6 +38,7 @@ from collections.abc import Iterator
 
 from bitdoku.errors import cell_name
 from bitdoku.logic.candidates import CandidateGrid, digits_of
+from bitdoku.logic.difficulty import length_bonus
 from bitdoku.logic.links import LinkGraph, iter_bits, link_graph, lockstep, trace
 from bitdoku.logic.step import Step, digit_list, make_step, removals
 
@@ -165,6 +167,20 @@ def _kind(g: LinkGraph, path: list[int]) -> str:
     return "XY-chain" if strong_in_cells else "AIC"
 
 
+def _se_estimate(g: LinkGraph, path: list[int], base_one_digit: float, complexity: int, loop: bool = False) -> float:
+    """The rating SE gives the same deduction (its forcing chain or cycle of that many potentials, see
+    ``logic.se_chains``): one digit ``base_one_digit`` (6.6 forcing X-chain, 6.5 X-cycle), a loop of bivalue
+    cells 6.5 (Y-cycle), else 7.0; plus the length bonus. SE has no grouped nodes, so for grouped chains this is
+    the rating of the same chain as if its groups were single candidates (an estimate)."""
+    if len({g.digit(x) for x in path}) == 1:
+        base = base_one_digit
+    elif loop and _kind(g, path) == "XY-chain":
+        base = 6.5
+    else:
+        base = 7.0
+    return round(base + length_bonus(complexity - 2), 1)
+
+
 def _cells_of(g: LinkGraph, path: list[int]) -> list[int]:
     return [c for x in path for c in g.cells(x)]
 
@@ -197,7 +213,9 @@ def _aic_steps(cg: CandidateGrid, grouped: bool) -> Iterator[Step]:
                 f"{_chain_text(g, path)}: {g.name(start)} or {g.name(end)} is true, so remove "
                 f"{removals(gone, g.n)} ({kind})"
             )
-            yield make_step(GROUPED_AIC if grouped else AIC, cg, text, eliminations=gone, cells=_cells_of(g, path))
+            # As SE: a forcing chain from an eliminated candidate, "on" then "off" around the AIC.
+            yield make_step(GROUPED_AIC if grouped else AIC, cg, text, eliminations=gone, cells=_cells_of(g, path),
+                            difficulty=_se_estimate(g, path, 6.6, len(path) + 2))
 
 
 def find_aics(cg: CandidateGrid) -> Iterator[Step]:
@@ -237,7 +255,8 @@ def find_continuous_nice_loops(cg: CandidateGrid, grouped: bool = True) -> Itera
                 f"{_chain_text(g, loop)} is a closed loop, so each weak link holds exactly one true candidate: "
                 f"remove {removals(gone, g.n)} (continuous nice loop)"
             )
-            yield make_step(CONTINUOUS_NICE_LOOP, cg, text, eliminations=gone, cells=_cells_of(g, path))
+            yield make_step(CONTINUOUS_NICE_LOOP, cg, text, eliminations=gone, cells=_cells_of(g, path),
+                            difficulty=_se_estimate(g, path, 6.5, len(path), loop=True))
 
 
 def find_discontinuous_nice_loops(cg: CandidateGrid, grouped: bool = True) -> Iterator[Step]:
@@ -261,10 +280,12 @@ def find_discontinuous_nice_loops(cg: CandidateGrid, grouped: bool = True) -> It
                 f"{_chain_text(g, path, first_strong=False)}: if {name} were {digit}, the chain would remove it, "
                 f"so remove {digit} from {name} (discontinuous nice loop)"
             )
-            yield make_step(DISCONTINUOUS_NICE_LOOP, cg, text, eliminations=[(cell, digit)], cells=_cells_of(g, path))
+            yield make_step(DISCONTINUOUS_NICE_LOOP, cg, text, eliminations=[(cell, digit)], cells=_cells_of(g, path),
+                            difficulty=_se_estimate(g, path, 6.6, len(path)))
         else:
             text = (
                 f"{_chain_text(g, path)}: if {name} were not {digit}, the chain would make it {digit}, "
                 f"so {name} = {digit} (discontinuous nice loop)"
             )
-            yield make_step(DISCONTINUOUS_NICE_LOOP, cg, text, placements=[(cell, digit)], cells=_cells_of(g, path))
+            yield make_step(DISCONTINUOUS_NICE_LOOP, cg, text, placements=[(cell, digit)], cells=_cells_of(g, path),
+                            difficulty=_se_estimate(g, path, 6.6, len(path)))
