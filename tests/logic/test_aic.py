@@ -547,3 +547,26 @@ def test_compiled_scan_agrees_with_the_python_search(stalled_states, monkeypatch
     compiled = [steps(state) for state in states]
     monkeypatch.setattr(se_chains._se_fast, "MAX_N", 0)
     assert [steps(state) for state in states] == compiled
+
+
+def test_small_grids_are_sound_and_the_scan_agrees(monkeypatch):
+    """6x6 and 8x8 positions of the mined cases: every finder stays sound, and the compiled scan (which takes any
+    grid up to 9x9) gives the same SE steps as the Python search."""
+    from tests.logic.cases import CASES as LADDER_CASES
+
+    small = [case for case in LADDER_CASES if case.shape in ("3x2", "2x4")]
+    assert small
+    compiled = []
+    for case in small:
+        state = CandidateGrid.parse(case.marks, shape=case.shape)
+        solution = bitdoku.solve(Grid.parse(case.puzzle, shape=case.shape))
+        for finder in FINDERS.values():
+            for _index, step in zip(range(4), finder(state), strict=False):
+                assert_sound(step, solution)
+        compiled.append([(s.placements, s.eliminations, s.difficulty)
+                         for _, s in zip(range(6), se_chains.find_se_chains(state), strict=False)])
+    monkeypatch.setattr(se_chains._se_fast, "MAX_N", 0)
+    python = [[(s.placements, s.eliminations, s.difficulty)
+               for _, s in zip(range(6), se_chains.find_se_chains(CandidateGrid.parse(c.marks, shape=c.shape)),
+                               strict=False)] for c in small]
+    assert python == compiled
