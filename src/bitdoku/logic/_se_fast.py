@@ -1,0 +1,487 @@
+"""Compiled twins of ``logic.se_chains``'s searches (grids up to 9x9): for every SE mode and source, the complexity
+of its forcing chains (``se_scan``, bitsets) and the rounds where one of SE's cycles removes something
+(``se_cycle_rounds``, SE's own potential-by-potential search).
+
+Nodes are candidates, id ``d*N*N + cell`` (0-based digit), as in ``logic.links``; a set of nodes is a row of
+uint64 words. Each search runs in SE's rounds exactly as ``se_chains._Search.advance`` does (round t finds the
+hints of complexity 2t + 2), so the two agree hint for hint; the tests check it. Cycle rounds past 63 (a
+complexity above 128) are not reported.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+
+#: Largest grid side the kernel takes (its node sets are N**3 bits).
+MAX_N = 9
+
+
+@njit(cache=True, nogil=True)
+def _ctz(x):
+    """Index of the lowest set bit of a non-zero uint64."""
+    n = 0
+    if (x & np.uint64(0xFFFFFFFF)) == _ZERO:
+        n += 32
+        x >>= np.uint64(32)
+    if (x & np.uint64(0xFFFF)) == _ZERO:
+        n += 16
+        x >>= np.uint64(16)
+    if (x & np.uint64(0xFF)) == _ZERO:
+        n += 8
+        x >>= np.uint64(8)
+    if (x & np.uint64(0xF)) == _ZERO:
+        n += 4
+        x >>= np.uint64(4)
+    if (x & np.uint64(0x3)) == _ZERO:
+        n += 2
+        x >>= np.uint64(2)
+    if (x & _ONE) == _ZERO:
+        n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def _spread(front, table, out, words):
+    """out = the union of table rows over the nodes of front."""
+    for k in range(words):
+        out[k] = _ZERO
+    for w in range(words):
+        x = front[w]
+        while x:
+            low = x & (~x + _ONE)
+            i = w * 64 + _ctz(low)
+            for k in range(words):
+                out[k] |= table[i, k]
+            x ^= low
+
+
+@njit(cache=True, nogil=True)
+def _has(bits, i):
+    return (bits[i >> 6] >> np.uint64(i & 63)) & _ONE
+
+
+@njit(cache=True, nogil=True)
+def _set(bits, i):
+    bits[i >> 6] |= _ONE << np.uint64(i & 63)
+
+
+@njit(cache=True, nogil=True)
+def _tables(masks, n, units, peers):
+    """Weak and strong link rows of the X, Y and XY modes: (weak[3], strong[3]) as uint64[3, K, words]."""
+    nn = n * n
+    size = n * nn
+    words = (size + 63) // 64
+    weak = np.zeros((3, size, words), dtype=np.uint64)
+    strong = np.zeros((3, size, words), dtype=np.uint64)
+    for cell in range(nn):
+        mask = masks[cell]
+        if mask == _ZERO:
+            continue
+        count = 0
+        for d in range(n):
+            if (mask >> np.uint64(d)) & _ONE:
+                count += 1
+        for d in range(n):
+            if not (mask >> np.uint64(d)) & _ONE:
+                continue
+            node = d * nn + cell
+            for j in range(peers.shape[1]):
+                p = peers[cell, j]
+                if (masks[p] >> np.uint64(d)) & _ONE:
+                    for m in range(3):
+                        _set(weak[m, node], d * nn + p)
+            for d2 in range(n):
+                if d2 != d and (mask >> np.uint64(d2)) & _ONE:
+                    _set(weak[1, node], d2 * nn + cell)
+                    _set(weak[2, node], d2 * nn + cell)
+                    if count == 2:
+                        _set(strong[1, node], d2 * nn + cell)
+                        _set(strong[2, node], d2 * nn + cell)
+    for u in range(units.shape[0]):
+        for d in range(n):
+            a = -1
+            b = -1
+            count = 0
+            for i in range(n):
+                c = units[u, i]
+                if (masks[c] >> np.uint64(d)) & _ONE:
+                    count += 1
+                    if a < 0:
+                        a = c
+                    else:
+                        b = c
+            if count == 2:
+                for m in (0, 2):
+                    _set(strong[m, d * nn + a], d * nn + b)
+                    _set(strong[m, d * nn + b], d * nn + a)
+    return weak, strong
+
+
+@njit(cache=True, nogil=True)
+def se_scan(masks, n, units, peers, cycles, forcing, on_found, off_found, cycle_rounds):
+    """Fill, for each mode m (0 X, 1 Y, 2 XY) and candidate id s: ``on_found[m, s]`` the complexity of the forcing
+    chain "s on" -> "s off" (0: none), ``off_found[m, s]`` that of "s off" -> "s on", ``cycle_rounds[m, s]`` a bit
+    t for each round t >= 1 where a cycle through s can close (complexity 2t + 2). Sources as SE takes them: cells
+    with two candidates or more (Y mode: exactly two)."""
+    nn = n * n
+    size = n * nn
+    words = (size + 63) // 64
+    weak, strong = _tables(masks, n, units, peers)
+    seen_on = np.zeros(words, dtype=np.uint64)
+    seen_off = np.zeros(words, dtype=np.uint64)
+    front = np.zeros(words, dtype=np.uint64)
+    raw = np.zeros(words, dtype=np.uint64)
+    new_on = np.zeros(words, dtype=np.uint64)
+    new_off = np.zeros(words, dtype=np.uint64)
+    linked = np.zeros(words, dtype=np.uint64)
+    for m in range(3):
+        use_forcing = forcing and m != 1
+        for k in range(words):
+            linked[k] = _ZERO
+        for i in range(size):
+            for k in range(words):
+                if strong[m, i, k]:
+                    _set(linked, i)
+                    break
+        for cell in range(nn):
+            mask = masks[cell]
+            count = 0
+            for d in range(n):
+                if (mask >> np.uint64(d)) & _ONE:
+                    count += 1
+            if count < 2 or (m == 1 and count > 2):
+                continue
+            for d in range(n):
+                if not (mask >> np.uint64(d)) & _ONE:
+                    continue
+                s = d * nn + cell
+                if cycles or use_forcing:
+                    _on_run(s, weak[m], strong[m], linked, cycles, use_forcing, words, seen_on, seen_off, front,
+                            raw, new_on, new_off, on_found[m], cycle_rounds[m])
+                if use_forcing:
+                    _off_run(s, weak[m], strong[m], linked, words, seen_on, seen_off, front, new_on, new_off,
+                             off_found[m])
+
+
+@njit(cache=True, nogil=True)
+def _on_run(s, weak, strong, linked, cycles, forcing, words, seen_on, seen_off, front, raw, new_on, new_off,
+            on_found, cycle_rounds):
+    for k in range(words):
+        seen_on[k] = _ZERO
+        seen_off[k] = _ZERO
+        front[k] = _ZERO
+    _set(seen_on, s)
+    _set(front, s)
+    t = 0
+    done = False
+    while True:
+        _spread(front, weak, raw, words)
+        if cycles and t >= 1 and t < 64:
+            for k in range(words):
+                if raw[k] & strong[s, k]:
+                    cycle_rounds[s] |= np.int64(1) << np.int64(t)
+                    break
+        any_off = False
+        for k in range(words):
+            new_off[k] = raw[k] & ~seen_off[k]
+            if new_off[k]:
+                any_off = True
+        if not any_off:
+            return
+        if forcing and not done and _has(new_off, s):
+            on_found[s] = 2 * t + 2
+            done = True
+        for k in range(words):
+            raw[k] = new_off[k] & linked[k]
+        _spread(raw, strong, new_on, words)
+        any_on = False
+        for k in range(words):
+            new_on[k] &= ~seen_on[k]
+            if new_on[k]:
+                any_on = True
+        if not any_on or (done and not cycles):
+            return
+        for k in range(words):
+            seen_on[k] |= new_on[k]
+            seen_off[k] |= new_off[k]
+            front[k] = new_on[k]
+        t += 1
+
+
+@njit(cache=True, nogil=True)
+def _off_run(s, weak, strong, linked, words, seen_on, seen_off, front, new_on, new_off, off_found):
+    for k in range(words):
+        seen_on[k] = _ZERO
+        seen_off[k] = _ZERO
+        front[k] = _ZERO
+    _set(seen_off, s)
+    _set(front, s)
+    t = 0
+    while True:
+        for k in range(words):
+            front[k] &= linked[k]
+        _spread(front, strong, new_on, words)
+        any_on = False
+        for k in range(words):
+            new_on[k] &= ~seen_on[k]
+            if new_on[k]:
+                any_on = True
+        if not any_on:
+            return
+        if _has(new_on, s):
+            off_found[s] = 2 * t + 2
+            return
+        _spread(new_on, weak, new_off, words)
+        any_off = False
+        for k in range(words):
+            new_off[k] &= ~seen_off[k]
+            if new_off[k]:
+                any_off = True
+        if not any_off:
+            return
+        for k in range(words):
+            seen_on[k] |= new_on[k]
+            seen_off[k] |= new_off[k]
+            front[k] = new_off[k]
+        t += 1
+
+
+def scan(masks: tuple[int, ...], shape, cycles: bool, forcing: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Run ``se_scan`` on a state's masks; returns (on_found, off_found, cycle_rounds), each [3, N**3]."""
+    n = shape.n
+    tables = shape.tables
+    size = n * n * n
+    on_found = np.zeros((3, size), dtype=np.int32)
+    off_found = np.zeros((3, size), dtype=np.int32)
+    cycle_rounds = np.zeros((3, size), dtype=np.int64)
+    se_scan(np.asarray(masks, dtype=np.uint64), n, tables.units, tables.peers, cycles, forcing, on_found, off_found,
+            cycle_rounds)
+    return on_found, off_found, cycle_rounds
+
+
+@njit(cache=True, nogil=True)
+def _se_lists(masks, n, units, peer_order, y, x):
+    """SE's ordered consequences of every candidate in one mode: "on" -> (Y) the cell's other digits, then the
+    digit in the block, row, column cells (``peer_order``); "off" -> (Y) a bivalue cell's other digit, then the
+    bilocal partners in the block, row, column (each once). Returns (on_list, on_len, off_list, off_len)."""
+    nn = n * n
+    size = n * nn
+    width = n + peer_order.shape[1]
+    on_list = np.zeros((size, width), dtype=np.int32)
+    on_len = np.zeros(size, dtype=np.int32)
+    off_list = np.zeros((size, 4), dtype=np.int32)
+    off_len = np.zeros(size, dtype=np.int32)
+    for cell in range(nn):
+        mask = masks[cell]
+        count = 0
+        for d in range(n):
+            if (mask >> np.uint64(d)) & _ONE:
+                count += 1
+        for d in range(n):
+            if not (mask >> np.uint64(d)) & _ONE:
+                continue
+            node = d * nn + cell
+            k = 0
+            if y:
+                for d2 in range(n):
+                    if d2 != d and (mask >> np.uint64(d2)) & _ONE:
+                        on_list[node, k] = d2 * nn + cell
+                        k += 1
+            for j in range(peer_order.shape[1]):
+                o = peer_order[cell, j]
+                if (masks[o] >> np.uint64(d)) & _ONE:
+                    on_list[node, k] = d * nn + o
+                    k += 1
+            on_len[node] = k
+            k = 0
+            if y and count == 2:
+                for d2 in range(n):
+                    if d2 != d and (mask >> np.uint64(d2)) & _ONE:
+                        off_list[node, k] = d2 * nn + cell
+                        k += 1
+            if x:
+                for u in range(3):
+                    unit = units[u]
+                    other = -1
+                    places = 0
+                    for i in range(n):
+                        c = unit[cell, i]
+                        if (masks[c] >> np.uint64(d)) & _ONE:
+                            places += 1
+                            if c != cell:
+                                other = c
+                    if places == 2:
+                        target = d * nn + other
+                        seen = False
+                        for j in range(k):
+                            if off_list[node, j] == target:
+                                seen = True
+                        if not seen:
+                            off_list[node, k] = target
+                            k += 1
+            off_len[node] = k
+    return on_list, on_len, off_list, off_len
+
+
+@njit(cache=True, nogil=True)
+def _worth(closing_parent, s, pot_node, pot_parent, masks, n, peers, in_cycle, forward, backward):
+    """Whether SE's cycle closing at s through ``closing_parent`` removes anything: a candidate outside the
+    cycle's cells that sees an "on" and an "off" of its digit (the potentials alternate from "on" at s)."""
+    nn = n * n
+    j = closing_parent
+    in_cycle[s % nn] = True
+    while pot_parent[j] >= 0:
+        in_cycle[pot_node[j] % nn] = True
+        j = pot_parent[j]
+    for i in range(forward.shape[0]):
+        forward[i] = False
+        backward[i] = False
+    # The closing potential (s on), then its ancestors up to the root (left out): off, on, off, ...
+    node = s
+    j = closing_parent
+    on = True
+    while True:
+        cell, d = node % nn, node // nn
+        for t in range(peers.shape[1]):
+            o = peers[cell, t]
+            if not in_cycle[o] and (masks[o] >> np.uint64(d)) & _ONE:
+                if on:
+                    forward[d * nn + o] = True
+                else:
+                    backward[d * nn + o] = True
+        if pot_parent[j] < 0:
+            break
+        node = pot_node[j]
+        j = pot_parent[j]
+        on = not on
+    found = False
+    for i in range(forward.shape[0]):
+        if forward[i] and backward[i]:
+            found = True
+            break
+    j = closing_parent
+    in_cycle[s % nn] = False
+    while pot_parent[j] >= 0:
+        in_cycle[pot_node[j] % nn] = False
+        j = pot_parent[j]
+    return found
+
+
+@njit(cache=True, nogil=True)
+def se_cycle_rounds(masks, n, box_row_col, peers, peer_order, worthy):
+    """SE's cycle search itself (``Chaining.doCycles``), potential by potential in SE's order, for each mode m and
+    source s: ``worthy[m, s]`` gets bit t when a cycle of complexity 2t + 2 closing at s removes a candidate."""
+    nn = n * n
+    size = n * nn
+    cap = size * (n + peer_order.shape[1] + 1) + 1
+    pot_node = np.zeros(cap, dtype=np.int32)
+    pot_on = np.zeros(cap, dtype=np.bool_)
+    pot_parent = np.zeros(cap, dtype=np.int32)
+    pending_on = np.zeros(size + 1, dtype=np.int32)
+    next_on = np.zeros(size + 1, dtype=np.int32)
+    pending_off = np.zeros(cap, dtype=np.int32)
+    seen_on = np.zeros(size, dtype=np.bool_)
+    in_cycle = np.zeros(nn, dtype=np.bool_)
+    forward = np.zeros(size, dtype=np.bool_)
+    backward = np.zeros(size, dtype=np.bool_)
+    for m in range(3):
+        y = m >= 1
+        x = m != 1
+        on_list, on_len, off_list, off_len = _se_lists(masks, n, box_row_col, peer_order, y, x)
+        for cell in range(nn):
+            mask = masks[cell]
+            count = 0
+            for d in range(n):
+                if (mask >> np.uint64(d)) & _ONE:
+                    count += 1
+            if count < 2 or (m == 1 and count > 2):
+                continue
+            for d in range(n):
+                if not (mask >> np.uint64(d)) & _ONE:
+                    continue
+                s = d * nn + cell
+                for i in range(size):
+                    seen_on[i] = False
+                seen_on[s] = True
+                pot_node[0] = s
+                pot_on[0] = True
+                pot_parent[0] = -1
+                used = 1
+                pending_on[0] = 0
+                n_on = 1
+                t = 0
+                while n_on > 0:
+                    n_off = 0
+                    for a in range(n_on):
+                        p = pending_on[a]
+                        node = pot_node[p]
+                        for b in range(on_len[node]):
+                            q = on_list[node, b]
+                            j = pot_parent[p]
+                            ancestor = False
+                            while j >= 0:
+                                if pot_node[j] == q and not pot_on[j]:
+                                    ancestor = True
+                                    break
+                                j = pot_parent[j]
+                            if ancestor:
+                                continue
+                            pot_node[used] = q
+                            pot_on[used] = False
+                            pot_parent[used] = p
+                            pending_off[n_off] = used
+                            used += 1
+                            n_off += 1
+                    count_next = 0
+                    for a in range(n_off):
+                        qi = pending_off[a]
+                        q = pot_node[qi]
+                        for b in range(off_len[q]):
+                            r = off_list[q, b]
+                            if (t >= 1 and r == s and t < 64 and not (worthy[m, s] >> np.int64(t)) & 1
+                                    and _worth(qi, s, pot_node, pot_parent, masks, n, peers, in_cycle, forward,
+                                               backward)):
+                                worthy[m, s] |= np.int64(1) << np.int64(t)
+                            if not seen_on[r]:
+                                seen_on[r] = True
+                                pot_node[used] = r
+                                pot_on[used] = True
+                                pot_parent[used] = qi
+                                next_on[count_next] = used
+                                used += 1
+                                count_next += 1
+                    for a in range(count_next):
+                        pending_on[a] = next_on[a]
+                    n_on = count_next
+                    t += 1
+
+
+def cycle_rounds(masks: tuple[int, ...], shape, peer_order: tuple[tuple[int, ...], ...]) -> np.ndarray:
+    """Run ``se_cycle_rounds``: [3, N**3] int64, bit t for the rounds with a cycle that removes something."""
+    n = shape.n
+    tables = _unit_tables(shape, peer_order)
+    worthy = np.zeros((3, n * n * n), dtype=np.int64)
+    se_cycle_rounds(np.asarray(masks, dtype=np.uint64), n, tables[0], shape.tables.peers, tables[1], worthy)
+    return worthy
+
+
+_UNIT_TABLES: dict = {}
+
+
+def _unit_tables(shape, peer_order):
+    """For each cell its block, row and column cells (int32[3, N*N, N]), and its peers in SE's order."""
+    found = _UNIT_TABLES.get(shape)
+    if found is None:
+        n = shape.n
+        t = shape.tables
+        box_row_col = np.zeros((3, n * n, n), dtype=np.int32)
+        for cell in range(n * n):
+            row, col, box = (int(u) for u in t.cell_units[cell])
+            for k, unit in enumerate((box, row, col)):
+                box_row_col[k, cell] = t.units[unit]
+        found = _UNIT_TABLES[shape] = (box_row_col, np.asarray(peer_order, dtype=np.int32))
+    return found
