@@ -1,0 +1,653 @@
+"""The Sudoku Explainer (SE) ladder: rate a puzzle the way SE does, by the hardest step of a simplest-first solve.
+
+How SE rates (read in its source, Sudoku Explainer 1.2 and SukakuExplainer, which rated the forum data sets):
+its rules ("producers") are tried in a fixed order, roughly by difficulty; each step is the *first* hint of the
+first producer that has one (a producer of several kinds of hint, such as the chains, sorts its own hints by
+difficulty first); the step is applied, and the search starts again from the top. The rating is the highest
+difficulty of a step. Singles are rules like the others: a hidden single is 1.0 when its cell is the last empty
+one of the unit (full house, looked for first), 1.2 in a box, 1.5 in a row or a column; a naked single is 2.3,
+tried only after hidden singles, Direct Pointing (1.7), Direct Claiming (1.9) and Direct Hidden Pair (2.0). A
+*direct* rule is a pointing, claiming or hidden set whose eliminations leave a hidden single in a unit; the step
+places that single (and only that: SE does not apply the eliminations, so neither do we), and rates lower than
+the plain rule.
+
+This module holds:
+
+- ``se_singles``: a compiled kernel that applies singles in SE's order (full houses, then hidden singles in
+  boxes, columns, rows, then, when allowed, naked singles) and counts each kind;
+- the direct finders (``find_direct_pointing``, ``find_direct_claiming``, ``find_direct_hidden_pairs``,
+  ``find_direct_hidden_triples``), for any box shape;
+- ``SE_LADDER``: the table of rules in SE's producer order, each a ``SeRung`` (technique, finder, base SE
+  difficulty, optional grouping and rating of instances);
+- ``se_solve``: the solve loop that gives the score.
+
+Registering a technique (for the lead, after the merge)
+-------------------------------------------------------
+Insert one row ``SeRung(name, finder, base)`` in ``SE_LADDER`` at SE's place for it (the comments mark the
+places of the rules not built yet). A step's own ``difficulty`` (``Step.difficulty``, when not ``None``) overrides
+the base, so a finder that rates its instances (chains, UR types, BUG types) needs nothing else. Rows that share
+a ``group`` name are one SE producer: their first steps are compared and the lowest difficulty wins (as SE's
+chaining producer sorts its hints). Rows for techniques SE does not have (finned fish, ALS, Sue de Coq, ...)
+should stay out of this table: they would make the rating disagree with SE's.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from itertools import combinations
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from bitdoku.errors import InvalidGridError, StepLimitError, cell_name
+from bitdoku.grid import Grid
+from bitdoku.logic import chains, exclusion, fish, intersections, single_digit, subsets, uniqueness, wings
+from bitdoku.logic._fast import CONTRADICTION, SOLVED, STALLED, _digit_of, _full, _place
+from bitdoku.logic.candidates import CandidateGrid, as_candidates, digits_of
+from bitdoku.logic.difficulty import (
+    FULL_HOUSE,
+    GUESS_DIFFICULTY,
+    HIDDEN_SINGLE_BOX,
+    HIDDEN_SINGLE_LINE,
+    NAKED_SINGLE,
+    SINGLES_DIFFICULTY,
+    length_bonus,
+)
+from bitdoku.logic.step import GUESS, Step, digit_list, make_step, names, removals
+from bitdoku.shape import Shape
+
+Finder = Callable[[CandidateGrid], Iterator[Step]]
+
+DIRECT_POINTING = "Direct Pointing"
+DIRECT_CLAIMING = "Direct Claiming"
+DIRECT_HIDDEN_PAIR = "Direct Hidden Pair"
+DIRECT_HIDDEN_TRIPLE = "Direct Hidden Triple"
+TURBOT_FISH = "Turbot Fish"
+THREE_LINKS = "3 Strong Links"
+FOUR_LINKS = "4 Strong Links"
+
+_SINGLE_NAMES = (FULL_HOUSE, HIDDEN_SINGLE_BOX, HIDDEN_SINGLE_LINE, NAKED_SINGLE)
+
+# -- singles in SE's order, compiled --------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def _full_house(values, masks, units, n, found):
+    """The first unit (boxes, columns, rows) with one empty cell; writes (cell, digit). 1 found, 0 none,
+    -1 when that cell has no candidate."""
+    for first in (2 * n, n, 0):
+        for u in range(first, first + n):
+            empty = -1
+            count = 0
+            for i in range(n):
+                cell = units[u, i]
+                if values[cell] == 0:
+                    count += 1
+                    empty = cell
+            if count == 1:
+                m = masks[empty]
+                if m == 0:
+                    return -1
+                found[0] = empty
+                found[1] = _digit_of(m & (~m + np.uint64(1)))
+                return 1
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def _hidden_in(values, masks, units, first, n, found):
+    """The first hidden single in units first..first+n-1 (units in order, digits increasing); writes (cell,
+    digit). 1 found, 0 none, -1 when a digit has no place left in a unit."""
+    full = _full(n)
+    one = np.uint64(1)
+    for u in range(first, first + n):
+        once = np.uint64(0)
+        twice = np.uint64(0)
+        placed = np.uint64(0)
+        for i in range(n):
+            cell = units[u, i]
+            m = masks[cell]
+            twice |= once & m
+            once |= m
+            if values[cell]:
+                placed |= one << np.uint64(values[cell] - 1)
+        if (once | placed) != full:
+            return -1
+        only = once & ~twice
+        if only:
+            bit = only & (~only + one)
+            for i in range(n):
+                cell = units[u, i]
+                if masks[cell] & bit:
+                    found[0] = cell
+                    found[1] = _digit_of(bit)
+                    return 1
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def se_singles(values, masks, units, peers, n, naked, counts):
+    """Apply singles in SE's order until none is left: full houses (1.0), hidden singles in boxes (1.2), in
+    columns then rows (1.5), and, when ``naked`` is true, naked singles (2.3). Mutates ``values`` (uint8[N*N])
+    and ``masks`` (uint64[N*N]); adds to ``counts`` (int64[4], one per kind in that order).
+
+    Returns SOLVED, STALLED or CONTRADICTION. Cost: O(placements * N*N).
+    """
+    found = np.zeros(2, dtype=np.int64)
+    one = np.uint64(1)
+    while True:
+        status = _full_house(values, masks, units, n, found)
+        kind = 0
+        if status == 0:
+            for first, k in ((2 * n, 1), (n, 2), (0, 2)):
+                status = _hidden_in(values, masks, units, first, n, found)
+                kind = k
+                if status != 0:
+                    break
+        if status < 0:
+            return CONTRADICTION
+        if status > 0:
+            _place(values, masks, peers, found[0], found[1])
+            counts[kind] += 1
+            continue
+        naked_cell = -1
+        solved = True
+        for cell in range(n * n):
+            if values[cell] == 0:
+                solved = False
+                m = masks[cell]
+                if m == 0:
+                    return CONTRADICTION
+                if naked and m & (m - one) == 0:
+                    naked_cell = cell
+                    break
+        if solved:
+            return SOLVED
+        if naked_cell < 0:
+            return STALLED
+        _place(values, masks, peers, naked_cell, _digit_of(masks[naked_cell]))
+        counts[3] += 1
+
+
+# -- the direct rules ------------------------------------------------------------------------------------
+
+
+class _Geometry(NamedTuple):
+    """A shape's units as cell bitsets, and which lines cross which boxes."""
+
+    bits: tuple[int, ...]  # unit -> cells
+    lines_of_box: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]  # box - 2N -> (rows, columns) crossing it
+    boxes_of_line: tuple[tuple[int, ...], ...]  # line (0..2N-1) -> boxes crossing it
+
+
+@cache
+def _geometry(shape: Shape) -> _Geometry:
+    from bitdoku.logic.candidates import layout_of
+
+    layout = layout_of(shape)
+    n = shape.n
+    bits = tuple(sum(1 << c for c in unit) for unit in layout.units)
+    lines_of_box = []
+    for box in range(2 * n, 3 * n):
+        crossing = [other for other, _ in layout.segments[box]]
+        lines_of_box.append((tuple(u for u in crossing if u < n), tuple(u for u in crossing if n <= u < 2 * n)))
+    boxes_of_line = tuple(tuple(other for other, _ in layout.segments[line]) for line in range(2 * n))
+    return _Geometry(bits, tuple(lines_of_box), boxes_of_line)
+
+
+_DIGIT_MEMO: list = [None, None]
+
+
+def _digit_cells(cg: CandidateGrid) -> list[int]:
+    """For each digit d (index d-1), the cells where it is a candidate, as a bitset; computed once per state
+    object (the direct rules of one ladder pass share it)."""
+    if _DIGIT_MEMO[0] is cg:
+        return _DIGIT_MEMO[1]
+    found = [0] * cg.n
+    for cell, mask in enumerate(cg.masks):
+        while mask:
+            low = mask & -mask
+            found[low.bit_length() - 1] |= 1 << cell
+            mask ^= low
+    _DIGIT_MEMO[0], _DIGIT_MEMO[1] = cg, found
+    return found
+
+
+def _cells(bits: int) -> list[int]:
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return out
+
+
+def find_direct_pointing(cg: CandidateGrid) -> Iterator[Step]:
+    """Pointing whose eliminations leave a hidden single in another box of the line (SE 1.7); columns first,
+    then rows, digits increasing, as SE."""
+    return _direct_locking(cg, pointing=True)
+
+
+def find_direct_claiming(cg: CandidateGrid) -> Iterator[Step]:
+    """Claiming whose eliminations leave a hidden single in another line through the box (SE 1.9)."""
+    return _direct_locking(cg, pointing=False)
+
+
+def _direct_locking(cg: CandidateGrid, pointing: bool) -> Iterator[Step]:
+    n = cg.n
+    geo = _geometry(cg.shape)
+    bits = geo.bits
+    by_digit = _digit_cells(cg)
+    for kind in (1, 0):  # columns, then rows
+        for digit in range(1, n + 1):
+            spots = by_digit[digit - 1]
+            if pointing:
+                for box in range(2 * n, 3 * n):
+                    inside = spots & bits[box]
+                    if inside.bit_count() < 2:
+                        continue
+                    for line in geo.lines_of_box[box - 2 * n][kind]:
+                        if inside & ~bits[line] == 0:
+                            yield from _direct_step(cg, digit, spots, box, line, geo.boxes_of_line[line], pointing)
+            else:
+                for line in range(kind * n, (kind + 1) * n):
+                    inside = spots & bits[line]
+                    if inside.bit_count() < 2:
+                        continue
+                    box = 2 * n + cg.layout.box[inside.bit_length() - 1]
+                    if inside & ~bits[box] == 0:
+                        crossing = geo.lines_of_box[box - 2 * n][kind]
+                        yield from _direct_step(cg, digit, spots, line, box, crossing, pointing)
+
+
+def _direct_step(cg: CandidateGrid, digit: int, spots: int, inside: int, target: int, others: tuple[int, ...],
+                 pointing: bool) -> Iterator[Step]:
+    """``digit`` is confined to where ``inside`` meets ``target``: it leaves the rest of ``target``. Yield the
+    step if a unit of ``others`` (same kind as ``inside``) then has one place left for it."""
+    bits = _geometry(cg.shape).bits
+    gone = spots & bits[target] & ~bits[inside]
+    if not gone:
+        return
+    for other in others:
+        if other == inside:
+            continue
+        places = spots & bits[other]
+        rest = places & ~bits[target]
+        if places.bit_count() > 1 and rest.bit_count() == 1:
+            cell = rest.bit_length() - 1
+            n, shape = cg.n, cg.shape
+            kept = _cells(spots & bits[inside])
+            technique = DIRECT_POINTING if pointing else DIRECT_CLAIMING
+            text = (
+                f"{cell_name(cell, n)} = {digit}: in {shape.unit_name(inside)}, {digit} fits only in "
+                f"{shape.unit_name(target)} ({names(kept, n)}), so it is not in {names(_cells(gone), n)}; then in "
+                f"{shape.unit_name(other)}, {digit} fits only in {cell_name(cell, n)} ({technique.lower()})"
+            )
+            yield make_step(technique, cg, text, placements=[(cell, digit)], cells=[*kept, cell],
+                            units=[inside, target, other])
+            return
+
+
+def find_direct_hidden_pairs(cg: CandidateGrid) -> Iterator[Step]:
+    """Hidden pairs whose eliminations leave a hidden single in the same unit (SE 2.0)."""
+    return _direct_hidden(cg, 2)
+
+
+def find_direct_hidden_triples(cg: CandidateGrid) -> Iterator[Step]:
+    """Hidden triples whose eliminations leave a hidden single in the same unit (SE 2.5)."""
+    return _direct_hidden(cg, 3)
+
+
+def _direct_hidden(cg: CandidateGrid, k: int) -> Iterator[Step]:
+    """Units in SE's order (boxes, columns, rows) with more than k empty cells; k digits, each with 2..k places,
+    whose places together are k cells; then a digit outside the set with places only there but one."""
+    n, masks = cg.n, cg.masks
+    geo = _geometry(cg.shape)
+    by_digit = _digit_cells(cg)
+    open_bits = sum(1 << c for c, value in enumerate(cg.values) if not value)
+    for unit in (*range(2 * n, 3 * n), *range(n, 2 * n), *range(n)):
+        ubits = geo.bits[unit]
+        if (open_bits & ubits).bit_count() <= k:
+            continue
+        places = [by_digit[d] & ubits for d in range(n)]
+        small = [d for d in range(n) if 2 <= places[d].bit_count() <= k]
+        for group in combinations(small, k):
+            union = 0
+            for d in group:
+                union |= places[d]
+            if union.bit_count() != k:
+                continue
+            keep = sum(1 << d for d in group)
+            for v in range(n):
+                if keep >> v & 1:
+                    continue
+                rest = places[v] & ~union
+                if places[v].bit_count() > 1 and rest.bit_count() == 1:
+                    yield _hidden_step(cg, unit, group, union, keep, v + 1, rest.bit_length() - 1, masks)
+                    break
+
+
+def _hidden_step(cg: CandidateGrid, unit: int, group: tuple[int, ...], union: int, keep: int, digit: int,
+                 cell: int, masks: tuple[int, ...]) -> Step:
+    n = cg.n
+    cells = _cells(union)
+    gone = [(c, d) for c in cells for d in digits_of(masks[c] & ~keep)]
+    technique = DIRECT_HIDDEN_PAIR if len(group) == 2 else DIRECT_HIDDEN_TRIPLE
+    where = cg.shape.unit_name(unit)
+    text = (
+        f"{cell_name(cell, n)} = {digit}: in {where}, {digit_list(d + 1 for d in group)} fit only in "
+        f"{names(cells, n)}, so {removals(gone, n)} are not there; then {digit} fits only in "
+        f"{cell_name(cell, n)} ({technique.lower()})"
+    )
+    return make_step(technique, cg, text, placements=[(cell, digit)], cells=[*cells, cell], units=[unit])
+
+
+# -- SE's conditions on the plain rules ------------------------------------------------------------------
+
+
+def _se_subsets(find: Finder, k: int, naked: bool) -> Finder:
+    """SE looks for a naked set of k in a unit with at least 2k empty cells and a hidden set of k in one with
+    more than 2k (else the complementary set, smaller, is the one to see)."""
+
+    def find_se(cg: CandidateGrid) -> Iterator[Step]:
+        values, units = cg.values, cg.layout.units
+        for step in find(cg):
+            empty = sum(1 for c in units[step.units[0]] if not values[c])
+            if empty >= 2 * k if naked else empty > 2 * k:
+                yield step
+
+    find_se.__name__ = f"{find.__name__}_se"
+    find_se.__doc__ = f"{find.__doc__} (SE's condition on the unit's empty cells)"
+    return find_se
+
+
+def _chains_up_to(cells: int) -> Finder:
+    """X-Chains of at most ``cells`` cells (2 strong links = 4 cells): SukakuExplainer's "Turbot Fish" and
+    "3/4 Strong Links" rules. The finder's steps of one state are computed once and shared by the three rows."""
+
+    def find(cg: CandidateGrid) -> Iterator[Step]:
+        for step in _x_chain_steps(cg):
+            if len(step.cells) <= cells:
+                yield step
+
+    find.__name__ = f"find_x_chains_up_to_{cells}"
+    find.__doc__ = f"X-Chains of at most {cells} cells."
+    return find
+
+
+_X_CHAIN_MEMO: list = [None, ()]
+
+
+def _x_chain_steps(cg: CandidateGrid) -> tuple[Step, ...]:
+    """Every X-Chain step of a state (one per digit and start), computed once per state object."""
+    if _X_CHAIN_MEMO[0] is not cg:
+        _X_CHAIN_MEMO[0] = cg
+        _X_CHAIN_MEMO[1] = tuple(single_digit.find_x_chains(cg))
+    return _X_CHAIN_MEMO[1]
+
+
+def _find_x_chains_shared(cg: CandidateGrid) -> Iterator[Step]:
+    """X-Chains of any length, the shortest first (from the shared per-state list)."""
+    return iter(sorted(_x_chain_steps(cg), key=lambda s: len(s.cells)))
+
+
+# Stand-in ratings of today's chain-like finders, as SE's "Forcing Chains & Cycles" would rate the same chain:
+# 6.6 for a forcing chain of one kind of link (X: one digit; Y: bivalue cells), 7.0 for mixed links, plus the
+# length bonus of the chain's nodes (a cell of an XY-chain is two nodes).
+def _x_chain_rating(step: Step) -> float:
+    return round(6.6 + length_bonus(len(step.cells)), 1)
+
+
+def _y_chain_rating(step: Step) -> float:
+    return round(6.6 + length_bonus(2 * len(step.cells)), 1)
+
+
+def _colouring_rating(step: Step) -> float:
+    return round(6.6 + length_bonus(min(len(step.cells), 8)), 1)
+
+
+def _w_wing_rating(step: Step) -> float:
+    return round(7.0 + length_bonus(6), 1)
+
+
+# -- the ladder ------------------------------------------------------------------------------------------
+
+
+class SeRung(NamedTuple):
+    """One SE rule: the technique, its finder, its base SE difficulty (a step's own ``difficulty`` overrides
+    it), an optional ``rate`` of an instance (for finders that do not rate their steps), an optional ``group``
+    (adjacent rows of one group are one SE producer, whose easiest first step wins), and ``skip_from``: a score
+    from which the rule is skipped because a later rule, no harder than that score, finds every instance of it
+    (a direct pointing is a pointing), which saves time and leaves the score as it is."""
+
+    technique: str
+    find: Finder
+    difficulty: float
+    rate: Callable[[Step], float] | None = None
+    group: str | None = None
+    skip_from: float | None = None
+
+
+#: The rules tried after the singles kernel stalls, in SukakuExplainer's producer order (its defaults, which
+#: rated the forum data sets). The first three are tried before naked singles (2.3), which run in the kernel.
+SE_LADDER: tuple[SeRung, ...] = (
+    SeRung(DIRECT_POINTING, find_direct_pointing, 1.7, skip_from=2.6),  # a pointing (2.6)
+    SeRung(DIRECT_CLAIMING, find_direct_claiming, 1.9, skip_from=2.8),  # a claiming (2.8)
+    SeRung(DIRECT_HIDDEN_PAIR, find_direct_hidden_pairs, 2.0, skip_from=3.4),  # a hidden pair, or a naked pair
+    # Naked Single 2.3: in the kernel.
+    SeRung(DIRECT_HIDDEN_TRIPLE, find_direct_hidden_triples, 2.5, skip_from=4.0),  # a hidden or naked triple
+    SeRung(intersections.POINTING, intersections.find_pointing, 2.6),
+    SeRung(intersections.CLAIMING, intersections.find_claiming, 2.8),
+    SeRung("Naked Pair", _se_subsets(subsets.find_naked_pairs, 2, naked=True), 3.0),
+    SeRung("X-Wing", fish.find_x_wing, 3.2),
+    SeRung("Hidden Pair", _se_subsets(subsets.find_hidden_pairs, 2, naked=False), 3.4),
+    SeRung("Naked Triple", _se_subsets(subsets.find_naked_triples, 3, naked=True), 3.6),
+    SeRung("Swordfish", fish.find_swordfish, 3.8),
+    SeRung("Hidden Triple", _se_subsets(subsets.find_hidden_triples, 3, naked=False), 4.0),
+    # SukakuExplainer's "Turbot Fish" producer (two strong links), its hints sorted by difficulty:
+    SeRung(single_digit.SKYSCRAPER, single_digit.find_skyscrapers, 4.0),
+    SeRung(single_digit.KITE, single_digit.find_two_string_kites, 4.1),
+    SeRung(TURBOT_FISH, _chains_up_to(4), 4.2),
+    # Empty Rectangle 4.3 (single_digit.py) goes here.
+    SeRung(wings.XY_WING, wings.find_xy_wings, 4.2),
+    SeRung(wings.XYZ_WING, wings.find_xyz_wings, 4.4),
+    # Unique Rectangles and Loops 4.5+ (uniqueness.py, types 1-6 rate their steps) go here.
+    SeRung(uniqueness.UNIQUE_RECTANGLE_1, uniqueness.find_unique_rectangles_type_1, 4.5),
+    SeRung("Naked Quad", _se_subsets(subsets.find_naked_quads, 4, naked=True), 5.0),
+    SeRung("Jellyfish", fish.find_jellyfish, 5.2),
+    SeRung("Hidden Quad", _se_subsets(subsets.find_hidden_quads, 4, naked=False), 5.4),
+    SeRung(THREE_LINKS, _chains_up_to(6), 5.4),
+    # WXYZ-Wing 5.5-5.6 (not built).
+    # BUG types 5.6+ (uniqueness.py rates its steps) go here.
+    SeRung(uniqueness.BUG_PLUS_1, uniqueness.find_bug_plus_1, 5.6),
+    SeRung(FOUR_LINKS, _chains_up_to(8), 5.8),
+    # VWXYZ-Wing 6.2-6.4 (not built).
+    SeRung(exclusion.APE, exclusion.find_aligned_pair_exclusions, 6.2),
+    # UVWXYZ-Wing 6.6 (not built).
+    # SE's "Forcing Chains & Cycles" producer, 6.5+: chains.py's cycles and forcing X/XY chains (which rate their
+    # steps) go in this group; until then, today's chain finders stand in, rated as SE would rate the chain.
+    SeRung(single_digit.X_CHAIN, _find_x_chains_shared, 6.6, _x_chain_rating, "chains"),
+    SeRung(single_digit.COLOURING, single_digit.find_simple_colouring, 6.6, _colouring_rating, "chains"),
+    SeRung(chains.REMOTE_PAIRS, chains.find_remote_pairs, 6.6, _y_chain_rating, "chains"),
+    SeRung(chains.XY_CHAIN, chains.find_xy_chains, 6.6, _y_chain_rating, "chains"),
+    SeRung(wings.W_WING, wings.find_w_wings, 7.0, _w_wing_rating, "chains"),
+    # TUVWXYZ-Wing 7.5 (not built).
+    SeRung(exclusion.ATE, exclusion.find_aligned_triplet_exclusions, 7.5),
+    # Nishio 7.5+, Multiple (cell, unit) forcing chains 8.0+, Dynamic 8.5+, Dynamic+ 9.0+, Nested 9.5+
+    # (forcing.py, which rates its steps) go here, in that order.
+)
+
+_BEFORE_NAKED = 3  # SE_LADDER[:3] come before naked singles
+
+
+def step_difficulty(step: Step, rung: SeRung) -> float:
+    """The SE difficulty of a step: its own, else the rung's rating of it, else the rung's base."""
+    if step.difficulty is not None:
+        return step.difficulty
+    if rung.rate is not None:
+        return rung.rate(step)
+    return rung.difficulty
+
+
+def next_se_step(state: CandidateGrid, ladder: tuple[SeRung, ...] = SE_LADDER,
+                 score: float = 0.0) -> tuple[Step, float] | None:
+    """The step SE would take next (singles aside) and its difficulty, or ``None`` when no rule applies;
+    ``score``, the solve's score so far, lets rules subsumed at that score be skipped."""
+    index = 0
+    while index < len(ladder):
+        rung = ladder[index]
+        if rung.skip_from is not None and score >= rung.skip_from:
+            index += 1
+            continue
+        if rung.group is None:
+            step = next(rung.find(state), None)
+            if step is not None:
+                return step, step_difficulty(step, rung)
+            index += 1
+            continue
+        best: tuple[Step, float] | None = None
+        while index < len(ladder) and ladder[index].group == rung.group:
+            member = ladder[index]
+            step = next(member.find(state), None)
+            if step is not None:
+                rated = step_difficulty(step, member)
+                if best is None or rated < best[1]:
+                    best = (step, rated)
+            index += 1
+        if best is not None:
+            return best
+    return None
+
+
+# -- the solve -------------------------------------------------------------------------------------------
+
+
+@dataclass
+class SeSolve:
+    """What an SE-style solve used: the score (highest step difficulty), the technique that first reached it,
+    the steps of each technique, each technique's highest difficulty, and whether a guess was needed."""
+
+    score: float = 0.0
+    hardest: str = "none"
+    counts: Counter[str] = field(default_factory=Counter)
+    difficulties: dict[str, float] = field(default_factory=dict)
+    guessed: bool = False
+
+    def record(self, technique: str, difficulty: float, times: int = 1) -> None:
+        if times <= 0:
+            return
+        self.counts[technique] += times
+        self.difficulties[technique] = max(difficulty, self.difficulties.get(technique, 0.0))
+        if difficulty > self.score:
+            self.score, self.hardest = difficulty, technique
+
+
+def se_solve(puzzle: Grid | CandidateGrid, max_steps: int, ladder: tuple[SeRung, ...] = SE_LADDER) -> SeSolve:
+    """Solve simplest-first as SE does, singles in the kernel, and return what the solve used.
+
+    Before the first naked single the kernel runs hidden singles only, and the direct rules (``ladder[:3]``)
+    are tried before a naked single, as in SE. Once the score is 2.3 or more, the kernel takes naked singles as
+    soon as hidden singles run out: SE would still try the direct rules first, which changes the path but
+    not the score at that point. When no rule applies, the solution's digit is placed ("Guess", 10.0).
+    Raises ``InvalidGridError`` (no solution) and ``StepLimitError`` (more than ``max_steps`` steps beyond
+    singles).
+    """
+    from bitdoku.logic.explain import _guess, _solution_for
+    from bitdoku.logic.rating import _apply, _arrays
+
+    shape = puzzle.shape
+    tables = shape.tables
+    values, masks = _arrays(puzzle)
+    singles = np.zeros(4, dtype=np.int64)
+    solve = SeSolve()
+    solution: Grid | None = None
+    steps = 0
+    naked_level = SINGLES_DIFFICULTY[NAKED_SINGLE]
+    naked_ok = False
+    while True:
+        naked = naked_ok or solve.score >= naked_level
+        before = singles.copy()
+        status = se_singles(values, masks, tables.units, tables.peers, shape.n, naked, singles)
+        for kind, name in enumerate(_SINGLE_NAMES):
+            solve.record(name, SINGLES_DIFFICULTY[name], int(singles[kind] - before[kind]))
+        if status == SOLVED:
+            break
+        if status == CONTRADICTION:
+            raise InvalidGridError("the puzzle has no solution: the candidates run out")
+        state = CandidateGrid(values.tobytes(), tuple(masks.tolist()), shape)
+        if steps >= max_steps:
+            raise StepLimitError(max_steps)
+        if naked:
+            found = next_se_step(state, ladder, solve.score)
+        else:
+            found = next_se_step(state, ladder[:_BEFORE_NAKED], solve.score)
+            if found is None:
+                if any(m and not m & (m - 1) for m in state.masks):
+                    naked_ok = True  # the kernel takes the naked single on its next pass
+                    continue
+                found = next_se_step(state, ladder[_BEFORE_NAKED:], solve.score)
+        if found is None:
+            solution = _solution_for(state, solution)
+            step, rated = _guess(state, solution), GUESS_DIFFICULTY
+            solve.guessed = True
+        else:
+            step, rated = found
+        steps += 1
+        solve.record(step.technique if step.technique != GUESS else GUESS, rated)
+        _apply(step, values, masks, tables.peers)
+    return solve
+
+
+def se_steps(puzzle: Grid | CandidateGrid | str,
+             ladder: tuple[SeRung, ...] = SE_LADDER) -> Iterator[tuple[Step, float]]:
+    """The steps of an SE-style solve one at a time (singles included, slowly, in Python), each with its SE
+    difficulty; stops when no rule applies. For tests and for looking at a rating's path."""
+    from bitdoku.logic import singles as single_finders
+
+    state = as_candidates(puzzle).cleaned()
+    score = 0.0
+    while not state.is_solved() and state.problem() is None:
+        found = _next_single(state, score >= SINGLES_DIFFICULTY[NAKED_SINGLE], single_finders)
+        if found is None and score < SINGLES_DIFFICULTY[NAKED_SINGLE]:
+            found = next_se_step(state, ladder[:_BEFORE_NAKED], score)
+            if found is None:
+                found = _next_single(state, True, single_finders)
+                if found is None:
+                    found = next_se_step(state, ladder[_BEFORE_NAKED:], score)
+        elif found is None:
+            found = next_se_step(state, ladder, score)
+        if found is None:
+            return
+        yield found
+        score = max(score, found[1])
+        state = state.apply(found[0])
+
+
+def _next_single(state: CandidateGrid, naked: bool, finders) -> tuple[Step, float] | None:
+    """The single SE takes next: a full house, a hidden single in a box, a column, a row, then a naked one."""
+    n, values = state.n, state.values
+    units = state.layout.units
+    for first in (2 * n, n, 0):
+        for unit in range(first, first + n):
+            empty = [c for c in units[unit] if not values[c]]
+            if len(empty) == 1 and state.masks[empty[0]]:
+                cell = empty[0]
+                digit = state.masks[cell].bit_length()
+                where = state.shape.unit_name(unit)
+                text = f"{cell_name(cell, n)} = {digit}: the last empty cell of {where} (full house)"
+                step = make_step(FULL_HOUSE, state, text, placements=[(cell, digit)], cells=[cell], units=[unit])
+                return step, SINGLES_DIFFICULTY[FULL_HOUSE]
+    for kind, name in ((finders.BOXES, HIDDEN_SINGLE_BOX), (finders.COLUMNS, HIDDEN_SINGLE_LINE),
+                       (finders.ROWS, HIDDEN_SINGLE_LINE)):
+        step = next(finders._hidden_singles(state, kind), None)
+        if step is not None:
+            return step, SINGLES_DIFFICULTY[name]
+    if naked:
+        step = next(finders.find_naked_singles(state), None)
+        if step is not None:
+            return step, SINGLES_DIFFICULTY[NAKED_SINGLE]
+    return None
