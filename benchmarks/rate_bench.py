@@ -22,26 +22,12 @@ import numpy as np
 
 import bitdoku
 from bitdoku.logic import rate
+from bitdoku.logic.difficulty import spearman
 from bitdoku.logic.rating import LEVELS
 
 DATA = Path("/work/shared/data")
 DEFAULT_FILES = [DATA / "17clue_royle_49151.txt", DATA / "magictour_top1465.txt"]
 SE_FILE = DATA / "se_rated_sudoku_exchange_dev.txt"
-
-
-def spearman(x: np.ndarray, y: np.ndarray) -> float:
-    """Spearman's rho: the Pearson correlation of the ranks (ties get their average rank)."""
-    return float(np.corrcoef(_ranks(x), _ranks(y))[0, 1])
-
-
-def _ranks(values: np.ndarray) -> np.ndarray:
-    order = np.argsort(values, kind="stable")
-    ranks = np.empty(len(values))
-    ranks[order] = np.arange(len(values), dtype=float)
-    for value in np.unique(values):  # average the ranks of ties
-        tied = values == value
-        ranks[tied] = ranks[tied].mean()
-    return ranks
 
 
 def guesses_of(lines: list[str]) -> np.ndarray:

@@ -8,6 +8,10 @@ twice as long costs about 0.2 more.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import numpy as np
+
 
 def length_bonus(length: int) -> float:
     """The rating added to a chain's base difficulty for ``length`` (SE's complexity minus 2: the nodes past
@@ -70,3 +74,33 @@ def se_level(score: float) -> str:
         if score >= low - 1e-9:
             level = name
     return level
+
+
+def spearman(x: Sequence[float], y: Sequence[float]) -> float:
+    """Spearman's rank correlation: the Pearson correlation of the ranks, ties given their average rank (the
+    measure of how well a rating orders puzzles as SE does).
+
+    >>> spearman([1, 2, 3, 4], [10, 20, 30, 40]), spearman([1, 2, 3], [3, 2, 1])
+    (1.0, -1.0)
+    """
+    rx, ry = average_ranks(x), average_ranks(y)
+    dx, dy = rx - rx.mean(), ry - ry.mean()
+    scale = float(np.sqrt((dx * dx).sum() * (dy * dy).sum()))
+    return float((dx * dy).sum() / scale) if scale else float("nan")
+
+
+def average_ranks(values: Sequence[float]) -> np.ndarray:
+    """Ranks from 1, equal values sharing the average of their ranks.
+
+    >>> average_ranks([10, 30, 20, 30]).tolist()
+    [1.0, 3.5, 2.0, 3.5]
+    """
+    data = np.asarray(values, dtype=float)
+    order = np.argsort(data, kind="stable")
+    ranks = np.empty(len(data))
+    ranks[order] = np.arange(1, len(data) + 1, dtype=float)
+    for value in np.unique(data):
+        tied = data == value
+        if tied.sum() > 1:
+            ranks[tied] = ranks[tied].mean()
+    return ranks

@@ -140,7 +140,7 @@ def rate(puzzle: Grid | CandidateGrid | str, *, max_steps: int | None = None, sc
     ('easy', 'Hidden Single', 1.2, 11)
     >>> r = rate("..3." ".4.2" "21.." "....")
     >>> r.level, r.hardest, r.score, r.counts
-    ('easy', 'Hidden Single (box)', 1.2, {'Full House': 5, 'Hidden Single (box)': 6})
+    ('easy', 'Hidden Single (box)', 1.2, {'Full House': 8, 'Hidden Single (box)': 3})
     """
     if scale not in SCALES:
         raise ValueError(f"unknown rating scale {scale!r}: expected one of {', '.join(SCALES)}")
