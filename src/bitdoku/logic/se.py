@@ -33,6 +33,7 @@ should stay out of this table: they would make the rating disagree with SE's.
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -199,21 +200,25 @@ def _geometry(shape: Shape) -> _Geometry:
     return _Geometry(bits, tuple(lines_of_box), boxes_of_line)
 
 
-_DIGIT_MEMO: list = [None, None]
+#: Per-thread memos of the last state's digit bitsets and X-Chain steps, so that the rules of one ladder pass
+#: share them (keyed by the state object itself, which the memo keeps alive; per thread, as the web server rates
+#: in threads).
+_MEMO = threading.local()
 
 
 def _digit_cells(cg: CandidateGrid) -> list[int]:
     """For each digit d (index d-1), the cells where it is a candidate, as a bitset; computed once per state
     object (the direct rules of one ladder pass share it)."""
-    if _DIGIT_MEMO[0] is cg:
-        return _DIGIT_MEMO[1]
+    memo = getattr(_MEMO, "digits", None)
+    if memo is not None and memo[0] is cg:
+        return memo[1]
     found = [0] * cg.n
     for cell, mask in enumerate(cg.masks):
         while mask:
             low = mask & -mask
             found[low.bit_length() - 1] |= 1 << cell
             mask ^= low
-    _DIGIT_MEMO[0], _DIGIT_MEMO[1] = cg, found
+    _MEMO.digits = (cg, found)
     return found
 
 
@@ -241,27 +246,24 @@ def _direct_locking(cg: CandidateGrid, pointing: bool) -> Iterator[Step]:
     n = cg.n
     geo = _geometry(cg.shape)
     bits = geo.bits
+    cell_units = cg.layout.cell_units
     by_digit = _digit_cells(cg)
     for kind in (1, 0):  # columns, then rows
         for digit in range(1, n + 1):
             spots = by_digit[digit - 1]
-            if pointing:
-                for box in range(2 * n, 3 * n):
-                    inside = spots & bits[box]
-                    if inside.bit_count() < 2:
-                        continue
-                    for line in geo.lines_of_box[box - 2 * n][kind]:
-                        if inside & ~bits[line] == 0:
-                            yield from _direct_step(cg, digit, spots, box, line, geo.boxes_of_line[line], pointing)
-            else:
-                for line in range(kind * n, (kind + 1) * n):
-                    inside = spots & bits[line]
-                    if inside.bit_count() < 2:
-                        continue
-                    box = 2 * n + cg.layout.box[inside.bit_length() - 1]
-                    if inside & ~bits[box] == 0:
-                        crossing = geo.lines_of_box[box - 2 * n][kind]
-                        yield from _direct_step(cg, digit, spots, line, box, crossing, pointing)
+            if not spots:
+                continue
+            first, last = (2 * n, 3 * n) if pointing else (kind * n, (kind + 1) * n)
+            for unit in range(first, last):
+                inside = spots & bits[unit]
+                if inside & (inside - 1) == 0:  # fewer than two places
+                    continue
+                # the crossing unit of the lowest place: a line of this kind (pointing) or the box (claiming)
+                target = cell_units[inside.bit_length() - 1][kind if pointing else 2]
+                if inside & ~bits[target] or not spots & bits[target] & ~bits[unit]:
+                    continue
+                others = geo.boxes_of_line[target] if pointing else geo.lines_of_box[target - 2 * n][kind]
+                yield from _direct_step(cg, digit, spots, unit, target, others, pointing)
 
 
 def _direct_step(cg: CandidateGrid, digit: int, spots: int, inside: int, target: int, others: tuple[int, ...],
@@ -313,8 +315,10 @@ def _direct_hidden(cg: CandidateGrid, k: int) -> Iterator[Step]:
         ubits = geo.bits[unit]
         if (open_bits & ubits).bit_count() <= k:
             continue
-        places = [by_digit[d] & ubits for d in range(n)]
-        small = [d for d in range(n) if 2 <= places[d].bit_count() <= k]
+        places = [spots & ubits for spots in by_digit]
+        small = [d for d, p in enumerate(places) if 2 <= p.bit_count() <= k]
+        if len(small) < k:
+            continue
         for group in combinations(small, k):
             union = 0
             for d in group:
@@ -326,7 +330,7 @@ def _direct_hidden(cg: CandidateGrid, k: int) -> Iterator[Step]:
                 if keep >> v & 1:
                     continue
                 rest = places[v] & ~union
-                if places[v].bit_count() > 1 and rest.bit_count() == 1:
+                if rest and places[v] != rest and rest & (rest - 1) == 0:
                     yield _hidden_step(cg, unit, group, union, keep, v + 1, rest.bit_length() - 1, masks)
                     break
 
@@ -379,15 +383,13 @@ def _chains_up_to(cells: int) -> Finder:
     return find
 
 
-_X_CHAIN_MEMO: list = [None, ()]
-
-
 def _x_chain_steps(cg: CandidateGrid) -> tuple[Step, ...]:
     """Every X-Chain step of a state (one per digit and start), computed once per state object."""
-    if _X_CHAIN_MEMO[0] is not cg:
-        _X_CHAIN_MEMO[0] = cg
-        _X_CHAIN_MEMO[1] = tuple(single_digit.find_x_chains(cg))
-    return _X_CHAIN_MEMO[1]
+    memo = getattr(_MEMO, "x_chains", None)
+    if memo is None or memo[0] is not cg:
+        memo = (cg, tuple(single_digit.find_x_chains(cg)))
+        _MEMO.x_chains = memo
+    return memo[1]
 
 
 def _find_x_chains_shared(cg: CandidateGrid) -> Iterator[Step]:
@@ -641,9 +643,10 @@ def _next_single(state: CandidateGrid, naked: bool, finders) -> tuple[Step, floa
                 text = f"{cell_name(cell, n)} = {digit}: the last empty cell of {where} (full house)"
                 step = make_step(FULL_HOUSE, state, text, placements=[(cell, digit)], cells=[cell], units=[unit])
                 return step, SINGLES_DIFFICULTY[FULL_HOUSE]
-    for kind, name in ((finders.BOXES, HIDDEN_SINGLE_BOX), (finders.COLUMNS, HIDDEN_SINGLE_LINE),
-                       (finders.ROWS, HIDDEN_SINGLE_LINE)):
-        step = next(finders._hidden_singles(state, kind), None)
+    for find, name in ((finders.find_hidden_singles_in_boxes, HIDDEN_SINGLE_BOX),
+                       (finders.find_hidden_singles_in_columns, HIDDEN_SINGLE_LINE),
+                       (finders.find_hidden_singles_in_rows, HIDDEN_SINGLE_LINE)):
+        step = next(find(state), None)
         if step is not None:
             return step, SINGLES_DIFFICULTY[name]
     if naked:
