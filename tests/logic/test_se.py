@@ -81,7 +81,8 @@ def test_easy_ratings_match_the_step_by_step_solve(puzzle, se, hardest):
 
 def test_the_kernel_solve_agrees_with_the_python_solve():
     """Same score and same histogram from the compiled singles as from the Python finders step by step."""
-    lines = sample_lines("17clue_sample.txt")[:8] + [p for p, _, _ in PUBLISHED[:5]] + ["..3..4.221......"]
+    lines = sample_lines("17clue_sample.txt")[:8] + [p for p, _, _ in PUBLISHED[:5] + EASY] + ["..3..4.221......"]
+    lines += [DIRECT_CLAIMING_CASE[0], bitdoku.generate("2x3", seed=3).to_line()]
     singles = {1.0: "Full House", 1.2: "Hidden Single (box)", 1.5: "Hidden Single (row/column)",
                2.3: "Naked Single"}
     for line in lines:
@@ -124,8 +125,17 @@ def test_ladder_is_in_se_order_and_bases_rise_but_for_se_quirks():
 # -- the direct rules ---------------------------------------------------------------------------------------
 
 DIRECT_CLAIMING_CASE = (
-    "2...9...3.4.8.7.1..3..6..5..7.3.5.2...24.65...........7.......84.9...2.1...1.2...",
-    (37, 9),  # r5c2 = 9
+    ".8.2..4..57....1....23.....82..9...5...715...7...2..41.....67....3....18..7..9.5.",
+    # a position of its solve (pencil marks) with a direct claiming and no direct pointing
+    "1.3..6..9.......8.1....6..9.2...........567..1.....7.....4.......3..67.9..3..67.9....5..........7..."
+    "..4.6..9...4.6.89...4.6.8....4...8.1.........23..6.89.23..6..91..4.6..91..4.6..9.2.........3........"
+    ".45678.1..4..78.....56.89.....6789.....67.9.......8..2.......1..4.6......4.6...........9..34.......3"
+    "..6.....3..67......5......34.6..9..34.6..9...4.6..9......7..1............5.....23..6.89.23..6.89.23."
+    ".6..9......7....3.56..9....56..9.....6.8..2.........3....8...3..6.89...4.....1........12.4....91..45"
+    "...91..45..891..45..8...345..8......6.........7...23.....9.234....9.2.4.6..9...456..9..3.........45."
+    "......45.7...2.4..7...2...6..91...............8.12.4.6...1..4.6.........7..1..4...8...34...8........"
+    ".9.23..6.......5.....234.6...",
+    (0, 3),  # r1c1 = 3: in column 2, 3 is confined to box 4, which leaves it one place in column 1
 )
 
 
@@ -137,14 +147,14 @@ def _state_before(puzzle: str, technique: str) -> CandidateGrid:
 
 
 def test_direct_claiming_places_the_single_it_leaves():
-    puzzle, expected = DIRECT_CLAIMING_CASE
-    state = _state_before(puzzle, "Direct Claiming")
+    puzzle, marks, expected = DIRECT_CLAIMING_CASE
+    state = CandidateGrid.parse(marks)
+    assert next(find_direct_pointing(state), None) is None  # SE tries direct pointing first
     step = next(find_direct_claiming(state))
     assert step.placements == (expected,) and step.eliminations == ()
-    assert "direct claiming" in step.text and "r5c2 = 9" in step.text
+    assert step.text.startswith("r1c1 = 3: in column 2, 3 fits only in box 4") and "direct claiming" in step.text
     assert_sound(step, bitdoku.solve(puzzle))
-    plain = {s.units[0] for s in find_claiming(state)}
-    assert step.units[0] in plain  # a direct claiming is a claiming
+    assert any(set(s.units) <= set(step.units) for s in find_claiming(state))  # a direct claiming is a claiming
 
 
 def test_direct_pointing_is_a_pointing_that_leaves_a_hidden_single():

@@ -13,8 +13,9 @@ the plain rule.
 
 This module holds:
 
-- ``se_singles``: a compiled kernel that applies singles in SE's order (full houses, then hidden singles in
-  boxes, columns, rows, then, when allowed, naked singles) and counts each kind;
+- ``se_singles``: a compiled kernel that applies SE's rules up to 2.5 in SE's order (full houses, hidden singles
+  in boxes, columns, rows, Direct Pointing, Direct Claiming, Direct Hidden Pair, naked singles, Direct Hidden
+  Triple) and counts each kind: the bulk of a rating runs there;
 - the direct finders (``find_direct_pointing``, ``find_direct_claiming``, ``find_direct_hidden_pairs``,
   ``find_direct_hidden_triples``), for any box shape;
 - ``SE_LADDER``: the table of rules in SE's producer order, each a ``SeRung`` (technique, finder, base SE
@@ -58,7 +59,7 @@ from bitdoku.logic.difficulty import (
     SINGLES_DIFFICULTY,
     length_bonus,
 )
-from bitdoku.logic.step import GUESS, Step, digit_list, make_step, names, removals
+from bitdoku.logic.step import Step, digit_list, make_step, names, removals
 from bitdoku.shape import Shape
 
 Finder = Callable[[CandidateGrid], Iterator[Step]]
@@ -71,7 +72,6 @@ TURBOT_FISH = "Turbot Fish"
 THREE_LINKS = "3 Strong Links"
 FOUR_LINKS = "4 Strong Links"
 
-_SINGLE_NAMES = (FULL_HOUSE, HIDDEN_SINGLE_BOX, HIDDEN_SINGLE_LINE, NAKED_SINGLE)
 
 # -- singles in SE's order, compiled --------------------------------------------------------------------
 
@@ -130,16 +130,24 @@ def _hidden_in(values, masks, units, first, n, found):
     return 0
 
 
-@njit(cache=True, nogil=True)
-def se_singles(values, masks, units, peers, n, naked, counts):
-    """Apply singles in SE's order until none is left: full houses (1.0), hidden singles in boxes (1.2), in
-    columns then rows (1.5), and, when ``naked`` is true, naked singles (2.3). Mutates ``values`` (uint8[N*N])
-    and ``masks`` (uint64[N*N]); adds to ``counts`` (int64[4], one per kind in that order).
+#: Kinds of kernel placement, the order of ``se_singles``'s counts.
+KERNEL_KINDS = (FULL_HOUSE, HIDDEN_SINGLE_BOX, HIDDEN_SINGLE_LINE, NAKED_SINGLE, DIRECT_POINTING, DIRECT_CLAIMING,
+                DIRECT_HIDDEN_PAIR, DIRECT_HIDDEN_TRIPLE)
 
-    Returns SOLVED, STALLED or CONTRADICTION. Cost: O(placements * N*N).
+
+@njit(cache=True, nogil=True)
+def se_singles(values, masks, units, peers, cell_units, n, direct, counts):
+    """Apply SE's rules up to 2.5 in SE's order until none is left: full houses (1.0), hidden singles in boxes
+    (1.2), in columns then rows (1.5), then, when ``direct`` is true, Direct Pointing (1.7), Direct Claiming
+    (1.9) and Direct Hidden Pair (2.0), then naked singles (2.3), then, when ``direct``, Direct Hidden Triple
+    (2.5). Each step places one digit; after each, the search starts again from the top. Mutates ``values``
+    (uint8[N*N]) and ``masks`` (uint64[N*N]); adds to ``counts`` (int64[8], one per kind, as ``KERNEL_KINDS``).
+
+    Returns SOLVED, STALLED or CONTRADICTION. Cost: O(placements * N*N), the direct rules O(N^3) a check.
     """
     found = np.zeros(2, dtype=np.int64)
     one = np.uint64(1)
+    pos = np.zeros(n, dtype=np.uint64)
     while True:
         status = _full_house(values, masks, units, n, found)
         kind = 0
@@ -151,6 +159,9 @@ def se_singles(values, masks, units, peers, n, naked, counts):
                     break
         if status < 0:
             return CONTRADICTION
+        if status == 0 and direct:
+            kind = _direct_rules(values, masks, units, cell_units, n, 2, pos, found)
+            status = 1 if kind else 0
         if status > 0:
             _place(values, masks, peers, found[0], found[1])
             counts[kind] += 1
@@ -163,15 +174,164 @@ def se_singles(values, masks, units, peers, n, naked, counts):
                 m = masks[cell]
                 if m == 0:
                     return CONTRADICTION
-                if naked and m & (m - one) == 0:
+                if m & (m - one) == 0:
                     naked_cell = cell
                     break
         if solved:
             return SOLVED
-        if naked_cell < 0:
-            return STALLED
-        _place(values, masks, peers, naked_cell, _digit_of(masks[naked_cell]))
-        counts[3] += 1
+        if naked_cell >= 0:
+            _place(values, masks, peers, naked_cell, _digit_of(masks[naked_cell]))
+            counts[3] += 1
+            continue
+        if direct and _direct_hidden_in(values, masks, units, n, 3, pos, found):
+            _place(values, masks, peers, found[0], found[1])
+            counts[7] += 1
+            continue
+        return STALLED
+
+
+@njit(cache=True, nogil=True)
+def _direct_rules(values, masks, units, cell_units, n, k, pos, found):
+    """The first of Direct Pointing, Direct Claiming, Direct Hidden Pair, in SE's order; writes (cell, digit)
+    and returns its kind (4, 5, 6), or 0."""
+    for pointing in (True, False):
+        for kind in (1, 0):  # columns, then rows
+            for d in range(n):
+                if _direct_locking_in(masks, units, cell_units, n, pointing, kind, d, found):
+                    return 4 if pointing else 5
+    if _direct_hidden_in(values, masks, units, n, 2, pos, found):
+        return 6
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def _direct_locking_in(masks, units, cell_units, n, pointing, kind, d, found):
+    """A direct pointing (boxes whose places of digit d lie in one line of ``kind``) or claiming (lines of
+    ``kind`` whose places lie in one box) on digit d; writes the hidden single it leaves."""
+    bit = np.uint64(1) << np.uint64(d)
+    first = 2 * n if pointing else kind * n
+    for unit in range(first, first + n):
+        count = 0
+        target = -1
+        same = True
+        for i in range(n):
+            c = units[unit, i]
+            if masks[c] & bit:
+                count += 1
+                t = cell_units[c, kind] if pointing else cell_units[c, 2]
+                if target < 0:
+                    target = t
+                elif t != target:
+                    same = False
+        if count < 2 or not same:
+            continue
+        gone = False
+        for i in range(n):
+            c = units[target, i]
+            if masks[c] & bit and (cell_units[c, 2] != unit if pointing else cell_units[c, kind] != unit):
+                gone = True
+                break
+        if not gone:
+            continue
+        # the other units of the first unit's kind that cross the target, in increasing order
+        for other in range(first, first + n):
+            if other == unit:
+                continue
+            crosses = False
+            total = 0
+            outside = 0
+            cell = -1
+            for j in range(n):
+                c = units[other, j]
+                inside = cell_units[c, kind] == target if pointing else cell_units[c, 2] == target
+                if inside:
+                    crosses = True
+                if masks[c] & bit:
+                    total += 1
+                    if not inside:
+                        outside += 1
+                        cell = c
+            if crosses and total > 1 and outside == 1:
+                found[0] = cell
+                found[1] = d + 1
+                return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _direct_hidden_in(values, masks, units, n, k, pos, found):
+    """A direct hidden pair (k=2) or triple (k=3): in a unit (boxes, columns, rows) with more than k empty cells,
+    k digits of 2..k places each whose places are k cells together; a digit outside with one place left
+    outside them. Writes that place; ``pos`` is scratch (uint64[N])."""
+    one = np.uint64(1)
+    for first in (2 * n, n, 0):
+        for u in range(first, first + n):
+            empty = 0
+            for i in range(n):
+                if values[units[u, i]] == 0:
+                    empty += 1
+            if empty <= k:
+                continue
+            for d in range(n):
+                pos[d] = 0
+            for i in range(n):
+                m = masks[units[u, i]]
+                while m:
+                    low = m & (~m + one)
+                    pos[_digit_of(low) - 1] |= one << np.uint64(i)
+                    m ^= low
+            for a in range(n):
+                ca = _popcount(pos[a])
+                if ca < 2 or ca > k:
+                    continue
+                for b in range(a + 1, n):
+                    cb = _popcount(pos[b])
+                    if cb < 2 or cb > k:
+                        continue
+                    if k == 2:
+                        if pos[a] == pos[b] and _hidden_single_left(masks, units, u, n, pos, pos[a], a, b, -1,
+                                                                     found):
+                            return True
+                        continue
+                    if _popcount(pos[a] | pos[b]) > 3:
+                        continue
+                    for c in range(b + 1, n):
+                        cc = _popcount(pos[c])
+                        if cc < 2 or cc > 3:
+                            continue
+                        union = pos[a] | pos[b] | pos[c]
+                        if _popcount(union) == 3 and _hidden_single_left(masks, units, u, n, pos, union, a, b, c,
+                                                                         found):
+                            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _hidden_single_left(masks, units, u, n, pos, union, a, b, c, found):
+    """After a hidden set (digits a, b, c; c = -1 for a pair) on ``union``: the first other digit with more
+    than one place in unit u, of which one only lies outside the set."""
+    for v in range(n):
+        if v == a:
+            continue
+        if v == b:
+            continue
+        if v == c:
+            continue
+        rest = pos[v] & ~union
+        if rest and pos[v] != rest and rest & (rest - np.uint64(1)) == 0:
+            found[0] = units[u, _digit_of(rest) - 1]
+            found[1] = v + 1
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _popcount(x):
+    count = 0
+    while x:
+        x &= x - np.uint64(1)
+        count += 1
+    return count
 
 
 # -- the direct rules ------------------------------------------------------------------------------------
@@ -421,27 +581,26 @@ def _w_wing_rating(step: Step) -> float:
 
 class SeRung(NamedTuple):
     """One SE rule: the technique, its finder, its base SE difficulty (a step's own ``difficulty`` overrides
-    it), an optional ``rate`` of an instance (for finders that do not rate their steps), an optional ``group``
-    (adjacent rows of one group are one SE producer, whose easiest first step wins), and ``skip_from``: a score
-    from which the rule is skipped because a later rule, no harder than that score, finds every instance of it
-    (a direct pointing is a pointing), which saves time and leaves the score as it is."""
+    it), an optional ``rate`` of an instance (for finders that do not rate their steps), and an optional
+    ``group``: adjacent rows of one group are one SE producer, whose easiest first step wins."""
 
     technique: str
     find: Finder
     difficulty: float
     rate: Callable[[Step], float] | None = None
     group: str | None = None
-    skip_from: float | None = None
 
 
 #: The rules tried after the singles kernel stalls, in SukakuExplainer's producer order (its defaults, which
 #: rated the forum data sets). The first three are tried before naked singles (2.3), which run in the kernel.
 SE_LADDER: tuple[SeRung, ...] = (
-    SeRung(DIRECT_POINTING, find_direct_pointing, 1.7, skip_from=2.6),  # a pointing (2.6)
-    SeRung(DIRECT_CLAIMING, find_direct_claiming, 1.9, skip_from=2.8),  # a claiming (2.8)
-    SeRung(DIRECT_HIDDEN_PAIR, find_direct_hidden_pairs, 2.0, skip_from=3.4),  # a hidden pair, or a naked pair
-    # Naked Single 2.3: in the kernel.
-    SeRung(DIRECT_HIDDEN_TRIPLE, find_direct_hidden_triples, 2.5, skip_from=4.0),  # a hidden or naked triple
+    # The first four (and the singles) run in the kernel ``se_singles`` during a rating; the finders serve
+    # ``se_steps`` and the tests, which check that both agree.
+    SeRung(DIRECT_POINTING, find_direct_pointing, 1.7),
+    SeRung(DIRECT_CLAIMING, find_direct_claiming, 1.9),
+    SeRung(DIRECT_HIDDEN_PAIR, find_direct_hidden_pairs, 2.0),
+    # Naked Single 2.3.
+    SeRung(DIRECT_HIDDEN_TRIPLE, find_direct_hidden_triples, 2.5),
     SeRung(intersections.POINTING, intersections.find_pointing, 2.6),
     SeRung(intersections.CLAIMING, intersections.find_claiming, 2.8),
     SeRung("Naked Pair", _se_subsets(subsets.find_naked_pairs, 2, naked=True), 3.0),
@@ -484,6 +643,9 @@ SE_LADDER: tuple[SeRung, ...] = (
 )
 
 _BEFORE_NAKED = 3  # SE_LADDER[:3] come before naked singles
+_KERNEL_RULES = 4  # SE_LADDER[:4], the direct rules, run in the kernel in se_solve
+#: The SE difficulty of each kind of kernel step (``KERNEL_KINDS``).
+KERNEL_DIFFICULTY = (1.0, 1.2, 1.5, 2.3, 1.7, 1.9, 2.0, 2.5)
 
 
 def step_difficulty(step: Step, rung: SeRung) -> float:
@@ -495,16 +657,11 @@ def step_difficulty(step: Step, rung: SeRung) -> float:
     return rung.difficulty
 
 
-def next_se_step(state: CandidateGrid, ladder: tuple[SeRung, ...] = SE_LADDER,
-                 score: float = 0.0) -> tuple[Step, float] | None:
-    """The step SE would take next (singles aside) and its difficulty, or ``None`` when no rule applies;
-    ``score``, the solve's score so far, lets rules subsumed at that score be skipped."""
+def next_se_step(state: CandidateGrid, ladder: tuple[SeRung, ...] = SE_LADDER) -> tuple[Step, float] | None:
+    """The step SE would take next (singles aside) and its difficulty, or ``None`` when no rule applies."""
     index = 0
     while index < len(ladder):
         rung = ladder[index]
-        if rung.skip_from is not None and score >= rung.skip_from:
-            index += 1
-            continue
         if rung.group is None:
             step = next(rung.find(state), None)
             if step is not None:
@@ -549,14 +706,13 @@ class SeSolve:
 
 
 def se_solve(puzzle: Grid | CandidateGrid, max_steps: int, ladder: tuple[SeRung, ...] = SE_LADDER) -> SeSolve:
-    """Solve simplest-first as SE does, singles in the kernel, and return what the solve used.
+    """Solve simplest-first as SE does and return what the solve used.
 
-    Before the first naked single the kernel runs hidden singles only, and the direct rules (``ladder[:3]``)
-    are tried before a naked single, as in SE. Once the score is 2.3 or more, the kernel takes naked singles as
-    soon as hidden singles run out: SE would still try the direct rules first, which changes the path but
-    not the score at that point. When no rule applies, the solution's digit is placed ("Guess", 10.0).
-    Raises ``InvalidGridError`` (no solution) and ``StepLimitError`` (more than ``max_steps`` steps beyond
-    singles).
+    The kernel ``se_singles`` applies the rules up to 2.5 in SE's order (singles and the direct rules, which are
+    ``ladder[:4]``, so their finders are not called here); when it stalls, the first rule of ``ladder[4:]`` that
+    applies makes one step, and the kernel goes on. When no rule applies, the solution's digit is placed
+    ("Guess", 10.0). Raises ``InvalidGridError`` (no solution) and ``StepLimitError`` (more than ``max_steps``
+    steps beyond singles).
     """
     from bitdoku.logic.explain import _guess, _solution_for
     from bitdoku.logic.rating import _apply, _arrays
@@ -564,18 +720,16 @@ def se_solve(puzzle: Grid | CandidateGrid, max_steps: int, ladder: tuple[SeRung,
     shape = puzzle.shape
     tables = shape.tables
     values, masks = _arrays(puzzle)
-    singles = np.zeros(4, dtype=np.int64)
+    counts = np.zeros(len(KERNEL_KINDS), dtype=np.int64)
     solve = SeSolve()
     solution: Grid | None = None
     steps = 0
-    naked_level = SINGLES_DIFFICULTY[NAKED_SINGLE]
-    naked_ok = False
+    rest = ladder[_KERNEL_RULES:]
     while True:
-        naked = naked_ok or solve.score >= naked_level
-        before = singles.copy()
-        status = se_singles(values, masks, tables.units, tables.peers, shape.n, naked, singles)
-        for kind, name in enumerate(_SINGLE_NAMES):
-            solve.record(name, SINGLES_DIFFICULTY[name], int(singles[kind] - before[kind]))
+        before = counts.copy()
+        status = se_singles(values, masks, tables.units, tables.peers, tables.cell_units, shape.n, True, counts)
+        for kind, name in enumerate(KERNEL_KINDS):
+            solve.record(name, KERNEL_DIFFICULTY[kind], int(counts[kind] - before[kind]))
         if status == SOLVED:
             break
         if status == CONTRADICTION:
@@ -583,15 +737,7 @@ def se_solve(puzzle: Grid | CandidateGrid, max_steps: int, ladder: tuple[SeRung,
         state = CandidateGrid(values.tobytes(), tuple(masks.tolist()), shape)
         if steps >= max_steps:
             raise StepLimitError(max_steps)
-        if naked:
-            found = next_se_step(state, ladder, solve.score)
-        else:
-            found = next_se_step(state, ladder[:_BEFORE_NAKED], solve.score)
-            if found is None:
-                if any(m and not m & (m - 1) for m in state.masks):
-                    naked_ok = True  # the kernel takes the naked single on its next pass
-                    continue
-                found = next_se_step(state, ladder[_BEFORE_NAKED:], solve.score)
+        found = next_se_step(state, rest)
         if found is None:
             solution = _solution_for(state, solution)
             step, rated = _guess(state, solution), GUESS_DIFFICULTY
@@ -599,7 +745,7 @@ def se_solve(puzzle: Grid | CandidateGrid, max_steps: int, ladder: tuple[SeRung,
         else:
             step, rated = found
         steps += 1
-        solve.record(step.technique if step.technique != GUESS else GUESS, rated)
+        solve.record(step.technique, rated)
         _apply(step, values, masks, tables.peers)
     return solve
 
@@ -611,21 +757,17 @@ def se_steps(puzzle: Grid | CandidateGrid | str,
     from bitdoku.logic import singles as single_finders
 
     state = as_candidates(puzzle).cleaned()
-    score = 0.0
     while not state.is_solved() and state.problem() is None:
-        found = _next_single(state, score >= SINGLES_DIFFICULTY[NAKED_SINGLE], single_finders)
-        if found is None and score < SINGLES_DIFFICULTY[NAKED_SINGLE]:
-            found = next_se_step(state, ladder[:_BEFORE_NAKED], score)
-            if found is None:
-                found = _next_single(state, True, single_finders)
-                if found is None:
-                    found = next_se_step(state, ladder[_BEFORE_NAKED:], score)
-        elif found is None:
-            found = next_se_step(state, ladder, score)
+        found = _next_single(state, False, single_finders)
+        if found is None:
+            found = next_se_step(state, ladder[:_BEFORE_NAKED])
+        if found is None:
+            found = _next_single(state, True, single_finders)
+        if found is None:
+            found = next_se_step(state, ladder[_BEFORE_NAKED:])
         if found is None:
             return
         yield found
-        score = max(score, found[1])
         state = state.apply(found[0])
 
 
@@ -649,7 +791,7 @@ def _next_single(state: CandidateGrid, naked: bool, finders) -> tuple[Step, floa
         step = next(find(state), None)
         if step is not None:
             return step, SINGLES_DIFFICULTY[name]
-    if naked:
+    if naked:  # only naked singles
         step = next(finders.find_naked_singles(state), None)
         if step is not None:
             return step, SINGLES_DIFFICULTY[NAKED_SINGLE]
