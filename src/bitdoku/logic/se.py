@@ -47,7 +47,7 @@ from numba import njit
 
 from bitdoku.errors import InvalidGridError, StepLimitError, cell_name
 from bitdoku.grid import Grid
-from bitdoku.logic import chains, exclusion, fish, intersections, single_digit, subsets, uniqueness, wings
+from bitdoku.logic import als_wings, chains, exclusion, fish, intersections, single_digit, subsets, uniqueness, wings
 from bitdoku.logic._fast import CONTRADICTION, SOLVED, STALLED, _digit_of, _full, _place
 from bitdoku.logic.candidates import CandidateGrid, as_candidates, digits_of
 from bitdoku.logic.difficulty import (
@@ -622,13 +622,13 @@ SE_LADDER: tuple[SeRung, ...] = (
     SeRung("Jellyfish", fish.find_jellyfish, 5.2),
     SeRung("Hidden Quad", _se_subsets(subsets.find_hidden_quads, 4, naked=False), 5.4),
     SeRung(THREE_LINKS, _chains_up_to(6), 5.4),
-    # WXYZ-Wing 5.5-5.6 (not built).
+    SeRung(als_wings.NAMES[3], als_wings.find_wxyz_wings, 5.5),
     # BUG types 5.6+ (uniqueness.py rates its steps) go here.
     SeRung(uniqueness.BUG_PLUS_1, uniqueness.find_bug_plus_1, 5.6),
     SeRung(FOUR_LINKS, _chains_up_to(8), 5.8),
-    # VWXYZ-Wing 6.2-6.4 (not built).
+    SeRung(als_wings.NAMES[4], als_wings.find_vwxyz_wings, 6.2),
     SeRung(exclusion.APE, exclusion.find_aligned_pair_exclusions, 6.2),
-    # UVWXYZ-Wing 6.6 (not built).
+    SeRung(als_wings.NAMES[5], als_wings.find_uvwxyz_wings, 6.6),
     # SE's "Forcing Chains & Cycles" producer, 6.5+: chains.py's cycles and forcing X/XY chains (which rate their
     # steps) go in this group; until then, today's chain finders stand in, rated as SE would rate the chain.
     SeRung(single_digit.X_CHAIN, _find_x_chains_shared, 6.6, _x_chain_rating, "chains"),
@@ -636,7 +636,7 @@ SE_LADDER: tuple[SeRung, ...] = (
     SeRung(chains.REMOTE_PAIRS, chains.find_remote_pairs, 6.6, _y_chain_rating, "chains"),
     SeRung(chains.XY_CHAIN, chains.find_xy_chains, 6.6, _y_chain_rating, "chains"),
     SeRung(wings.W_WING, wings.find_w_wings, 7.0, _w_wing_rating, "chains"),
-    # TUVWXYZ-Wing 7.5 (not built).
+    SeRung(als_wings.NAMES[6], als_wings.find_tuvwxyz_wings, 7.5),
     SeRung(exclusion.ATE, exclusion.find_aligned_triplet_exclusions, 7.5),
     # Nishio 7.5+, Multiple (cell, unit) forcing chains 8.0+, Dynamic 8.5+, Dynamic+ 9.0+, Nested 9.5+
     # (forcing.py, which rates its steps) go here, in that order.

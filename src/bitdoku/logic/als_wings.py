@@ -1,0 +1,152 @@
+"""SukakuExplainer's wings: a bivalue cell and an almost locked set (ALS) in one unit, joined by a restricted
+common digit (an ALS-XZ whose small set is one bivalue cell).
+
+An ALS is m cells of one unit with m+1 candidates between them: if one of its digits is taken away, the others
+fill it. The pivot is a bivalue cell {x, z} outside the set with both digits in the set, and every cell of the set
+that holds x sees the pivot (x is a *restricted common*: it cannot be in both). Then the pivot is z, or (the
+pivot being x) the set is locked on its other digits and holds z: z is true in the pivot or in the set, so it
+leaves every cell that sees the pivot and all the set's cells holding z. When z is a restricted common too
+(doubly linked), x goes the same way, and each other digit of the set leaves the cells that see all its places
+in the set.
+
+SukakuExplainer names and rates them by the size of the set: WXYZ-Wing (3 cells, 5.5-5.6), VWXYZ-Wing (4 cells,
+6.2-6.4), UVWXYZ-Wing (5 cells, 6.6), TUVWXYZ-Wing (6 cells, 7.5); the two smaller ones are rated by the largest
+candidate count of a set cell (the middle sizes are the harder). The steps carry that ``difficulty``; each finder
+yields the easiest first (then the most eliminations), as SE sorts them. See
+https://www.sudokuwiki.org/WXYZ_Wing and https://hodoku.sourceforge.net/en/tech_als.php.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from functools import cache
+
+from bitdoku.logic.candidates import CandidateGrid, digits_of
+from bitdoku.logic.step import Step, digit_list, make_step, names, removals
+from bitdoku.shape import Shape
+
+NAMES = {3: "WXYZ-Wing", 4: "VWXYZ-Wing", 5: "UVWXYZ-Wing", 6: "TUVWXYZ-Wing"}
+
+
+def rating(size: int, largest: int) -> float:
+    """SukakuExplainer's rating of a wing whose set has ``size`` cells, the largest with ``largest``
+    candidates.
+
+    >>> [rating(3, k) for k in (2, 3, 4)], [rating(4, k) for k in (2, 3, 4, 5)], rating(5, 4), rating(6, 4)
+    ([5.5, 5.6, 5.5], [6.3, 6.4, 6.3, 6.2], 6.6, 7.5)
+    """
+    if size == 3:
+        return round(5.5 + (1 - abs(3 - largest)) / 10, 1)
+    if size == 4:
+        return round(6.2 + (2 - abs(3 - largest)) / 10, 1)
+    return 6.6 if size == 5 else 7.5
+
+
+def wing_finder(size: int) -> Callable[[CandidateGrid], Iterator[Step]]:
+    """The finder of the wings whose set has ``size`` cells (3 to 6)."""
+
+    def find(cg: CandidateGrid) -> Iterator[Step]:
+        found = list(_wings(cg, size))
+        found.sort(key=lambda item: (item[0], -len(item[1].eliminations)))
+        for _, step in found:
+            yield step
+
+    find.__name__ = f"find_{NAMES[size].lower().replace('-', '_')}s"
+    find.__doc__ = f"{NAMES[size]}s: a bivalue cell and a {size}-cell almost locked set, easiest first."
+    return find
+
+
+find_wxyz_wings = wing_finder(3)
+find_vwxyz_wings = wing_finder(4)
+find_uvwxyz_wings = wing_finder(5)
+find_tuvwxyz_wings = wing_finder(6)
+
+
+@cache
+def _peer_bits(shape: Shape) -> tuple[int, ...]:
+    from bitdoku.logic.candidates import layout_of
+
+    return tuple(sum(1 << p for p in peers) for peers in layout_of(shape).peers)
+
+
+def _sets(cg: CandidateGrid, size: int) -> Iterator[tuple[tuple[int, ...], int]]:
+    """Almost locked sets of ``size`` cells in one unit (each cell with 2..size+1 candidates), once each."""
+    masks = cg.masks
+    seen: set[tuple[int, ...]] = set()
+    for unit in cg.layout.units:
+        cells = [c for c in unit if 2 <= masks[c].bit_count() <= size + 1]
+        if len(cells) < size:
+            continue
+        stack: list[tuple[int, tuple[int, ...], int]] = [(0, (), 0)]
+        while stack:
+            start, chosen, union = stack.pop()
+            if len(chosen) == size:
+                if union.bit_count() == size + 1 and chosen not in seen:
+                    seen.add(chosen)
+                    yield chosen, union
+                continue
+            for index in range(len(cells) - 1, start - 1, -1):
+                merged = union | masks[cells[index]]
+                if merged.bit_count() <= size + 1:
+                    stack.append((index + 1, (*chosen, cells[index]), merged))
+
+
+def _wings(cg: CandidateGrid, size: int) -> Iterator[tuple[float, Step]]:
+    masks = cg.masks
+    peers = _peer_bits(cg.shape)
+    pivots = [c for c, m in enumerate(masks) if m.bit_count() == 2]
+    for cells, union in _sets(cg, size):
+        cell_bits = sum(1 << c for c in cells)
+        largest = max(masks[c].bit_count() for c in cells)
+        for pivot in pivots:
+            if masks[pivot] & ~union or cell_bits >> pivot & 1 or not peers[pivot] & cell_bits:
+                continue
+            x, z = digits_of(masks[pivot])
+            places = {d: [c for c in cells if masks[c] >> (d - 1) & 1] for d in digits_of(union)}
+            restricted = [d for d in (x, z) if all(peers[pivot] >> c & 1 for c in places[d])]
+            if not restricted:
+                continue
+            pattern = cell_bits | 1 << pivot
+            gone: list[tuple[int, int]] = []
+            for linked in restricted:
+                other = z if linked == x else x
+                gone += _seen_by_all(cg, other, [pivot, *places[other]], pattern, peers)
+            if len(restricted) == 2:
+                for digit in places:
+                    if digit not in (x, z):
+                        gone += _seen_by_all(cg, digit, places[digit], pattern, peers)
+            if gone:
+                yield rating(size, largest), _step(cg, size, cells, union, pivot, restricted, sorted(set(gone)))
+
+
+def _seen_by_all(cg: CandidateGrid, digit: int, cells: list[int], pattern: int,
+                 peers: tuple[int, ...]) -> list[tuple[int, int]]:
+    """The candidates of ``digit`` outside the pattern in cells that see all of ``cells``."""
+    seen = -1
+    for cell in cells:
+        seen &= peers[cell]
+    seen &= ~pattern
+    bit = 1 << (digit - 1)
+    out = []
+    while seen > 0:
+        low = seen & -seen
+        seen ^= low
+        cell = low.bit_length() - 1
+        if cg.masks[cell] & bit:
+            out.append((cell, digit))
+    return out
+
+
+def _step(cg: CandidateGrid, size: int, cells: tuple[int, ...], union: int, pivot: int, restricted: list[int],
+          gone: list[tuple[int, int]]) -> Step:
+    n = cg.n
+    technique = NAMES[size]
+    pair = digit_list(digits_of(cg.masks[pivot]))
+    link = " and ".join(str(d) for d in restricted)
+    text = (
+        f"{names(cells, n)} hold {digit_list(digits_of(union))} (one digit more than cells), and {names([pivot], n)} "
+        f"is {pair}; {link} cannot be in both (every place of it in the set sees {names([pivot], n)}), so "
+        f"remove {removals(gone, n)} ({technique})"
+    )
+    difficulty = rating(size, max(cg.masks[c].bit_count() for c in cells))
+    return make_step(technique, cg, text, eliminations=gone, cells=(*cells, pivot), difficulty=difficulty)
