@@ -94,29 +94,47 @@ def _sets(cg: CandidateGrid, size: int) -> Iterator[tuple[tuple[int, ...], int]]
 def _wings(cg: CandidateGrid, size: int) -> Iterator[tuple[float, Step]]:
     masks = cg.masks
     peers = _peer_bits(cg.shape)
-    pivots = [c for c, m in enumerate(masks) if m.bit_count() == 2]
+    pivots: dict[int, list[int]] = {}  # the bivalue cells by their mask
+    for cell, mask in enumerate(masks):
+        if mask.bit_count() == 2:
+            pivots.setdefault(mask, []).append(cell)
+    if not pivots:
+        return
     for cells, union in _sets(cg, size):
         cell_bits = sum(1 << c for c in cells)
         largest = max(masks[c].bit_count() for c in cells)
-        for pivot in pivots:
-            if masks[pivot] & ~union or cell_bits >> pivot & 1 or not peers[pivot] & cell_bits:
-                continue
-            x, z = digits_of(masks[pivot])
-            places = {d: [c for c in cells if masks[c] >> (d - 1) & 1] for d in digits_of(union)}
-            restricted = [d for d in (x, z) if all(peers[pivot] >> c & 1 for c in places[d])]
-            if not restricted:
-                continue
-            pattern = cell_bits | 1 << pivot
-            gone: list[tuple[int, int]] = []
-            for linked in restricted:
-                other = z if linked == x else x
-                gone += _seen_by_all(cg, other, [pivot, *places[other]], pattern, peers)
-            if len(restricted) == 2:
-                for digit in places:
-                    if digit not in (x, z):
-                        gone += _seen_by_all(cg, digit, places[digit], pattern, peers)
-            if gone:
-                yield rating(size, largest), _step(cg, size, cells, union, pivot, restricted, sorted(set(gone)))
+        digits = digits_of(union)
+        for i, x in enumerate(digits):
+            for z in digits[i + 1:]:
+                for pivot in pivots.get(1 << (x - 1) | 1 << (z - 1), ()):
+                    if cell_bits >> pivot & 1 or not peers[pivot] & cell_bits:
+                        continue
+                    step = _wing(cg, size, cells, cell_bits, union, pivot, x, z, peers)
+                    if step is not None:
+                        yield rating(size, largest), step
+
+
+def _wing(cg: CandidateGrid, size: int, cells: tuple[int, ...], cell_bits: int, union: int, pivot: int, x: int,
+          z: int, peers: tuple[int, ...]) -> Step | None:
+    """The step of one set and pivot {x, z}, if a digit of the pivot is a restricted common and something
+    goes."""
+    masks = cg.masks
+    places = {d: [c for c in cells if masks[c] >> (d - 1) & 1] for d in digits_of(union)}
+    restricted = [d for d in (x, z) if all(peers[pivot] >> c & 1 for c in places[d])]
+    if not restricted:
+        return None
+    pattern = cell_bits | 1 << pivot
+    gone: list[tuple[int, int]] = []
+    for linked in restricted:
+        other = z if linked == x else x
+        gone += _seen_by_all(cg, other, [pivot, *places[other]], pattern, peers)
+    if len(restricted) == 2:
+        for digit in places:
+            if digit not in (x, z):
+                gone += _seen_by_all(cg, digit, places[digit], pattern, peers)
+    if not gone:
+        return None
+    return _step(cg, size, cells, union, pivot, restricted, sorted(set(gone)))
 
 
 def _seen_by_all(cg: CandidateGrid, digit: int, cells: list[int], pattern: int,
