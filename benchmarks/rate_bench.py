@@ -85,6 +85,7 @@ def family_of(technique: str) -> str:
 
 FAMILIES = (
     ("direct", ("Direct",)),
+    ("ALS wings", ("WXYZ",)),
     ("intersections", ("Locked Candidates",)),
     ("subsets", ("Naked", "Hidden")),
     ("fish", ("Wing", "fish", "Swordfish", "Jellyfish")),
