@@ -19,7 +19,7 @@ https://www.sudokuwiki.org/WXYZ_Wing and https://hodoku.sourceforge.net/en/tech_
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from functools import cache
+from functools import cache, lru_cache
 
 from bitdoku.logic.candidates import CandidateGrid, digits_of
 from bitdoku.logic.step import Step, digit_list, make_step, names, removals
@@ -74,21 +74,34 @@ def _sets(cg: CandidateGrid, size: int) -> Iterator[tuple[tuple[int, ...], int]]
     masks = cg.masks
     seen: set[tuple[int, ...]] = set()
     for unit in cg.layout.units:
-        cells = [c for c in unit if 2 <= masks[c].bit_count() <= size + 1]
-        if len(cells) < size:
+        for places, union in _unit_sets(size, tuple(masks[c] for c in unit)):
+            cells = tuple(unit[i] for i in places)
+            if cells not in seen:
+                seen.add(cells)
+                yield cells, union
+
+
+@lru_cache(maxsize=1 << 16)
+def _unit_sets(size: int, masks: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """The almost locked sets of ``size`` cells among a unit's masks, as (positions, union): a pure function of
+    the unit's masks, cached, since most units do not change from one ladder pass to the next."""
+    cells = [i for i, m in enumerate(masks) if 2 <= m.bit_count() <= size + 1]
+    found = []
+    if len(cells) < size:
+        return ()
+    stack: list[tuple[int, tuple[int, ...], int]] = [(0, (), 0)]
+    while stack:
+        start, chosen, union = stack.pop()
+        if len(chosen) == size:
+            if union.bit_count() == size + 1:
+                found.append((chosen, union))
             continue
-        stack: list[tuple[int, tuple[int, ...], int]] = [(0, (), 0)]
-        while stack:
-            start, chosen, union = stack.pop()
-            if len(chosen) == size:
-                if union.bit_count() == size + 1 and chosen not in seen:
-                    seen.add(chosen)
-                    yield chosen, union
-                continue
-            for index in range(len(cells) - 1, start - 1, -1):
-                merged = union | masks[cells[index]]
-                if merged.bit_count() <= size + 1:
-                    stack.append((index + 1, (*chosen, cells[index]), merged))
+        for index in range(len(cells) - (size - len(chosen)), start - 1, -1):
+            merged = union | masks[cells[index]]
+            if merged.bit_count() <= size + 1:
+                stack.append((index + 1, (*chosen, cells[index]), merged))
+    found.sort()
+    return tuple(found)
 
 
 def _wings(cg: CandidateGrid, size: int) -> Iterator[tuple[float, Step]]:
@@ -100,6 +113,12 @@ def _wings(cg: CandidateGrid, size: int) -> Iterator[tuple[float, Step]]:
             pivots.setdefault(mask, []).append(cell)
     if not pivots:
         return
+    spots = [0] * cg.n  # digit -> the cells holding it, as a bitset
+    for cell, mask in enumerate(masks):
+        while mask:
+            low = mask & -mask
+            spots[low.bit_length() - 1] |= 1 << cell
+            mask ^= low
     for cells, union in _sets(cg, size):
         cell_bits = sum(1 << c for c in cells)
         largest = max(masks[c].bit_count() for c in cells)
@@ -109,49 +128,46 @@ def _wings(cg: CandidateGrid, size: int) -> Iterator[tuple[float, Step]]:
                 for pivot in pivots.get(1 << (x - 1) | 1 << (z - 1), ()):
                     if cell_bits >> pivot & 1 or not peers[pivot] & cell_bits:
                         continue
-                    step = _wing(cg, size, cells, cell_bits, union, pivot, x, z, peers)
+                    step = _wing(cg, size, cells, cell_bits, union, pivot, (x, z), peers, spots)
                     if step is not None:
                         yield rating(size, largest), step
 
 
-def _wing(cg: CandidateGrid, size: int, cells: tuple[int, ...], cell_bits: int, union: int, pivot: int, x: int,
-          z: int, peers: tuple[int, ...]) -> Step | None:
-    """The step of one set and pivot {x, z}, if a digit of the pivot is a restricted common and something
-    goes."""
-    masks = cg.masks
-    places = {d: [c for c in cells if masks[c] >> (d - 1) & 1] for d in digits_of(union)}
-    restricted = [d for d in (x, z) if all(peers[pivot] >> c & 1 for c in places[d])]
+def _wing(cg: CandidateGrid, size: int, cells: tuple[int, ...], cell_bits: int, union: int, pivot: int,
+          pair: tuple[int, int], peers: tuple[int, ...], spots: list[int]) -> Step | None:
+    """The step of one set and pivot {x, z}, if a digit of the pivot is a restricted common (all its places in
+    the set see the pivot) and something goes."""
+    seen = peers[pivot]
+    restricted = [d for d in pair if not spots[d - 1] & cell_bits & ~seen]
     if not restricted:
         return None
     pattern = cell_bits | 1 << pivot
-    gone: list[tuple[int, int]] = []
+    victims: list[tuple[int, int]] = []
     for linked in restricted:
-        other = z if linked == x else x
-        gone += _seen_by_all(cg, other, [pivot, *places[other]], pattern, peers)
+        other = pair[1] if linked == pair[0] else pair[0]
+        victims += _seen_by_all(other, spots[other - 1] & cell_bits | 1 << pivot, pattern, peers, spots)
     if len(restricted) == 2:
-        for digit in places:
-            if digit not in (x, z):
-                gone += _seen_by_all(cg, digit, places[digit], pattern, peers)
-    if not gone:
+        for digit in digits_of(union):
+            if digit not in pair:
+                victims += _seen_by_all(digit, spots[digit - 1] & cell_bits, pattern, peers, spots)
+    if not victims:
         return None
-    return _step(cg, size, cells, union, pivot, restricted, sorted(set(gone)))
+    return _step(cg, size, cells, union, pivot, restricted, sorted(set(victims)))
 
 
-def _seen_by_all(cg: CandidateGrid, digit: int, cells: list[int], pattern: int,
-                 peers: tuple[int, ...]) -> list[tuple[int, int]]:
-    """The candidates of ``digit`` outside the pattern in cells that see all of ``cells``."""
-    seen = -1
-    for cell in cells:
-        seen &= peers[cell]
-    seen &= ~pattern
-    bit = 1 << (digit - 1)
+def _seen_by_all(digit: int, cells: int, pattern: int, peers: tuple[int, ...],
+                 spots: list[int]) -> list[tuple[int, int]]:
+    """The candidates of ``digit`` outside the pattern in cells that see every cell of the bitset ``cells``."""
+    seen = spots[digit - 1] & ~pattern
+    while cells and seen:
+        low = cells & -cells
+        cells ^= low
+        seen &= peers[low.bit_length() - 1]
     out = []
-    while seen > 0:
+    while seen:
         low = seen & -seen
         seen ^= low
-        cell = low.bit_length() - 1
-        if cg.masks[cell] & bit:
-            out.append((cell, digit))
+        out.append((low.bit_length() - 1, digit))
     return out
 
 

@@ -628,7 +628,7 @@ SE_LADDER: tuple[SeRung, ...] = (
     SeRung(FOUR_LINKS, _chains_up_to(8), 5.8),
     SeRung(als_wings.NAMES[4], als_wings.find_vwxyz_wings, 6.2),
     SeRung(exclusion.APE, exclusion.find_aligned_pair_exclusions, 6.2),
-    # UVWXYZ-Wing 6.6 (als_wings.find_uvwxyz_wings; left out for speed: ~1.5 ms a stalled state, rare in SE data).
+    SeRung(als_wings.NAMES[5], als_wings.find_uvwxyz_wings, 6.6),
     # SE's "Forcing Chains & Cycles" producer, 6.5+: chains.py's cycles and forcing X/XY chains (which rate their
     # steps) go in this group; until then, today's chain finders stand in, rated as SE would rate the chain.
     SeRung(single_digit.X_CHAIN, _find_x_chains_shared, 6.6, _x_chain_rating, "chains"),
@@ -636,7 +636,7 @@ SE_LADDER: tuple[SeRung, ...] = (
     SeRung(chains.REMOTE_PAIRS, chains.find_remote_pairs, 6.6, _y_chain_rating, "chains"),
     SeRung(chains.XY_CHAIN, chains.find_xy_chains, 6.6, _y_chain_rating, "chains"),
     SeRung(wings.W_WING, wings.find_w_wings, 7.0, _w_wing_rating, "chains"),
-    # TUVWXYZ-Wing 7.5 (als_wings.find_tuvwxyz_wings; left out for speed, as UVWXYZ).
+    SeRung(als_wings.NAMES[6], als_wings.find_tuvwxyz_wings, 7.5),
     SeRung(exclusion.ATE, exclusion.find_aligned_triplet_exclusions, 7.5),
     # Nishio 7.5+, Multiple (cell, unit) forcing chains 8.0+, Dynamic 8.5+, Dynamic+ 9.0+, Nested 9.5+
     # (forcing.py, which rates its steps) go here, in that order.
