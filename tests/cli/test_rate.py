@@ -18,14 +18,36 @@ def test_rate_a_file_one_line_a_puzzle_with_a_histogram():
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     assert len(lines) == len(sample_lines("famous.txt"))
-    assert all(line.startswith("beyond logic ") and line.endswith(" Guess") for line in lines)
+    assert all(line == "beyond logic 10.0 Guess" for line in lines)
     assert "beyond logic" in result.stderr and "100.0%" in result.stderr
 
 
 def test_rate_json():
     line = sample_lines("17clue_sample.txt")[0]
-    record = json.loads(runner.invoke(app, ["rate", line, "-f", "json"]).stdout)
+    record = json.loads(runner.invoke(app, ["rate", line, "-f", "json", "--scale", "bitdoku"]).stdout)
     assert record["level"] in ("easy", "medium") and record["counts"]["Hidden Single"] > 0
+    assert record["scale"] == "bitdoku" and "difficulties" not in record
+
+
+def test_rate_json_on_the_se_scale_has_the_histogram():
+    line = sample_lines("top1465_sample.txt")[3]
+    for flags in (["--json"], ["-f", "json"], ["--json", "--scale", "se"]):
+        result = runner.invoke(app, ["rate", line, *flags])
+        assert result.exit_code == 0
+        record = json.loads(result.stdout)
+        assert set(record) == {"line", "puzzle", "score", "level", "hardest", "counts", "steps", "scale",
+                               "difficulties"}
+        assert record["scale"] == "se" and record["puzzle"] == line
+        assert sum(record["counts"].values()) == record["steps"] and set(record["counts"]) == set(
+            record["difficulties"])
+        assert record["difficulties"][record["hardest"]] == record["score"]
+
+
+def test_rate_text_on_both_scales():
+    line = "..3..4.221......"
+    assert runner.invoke(app, ["rate", line]).stdout == "easy 1.2 Hidden Single (box)\n"
+    assert runner.invoke(app, ["rate", line, "--scale", "bitdoku"]).stdout == "easy 1.20 Hidden Single\n"
+    assert runner.invoke(app, ["rate", line, "--scale", "hodoku"]).exit_code != 0
 
 
 def test_rate_marks_invalid_lines_and_goes_on():
@@ -52,5 +74,5 @@ def test_a_rating_over_its_step_budget_prints_limit_and_goes_on(tmp_path):
     path.write_text("8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..\n"
                     "..3..4.221......\n")
     result = runner.invoke(app, ["rate", str(path), "--max-steps", "3"])
-    assert result.stdout.splitlines() == ["limit", "easy 1.20 Hidden Single"]
+    assert result.stdout.splitlines() == ["limit", "easy 1.2 Hidden Single (box)"]
     assert result.exit_code == ExitCode.LIMIT and "limit" in result.stderr

@@ -14,19 +14,21 @@ from bitdoku.logic.rating import DIFFICULTY, LEVELS, rating_of
 def test_rate_counts_the_same_steps_as_explain(name):
     for line in sample_lines(name)[:12]:
         expected = Counter(step.technique for step in explain(line, guess=True))
-        rating = rate(line)
+        rating = rate(line, scale="bitdoku")
         assert rating.counts == dict(expected)
         assert rating.steps == sum(expected.values())
 
 
 def test_levels_follow_the_hardest_technique():
     edge = sample_lines("valid_edgecases.txt")
-    assert rate(edge[0]) == rate(Grid.parse(edge[0]))
-    assert rate(edge[0]).level == "easy" and rate(edge[0]).score == 0.0  # already solved
-    assert rate(edge[2]).level == "easy"
+    for scale in ("se", "bitdoku"):
+        assert rate(edge[0], scale=scale) == rate(Grid.parse(edge[0]), scale=scale)
+        assert rate(edge[0], scale=scale).level == "easy" and rate(edge[0], scale=scale).score == 0.0  # solved
+        assert rate(edge[2], scale=scale).level == "easy"
     for line in sample_lines("famous.txt"):
-        rating = rate(line)
+        rating = rate(line, scale="bitdoku")
         assert rating.level == "beyond logic" and rating.hardest == "Guess" and rating.score > 10
+        assert rate(line).level == "beyond logic" and rate(line).score == 10.0
 
 
 def test_every_technique_has_a_weight_and_levels_rise_with_it():
@@ -45,8 +47,42 @@ def test_score_is_the_hardest_weight_plus_a_small_term():
 
 def test_rating_is_deterministic_and_takes_pencil_marks():
     line = sample_lines("top1465_sample.txt")[3]
-    assert rate(line) == rate(line)
-    assert rate(CandidateGrid.parse(line).to_pencilmarks()).hardest == rate(line).hardest
+    for scale in ("se", "bitdoku"):
+        assert rate(line, scale=scale) == rate(line, scale=scale)
+        assert rate(CandidateGrid.parse(line).to_pencilmarks(), scale=scale).hardest == rate(line, scale=scale).hardest
+
+
+#: Ratings of the first release (``scale="bitdoku"``), computed by it before the SE scale was added: they must not
+#: change. (file, line, score, level, hardest, steps)
+FIRST_RELEASE = [
+    ("17clue_sample.txt", 0, 1.2, "easy", "Hidden Single", 64),
+    ("17clue_sample.txt", 3, 1.5, "easy", "Naked Single", 64),
+    ("top1465_sample.txt", 0, 10.0759, "beyond logic", "Guess", 88),
+    ("top1465_sample.txt", 1, 2.2733, "medium", "Hidden Pair", 85),
+    ("top1465_sample.txt", 2, 2.2663, "medium", "Hidden Pair", 77),
+    ("top1465_sample.txt", 3, 1.7525, "medium", "Locked Candidates (Pointing)", 70),
+    ("hardest_sample.txt", 1, 10.06, "beyond logic", "Guess", 64),
+    ("hardest_sample.txt", 3, 10.0739, "beyond logic", "Guess", 77),
+]
+
+
+@pytest.mark.parametrize(("name", "index", "score", "level", "hardest", "steps"), FIRST_RELEASE)
+def test_the_bitdoku_scale_is_unchanged(name, index, score, level, hardest, steps):
+    rating = rate(sample_lines(name)[index], scale="bitdoku")
+    assert (rating.score, rating.level, rating.hardest, rating.steps, rating.scale) == (
+        score, level, hardest, steps, "bitdoku")
+    assert set(rating.to_dict()) == {"score", "level", "hardest", "counts", "steps", "scale"}
+
+
+def test_se_rating_record_and_unknown_scale():
+    rating = rate(sample_lines("top1465_sample.txt")[3])
+    record = rating.to_dict()
+    assert set(record) == {"score", "level", "hardest", "counts", "steps", "scale", "difficulties"}
+    assert record["scale"] == "se" and sum(record["counts"].values()) == record["steps"]
+    assert list(record["difficulties"].values()) == sorted(record["difficulties"].values())
+    assert record["difficulties"][record["hardest"]] == record["score"]
+    with pytest.raises(ValueError, match="unknown rating scale"):
+        rate(sample_lines("top1465_sample.txt")[3], scale="hodoku")
 
 
 def test_invalid_and_unsolvable_puzzles_raise():
@@ -64,8 +100,9 @@ def test_a_rating_past_its_step_budget_is_an_error_not_a_different_rating():
     from bitdoku.logic.rating import default_max_steps
 
     hard = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
-    complete = rate(hard)
-    assert complete.steps > 3 and rate(hard, max_steps=10_000) == complete
-    with pytest.raises(StepLimitError, match="solving stopped after 3 steps beyond singles"):
-        rate(hard, max_steps=3)
+    for scale in ("se", "bitdoku"):
+        complete = rate(hard, scale=scale)
+        assert complete.steps > 3 and rate(hard, max_steps=10_000, scale=scale) == complete
+        with pytest.raises(StepLimitError, match="solving stopped after 3 steps beyond singles"):
+            rate(hard, max_steps=3, scale=scale)
     assert default_max_steps(Grid.empty("8x8").shape) == 48  # an empty 64x64 grid stops within a minute

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 from collections import Counter
 from collections.abc import Iterator
 from itertools import islice
@@ -29,6 +30,20 @@ LEVELS = tuple(name.replace("-", " ") for name in LEVEL_NAMES)
 RateFormatOption = Annotated[
     StepFormat, typer.Option("--format", "-f", help="'text': 'level score hardest' a line; 'json': one object a line.")
 ]
+JsonOption = Annotated[bool, typer.Option("--json", help="Same as --format json (with the step histogram).")]
+
+
+class Scale(str, enum.Enum):
+    """The rating scale: Sudoku Explainer's, or the first release's."""
+
+    se = "se"
+    bitdoku = "bitdoku"
+
+
+ScaleOption = Annotated[
+    Scale, typer.Option("--scale", help="'se': the Sudoku Explainer scale (default); 'bitdoku': the first release's "
+                                        "score.")
+]
 
 
 def rate(
@@ -39,19 +54,26 @@ def rate(
     max_steps: MaxStepsOption = None,
     output_file: OutputFileOption = None,
     resume: ResumeOption = False,
+    scale: ScaleOption = Scale.se,
+    json_output: JsonOption = False,
 ) -> None:
     """Rate puzzles by the hardest technique a person needs: one line 'level score hardest' a puzzle.
 
-    Levels: easy, medium, hard, expert, extreme, beyond logic (a guess was needed). A histogram of the levels
-    goes to stderr at the end. A puzzle whose givens clash or that has no solution gets the line 'invalid';
-    one that needs more than --max-steps steps beyond singles gets 'limit'.
+    The score is on the Sudoku Explainer scale (--scale se, the default: the hardest step of a simplest-first
+    solve, 1.0 to 10.0, where 10.0 means a guess was needed) or the first release's (--scale bitdoku). Levels:
+    easy, medium, hard, expert, extreme, beyond logic (a guess was needed); on the SE scale they are bands of
+    the score (easy below 2.5, medium below 4.0, hard below 5.6, expert below 7.0, extreme from 7.0). JSON
+    records hold the step histogram ('counts': technique -> steps). A histogram of the levels goes to stderr at
+    the end. A puzzle whose givens clash or that has no solution gets the line 'invalid'; one that needs more
+    than --max-steps steps beyond singles gets 'limit'.
     """
     from bitdoku.cli.inputs import open_inputs
     from bitdoku.cli.runner import parse_shape, results_file
 
     inputs = open_inputs(puzzle, parse_shape(shape))
     with results_file(output_file, resume=resume) as done:
-        tally, code = _rate_all(islice(inputs.entries, done, None), output, lenient, max_steps)
+        output = StepFormat.json if json_output else output
+        tally, code = _rate_all(islice(inputs.entries, done, None), output, lenient, max_steps, scale.value)
 
     from bitdoku.cli.console import warn
 
@@ -60,7 +82,7 @@ def rate(
 
 
 def _rate_all(entries: Iterator[Entry], output: StepFormat, lenient: bool,
-              max_steps: int | None) -> tuple[Counter[str], ExitCode]:
+              max_steps: int | None, scale: str = "se") -> tuple[Counter[str], ExitCode]:
     """Rate each entry and write its line; the tally of levels and statuses, and the worst exit code."""
     from bitdoku.cli.console import emit, flush, warn
     from bitdoku.cli.output import error_record, to_json
@@ -79,7 +101,7 @@ def _rate_all(entries: Iterator[Entry], output: StepFormat, lenient: bool,
             code = max(code, ExitCode.BAD_INPUT)
             continue
         try:
-            rating = rate_puzzle(entry.grid, max_steps=max_steps)
+            rating = rate_puzzle(entry.grid, max_steps=max_steps, scale=scale)
         except (InvalidGridError, StepLimitError) as error:
             status = "invalid" if isinstance(error, InvalidGridError) else "limit"
             tally[status] += 1
@@ -95,7 +117,8 @@ def _rate_all(entries: Iterator[Entry], output: StepFormat, lenient: bool,
         if output is StepFormat.json:
             emit(to_json({"line": entry.line, "puzzle": entry.grid.to_line(), **rating.to_dict()}))
         else:
-            emit(f"{rating.level} {rating.score:.2f} {rating.hardest}")
+            shown = f"{rating.score:.1f}" if scale == "se" else f"{rating.score:.2f}"
+            emit(f"{rating.level} {shown} {rating.hardest}")
         flush()
     return tally, code
 

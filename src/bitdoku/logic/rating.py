@@ -1,4 +1,13 @@
-"""``rate``: how hard a puzzle is for a person, from the techniques its solve needs.
+"""``rate``: how hard a puzzle is for a person, from the techniques its solve needs, on one of two scales.
+
+``scale="se"`` (the default): the Sudoku Explainer scale, the common scale of puzzle forums. The score is the
+highest SE difficulty of a step in an SE-style simplest-first solve (``bitdoku.logic.se``: SE's rule order, its
+singles and direct rules, a step's own difficulty for chains); the level is the band of the score
+(``difficulty.SE_BANDS``); ``counts`` is the histogram of the steps (technique -> count) and ``difficulties``
+each technique's highest SE difficulty in the solve. When no rule applies, the solve guesses as below
+(technique "Guess", 10.0, level "beyond logic").
+
+``scale="bitdoku"``: the score of the first release, unchanged:
 
 The rater solves like ``explain(puzzle, guess=True)`` (same ladder, same order, so the same steps) but keeps
 only counts: singles run in a compiled kernel (``_fast.run_singles``) on arrays, and the Python techniques
@@ -31,11 +40,14 @@ from bitdoku.formats.pencilmarks import looks_like_pencilmarks
 from bitdoku.grid import Grid
 from bitdoku.logic import _fast
 from bitdoku.logic.candidates import CandidateGrid, as_candidates
+from bitdoku.logic.difficulty import se_level
 from bitdoku.logic.explain import LADDER, _guess, _solution_for, default_max_steps, next_step
+from bitdoku.logic.se import SeSolve, se_solve
 from bitdoku.logic.singles import HIDDEN_SINGLE, NAKED_SINGLE
 from bitdoku.logic.step import GUESS, Step
 
 LEVELS = ("easy", "medium", "hard", "expert", "extreme", "beyond logic")
+SCALES = ("se", "bitdoku")
 
 #: technique -> (difficulty, level). Levels: easy = singles; medium = intersections and small subsets;
 #: hard = X-Wing, the two-link single-digit patterns, the short wings, quads, remote pairs and UR type 1;
@@ -74,27 +86,37 @@ _HARDER = tuple(rung for rung in LADDER if not rung.single)
 
 @dataclass(frozen=True)
 class Rating:
-    """The difficulty of a puzzle: ``score`` (see the module docstring), ``level``, the ``hardest`` technique
-    used, how many steps each technique made (``counts``), and the number of ``steps`` in all."""
+    """The difficulty of a puzzle on a ``scale`` ("se" or "bitdoku"): ``score`` (see the module docstring),
+    ``level``, the ``hardest`` technique used, the histogram of the steps (``counts``: technique -> steps, easiest
+    first), the number of ``steps`` in all, and on the SE scale each technique's highest SE difficulty in the
+    solve (``difficulties``)."""
 
     score: float
     level: str
     hardest: str
     counts: dict[str, int] = field(default_factory=dict)
     steps: int = 0
+    scale: str = "bitdoku"
+    difficulties: dict[str, float] = field(default_factory=dict, compare=False)
 
     def to_dict(self) -> dict[str, object]:
-        return {"score": self.score, "level": self.level, "hardest": self.hardest, "counts": dict(self.counts),
-                "steps": self.steps}
+        record: dict[str, object] = {"score": self.score, "level": self.level, "hardest": self.hardest,
+                                     "counts": dict(self.counts), "steps": self.steps, "scale": self.scale}
+        if self.scale == "se":
+            record["difficulties"] = dict(self.difficulties)
+        return record
 
 
-def rate(puzzle: Grid | CandidateGrid | str, *, max_steps: int | None = None) -> Rating:
-    """Rate a puzzle by the hardest technique its solve needs, and how often it needed more than singles.
+def rate(puzzle: Grid | CandidateGrid | str, *, max_steps: int | None = None, scale: str = "se") -> Rating:
+    """Rate a puzzle by the hardest technique its solve needs (and, on the bitdoku scale, how often it needed
+    more than singles).
 
     Parameters
     ----------
     puzzle : Grid, CandidateGrid or str
         The puzzle; pencil marks are taken as they are.
+    scale : str
+        "se" (Sudoku Explainer's scale, the default) or "bitdoku" (the first release's score).
     max_steps : int, optional
         Steps beyond singles (guesses included) the solve may take; past it ``StepLimitError`` is raised, so
         a rating is either complete and the same on every machine, or an error. Default:
@@ -113,16 +135,34 @@ def rate(puzzle: Grid | CandidateGrid | str, *, max_steps: int | None = None) ->
 
     Example
     -------
-    >>> r = rate("..3." ".4.2" "21.." "....")
+    >>> r = rate("..3." ".4.2" "21.." "....", scale="bitdoku")
     >>> r.level, r.hardest, r.score, r.steps
     ('easy', 'Hidden Single', 1.2, 11)
+    >>> r = rate("..3." ".4.2" "21.." "....")
+    >>> r.level, r.hardest, r.score, r.counts
+    ('easy', 'Hidden Single (box)', 1.2, {'Full House': 8, 'Hidden Single (box)': 3})
     """
+    if scale not in SCALES:
+        raise ValueError(f"unknown rating scale {scale!r}: expected one of {', '.join(SCALES)}")
     if isinstance(puzzle, str):
         text = puzzle.strip()
         plain_line = "\n" not in text and not looks_like_pencilmarks(text)
         puzzle = Grid.parse(text) if plain_line else CandidateGrid.parse(text)
     budget = default_max_steps(puzzle.shape) if max_steps is None else max_steps
+    if scale == "se":
+        return se_rating_of(se_solve(puzzle, budget))
     return rating_of(_count_steps(puzzle, budget))
+
+
+def se_rating_of(solve: SeSolve) -> Rating:
+    """The SE-scale rating of an SE-style solve."""
+    if not solve.counts:
+        return Rating(0.0, LEVELS[0], "none", {}, 0, "se", {})
+    order = sorted(solve.counts, key=lambda name: solve.difficulties[name])
+    counts = {name: solve.counts[name] for name in order}
+    difficulties = {name: solve.difficulties[name] for name in order}
+    level = "beyond logic" if solve.guessed else se_level(solve.score)
+    return Rating(round(solve.score, 2), level, solve.hardest, counts, sum(counts.values()), "se", difficulties)
 
 
 def rating_of(counts: Counter[str] | dict[str, int]) -> Rating:
@@ -142,15 +182,7 @@ def _count_steps(puzzle: Grid | CandidateGrid, max_steps: int) -> Counter[str]:
     shape = puzzle.shape
     tables = shape.tables
     n = shape.n
-    if isinstance(puzzle, Grid):
-        values = np.frombuffer(puzzle.cells, dtype=np.uint8).copy()
-        masks = np.empty(shape.n_cells, dtype=np.uint64)
-        if not _fast.load_candidates(values, tables.units, tables.cell_units, n, masks):
-            puzzle.validate()
-    else:
-        state = as_candidates(puzzle).cleaned()
-        values = np.frombuffer(state.values, dtype=np.uint8).copy()
-        masks = np.array(state.masks, dtype=np.uint64)
+    values, masks = _arrays(puzzle)
     counts: Counter[str] = Counter()
     singles = np.zeros(2, dtype=np.int64)
     solution: Grid | None = None
@@ -172,6 +204,20 @@ def _count_steps(puzzle: Grid | CandidateGrid, max_steps: int) -> Counter[str]:
     counts[HIDDEN_SINGLE] += int(singles[0])
     counts[NAKED_SINGLE] += int(singles[1])
     return counts
+
+
+def _arrays(puzzle: Grid | CandidateGrid) -> tuple[np.ndarray, np.ndarray]:
+    """The kernel's arrays of a puzzle: values (uint8) and candidate masks (uint64, 0 for filled cells)."""
+    shape = puzzle.shape
+    tables = shape.tables
+    if isinstance(puzzle, Grid):
+        values = np.frombuffer(puzzle.cells, dtype=np.uint8).copy()
+        masks = np.empty(shape.n_cells, dtype=np.uint64)
+        if not _fast.load_candidates(values, tables.units, tables.cell_units, shape.n, masks):
+            puzzle.validate()
+        return values, masks
+    state = as_candidates(puzzle).cleaned()
+    return np.frombuffer(state.values, dtype=np.uint8).copy(), np.array(state.masks, dtype=np.uint64)
 
 
 def _apply(step: Step, values: np.ndarray, masks: np.ndarray, peers: np.ndarray) -> None:

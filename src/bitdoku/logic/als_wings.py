@@ -1,0 +1,186 @@
+"""SukakuExplainer's wings: a bivalue cell and an almost locked set (ALS) in one unit, joined by a restricted
+common digit (an ALS-XZ whose small set is one bivalue cell).
+
+An ALS is m cells of one unit with m+1 candidates between them: if one of its digits is taken away, the others
+fill it. The pivot is a bivalue cell {x, z} outside the set with both digits in the set, and every cell of the set
+that holds x sees the pivot (x is a *restricted common*: it cannot be in both). Then the pivot is z, or (the
+pivot being x) the set is locked on its other digits and holds z: z is true in the pivot or in the set, so it
+leaves every cell that sees the pivot and all the set's cells holding z. When z is a restricted common too
+(doubly linked), x goes the same way, and each other digit of the set leaves the cells that see all its places
+in the set.
+
+SukakuExplainer names and rates them by the size of the set: WXYZ-Wing (3 cells, 5.5-5.6), VWXYZ-Wing (4 cells,
+6.2-6.4), UVWXYZ-Wing (5 cells, 6.6), TUVWXYZ-Wing (6 cells, 7.5); the two smaller ones are rated by the largest
+candidate count of a set cell (the middle sizes are the harder). The steps carry that ``difficulty``; each finder
+yields the easiest first (then the most eliminations), as SE sorts them. See
+https://www.sudokuwiki.org/WXYZ_Wing and https://hodoku.sourceforge.net/en/tech_als.php.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from functools import cache, lru_cache
+
+from bitdoku.logic.candidates import CandidateGrid, digits_of
+from bitdoku.logic.step import Step, digit_list, make_step, names, removals
+from bitdoku.shape import Shape
+
+NAMES = {3: "WXYZ-Wing", 4: "VWXYZ-Wing", 5: "UVWXYZ-Wing", 6: "TUVWXYZ-Wing"}
+
+
+def rating(size: int, largest: int) -> float:
+    """SukakuExplainer's rating of a wing whose set has ``size`` cells, the largest with ``largest``
+    candidates.
+
+    >>> [rating(3, k) for k in (2, 3, 4)], [rating(4, k) for k in (2, 3, 4, 5)], rating(5, 4), rating(6, 4)
+    ([5.5, 5.6, 5.5], [6.3, 6.4, 6.3, 6.2], 6.6, 7.5)
+    """
+    if size == 3:
+        return round(5.5 + (1 - abs(3 - largest)) / 10, 1)
+    if size == 4:
+        return round(6.2 + (2 - abs(3 - largest)) / 10, 1)
+    return 6.6 if size == 5 else 7.5
+
+
+def wing_finder(size: int) -> Callable[[CandidateGrid], Iterator[Step]]:
+    """The finder of the wings whose set has ``size`` cells (3 to 6)."""
+
+    def find(cg: CandidateGrid) -> Iterator[Step]:
+        found = list(_wings(cg, size))
+        found.sort(key=lambda item: (item[0], -len(item[1].eliminations)))
+        for _, step in found:
+            yield step
+
+    find.__name__ = f"find_{NAMES[size].lower().replace('-', '_')}s"
+    find.__doc__ = f"{NAMES[size]}s: a bivalue cell and a {size}-cell almost locked set, easiest first."
+    return find
+
+
+find_wxyz_wings = wing_finder(3)
+find_vwxyz_wings = wing_finder(4)
+find_uvwxyz_wings = wing_finder(5)
+find_tuvwxyz_wings = wing_finder(6)
+
+
+@cache
+def _peer_bits(shape: Shape) -> tuple[int, ...]:
+    from bitdoku.logic.candidates import layout_of
+
+    return tuple(sum(1 << p for p in peers) for peers in layout_of(shape).peers)
+
+
+def _sets(cg: CandidateGrid, size: int) -> Iterator[tuple[tuple[int, ...], int]]:
+    """Almost locked sets of ``size`` cells in one unit (each cell with 2..size+1 candidates), once each."""
+    masks = cg.masks
+    seen: set[tuple[int, ...]] = set()
+    for unit in cg.layout.units:
+        for places, union in _unit_sets(size, tuple(masks[c] for c in unit)):
+            cells = tuple(unit[i] for i in places)
+            if cells not in seen:
+                seen.add(cells)
+                yield cells, union
+
+
+@lru_cache(maxsize=1 << 16)
+def _unit_sets(size: int, masks: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """The almost locked sets of ``size`` cells among a unit's masks, as (positions, union): a pure function of
+    the unit's masks, cached, since most units do not change from one ladder pass to the next."""
+    cells = [i for i, m in enumerate(masks) if 2 <= m.bit_count() <= size + 1]
+    found = []
+    if len(cells) < size:
+        return ()
+    stack: list[tuple[int, tuple[int, ...], int]] = [(0, (), 0)]
+    while stack:
+        start, chosen, union = stack.pop()
+        if len(chosen) == size:
+            if union.bit_count() == size + 1:
+                found.append((chosen, union))
+            continue
+        for index in range(len(cells) - (size - len(chosen)), start - 1, -1):
+            merged = union | masks[cells[index]]
+            if merged.bit_count() <= size + 1:
+                stack.append((index + 1, (*chosen, cells[index]), merged))
+    found.sort()
+    return tuple(found)
+
+
+def _wings(cg: CandidateGrid, size: int) -> Iterator[tuple[float, Step]]:
+    masks = cg.masks
+    peers = _peer_bits(cg.shape)
+    pivots: dict[int, list[int]] = {}  # the bivalue cells by their mask
+    for cell, mask in enumerate(masks):
+        if mask.bit_count() == 2:
+            pivots.setdefault(mask, []).append(cell)
+    if not pivots:
+        return
+    spots = [0] * cg.n  # digit -> the cells holding it, as a bitset
+    for cell, mask in enumerate(masks):
+        while mask:
+            low = mask & -mask
+            spots[low.bit_length() - 1] |= 1 << cell
+            mask ^= low
+    for cells, union in _sets(cg, size):
+        cell_bits = sum(1 << c for c in cells)
+        largest = max(masks[c].bit_count() for c in cells)
+        digits = digits_of(union)
+        for i, x in enumerate(digits):
+            for z in digits[i + 1:]:
+                for pivot in pivots.get(1 << (x - 1) | 1 << (z - 1), ()):
+                    if cell_bits >> pivot & 1 or not peers[pivot] & cell_bits:
+                        continue
+                    step = _wing(cg, size, cells, cell_bits, union, pivot, (x, z), peers, spots)
+                    if step is not None:
+                        yield rating(size, largest), step
+
+
+def _wing(cg: CandidateGrid, size: int, cells: tuple[int, ...], cell_bits: int, union: int, pivot: int,
+          pair: tuple[int, int], peers: tuple[int, ...], spots: list[int]) -> Step | None:
+    """The step of one set and pivot {x, z}, if a digit of the pivot is a restricted common (all its places in
+    the set see the pivot) and something goes."""
+    seen = peers[pivot]
+    restricted = [d for d in pair if not spots[d - 1] & cell_bits & ~seen]
+    if not restricted:
+        return None
+    pattern = cell_bits | 1 << pivot
+    victims: list[tuple[int, int]] = []
+    for linked in restricted:
+        other = pair[1] if linked == pair[0] else pair[0]
+        victims += _seen_by_all(other, spots[other - 1] & cell_bits | 1 << pivot, pattern, peers, spots)
+    if len(restricted) == 2:
+        for digit in digits_of(union):
+            if digit not in pair:
+                victims += _seen_by_all(digit, spots[digit - 1] & cell_bits, pattern, peers, spots)
+    if not victims:
+        return None
+    return _step(cg, size, cells, union, pivot, restricted, sorted(set(victims)))
+
+
+def _seen_by_all(digit: int, cells: int, pattern: int, peers: tuple[int, ...],
+                 spots: list[int]) -> list[tuple[int, int]]:
+    """The candidates of ``digit`` outside the pattern in cells that see every cell of the bitset ``cells``."""
+    seen = spots[digit - 1] & ~pattern
+    while cells and seen:
+        low = cells & -cells
+        cells ^= low
+        seen &= peers[low.bit_length() - 1]
+    out = []
+    while seen:
+        low = seen & -seen
+        seen ^= low
+        out.append((low.bit_length() - 1, digit))
+    return out
+
+
+def _step(cg: CandidateGrid, size: int, cells: tuple[int, ...], union: int, pivot: int, restricted: list[int],
+          gone: list[tuple[int, int]]) -> Step:
+    n = cg.n
+    technique = NAMES[size]
+    pair = digit_list(digits_of(cg.masks[pivot]))
+    link = " and ".join(str(d) for d in restricted)
+    text = (
+        f"{names(cells, n)} hold {digit_list(digits_of(union))} (one digit more than cells), and {names([pivot], n)} "
+        f"is {pair}; {link} cannot be in both (every place of it in the set sees {names([pivot], n)}), so "
+        f"remove {removals(gone, n)} ({technique})"
+    )
+    difficulty = rating(size, max(cg.masks[c].bit_count() for c in cells))
+    return make_step(technique, cg, text, eliminations=gone, cells=(*cells, pivot), difficulty=difficulty)
