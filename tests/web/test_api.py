@@ -85,8 +85,8 @@ def test_explain_replays_from_its_start_to_the_solution(client):
 
 def test_rate_gives_level_score_and_counts(client):
     body = post(client, "rate", puzzle=SMALL).json()
-    assert body == {"score": 1.2, "level": "easy", "hardest": "Hidden Single", "counts": {"Hidden Single": 11},
-                    "steps": 11}
+    assert body == {"score": 1.2, "level": "easy", "hardest": "Hidden Single (box)",
+                    "counts": {"Full House": 8, "Hidden Single (box)": 3}, "steps": 11}
 
 
 def test_generate_makes_a_unique_puzzle_to_order_and_repeats_a_seed(client):

@@ -47,7 +47,17 @@ from numba import njit
 
 from bitdoku.errors import InvalidGridError, StepLimitError, cell_name
 from bitdoku.grid import Grid
-from bitdoku.logic import als_wings, chains, exclusion, fish, intersections, single_digit, subsets, uniqueness, wings
+from bitdoku.logic import (
+    als_wings,
+    exclusion,
+    fish,
+    intersections,
+    se_chains,
+    single_digit,
+    subsets,
+    uniqueness,
+    wings,
+)
 from bitdoku.logic._fast import CONTRADICTION, SOLVED, STALLED, _digit_of, _full, _place
 from bitdoku.logic.candidates import CandidateGrid, as_candidates, digits_of
 from bitdoku.logic.difficulty import (
@@ -57,7 +67,6 @@ from bitdoku.logic.difficulty import (
     HIDDEN_SINGLE_LINE,
     NAKED_SINGLE,
     SINGLES_DIFFICULTY,
-    length_bonus,
 )
 from bitdoku.logic.step import Step, digit_list, make_step, names, removals
 from bitdoku.shape import Shape
@@ -552,30 +561,6 @@ def _x_chain_steps(cg: CandidateGrid) -> tuple[Step, ...]:
     return memo[1]
 
 
-def _find_x_chains_shared(cg: CandidateGrid) -> Iterator[Step]:
-    """X-Chains of any length, the shortest first (from the shared per-state list)."""
-    return iter(sorted(_x_chain_steps(cg), key=lambda s: len(s.cells)))
-
-
-# Stand-in ratings of today's chain-like finders, as SE's "Forcing Chains & Cycles" would rate the same chain:
-# 6.6 for a forcing chain of one kind of link (X: one digit; Y: bivalue cells), 7.0 for mixed links, plus the
-# length bonus of the chain's nodes (a cell of an XY-chain is two nodes).
-def _x_chain_rating(step: Step) -> float:
-    return round(6.6 + length_bonus(len(step.cells)), 1)
-
-
-def _y_chain_rating(step: Step) -> float:
-    return round(6.6 + length_bonus(2 * len(step.cells)), 1)
-
-
-def _colouring_rating(step: Step) -> float:
-    return round(6.6 + length_bonus(min(len(step.cells), 8)), 1)
-
-
-def _w_wing_rating(step: Step) -> float:
-    return round(7.0 + length_bonus(6), 1)
-
-
 # -- the ladder ------------------------------------------------------------------------------------------
 
 
@@ -613,29 +598,34 @@ SE_LADDER: tuple[SeRung, ...] = (
     SeRung(single_digit.SKYSCRAPER, single_digit.find_skyscrapers, 4.0),
     SeRung(single_digit.KITE, single_digit.find_two_string_kites, 4.1),
     SeRung(TURBOT_FISH, _chains_up_to(4), 4.2),
-    # Empty Rectangle 4.3 (single_digit.py) goes here.
+    SeRung(single_digit.EMPTY_RECTANGLE, single_digit.find_empty_rectangles, 4.3),
     SeRung(wings.XY_WING, wings.find_xy_wings, 4.2),
     SeRung(wings.XYZ_WING, wings.find_xyz_wings, 4.4),
-    # Unique Rectangles and Loops 4.5+ (uniqueness.py, types 1-6 rate their steps) go here.
-    SeRung(uniqueness.UNIQUE_RECTANGLE_1, uniqueness.find_unique_rectangles_type_1, 4.5),
+    # SE's "Unique Rectangles and Loops" producer (its hints sorted by difficulty; each step rates itself):
+    SeRung(uniqueness.UNIQUE_RECTANGLE_1, uniqueness.find_unique_rectangles_type_1, 4.5, group="uniqueness"),
+    SeRung(uniqueness.UNIQUE_RECTANGLE_2, uniqueness.find_unique_rectangles_type_2, 4.5, group="uniqueness"),
+    SeRung(uniqueness.UNIQUE_RECTANGLE_5, uniqueness.find_unique_rectangles_type_5, 4.5, group="uniqueness"),
+    SeRung(uniqueness.UNIQUE_RECTANGLE_3, uniqueness.find_unique_rectangles_type_3, 4.6, group="uniqueness"),
+    SeRung(uniqueness.UNIQUE_RECTANGLE_4, uniqueness.find_unique_rectangles_type_4, 4.5, group="uniqueness"),
+    SeRung("Unique Loop", uniqueness.find_unique_loops, 4.6, group="uniqueness"),
     SeRung("Naked Quad", _se_subsets(subsets.find_naked_quads, 4, naked=True), 5.0),
     SeRung("Jellyfish", fish.find_jellyfish, 5.2),
     SeRung("Hidden Quad", _se_subsets(subsets.find_hidden_quads, 4, naked=False), 5.4),
     SeRung(THREE_LINKS, _chains_up_to(6), 5.4),
     SeRung(als_wings.NAMES[3], als_wings.find_wxyz_wings, 5.5),
-    # BUG types 5.6+ (uniqueness.py rates its steps) go here.
-    SeRung(uniqueness.BUG_PLUS_1, uniqueness.find_bug_plus_1, 5.6),
+    # SE's "Bivalue Universal Grave" producer (each step rates itself):
+    SeRung(uniqueness.BUG_PLUS_1, uniqueness.find_bug_plus_1, 5.6, group="bug"),
+    SeRung(uniqueness.BUG_1, uniqueness.find_bug_type_1, 5.6, group="bug"),
+    SeRung(uniqueness.BUG_2, uniqueness.find_bug_type_2, 5.7, group="bug"),
+    SeRung(uniqueness.BUG_3, uniqueness.find_bug_type_3, 5.8, group="bug"),
+    SeRung(uniqueness.BUG_4, uniqueness.find_bug_type_4, 5.7, group="bug"),
     SeRung(FOUR_LINKS, _chains_up_to(8), 5.8),
     SeRung(als_wings.NAMES[4], als_wings.find_vwxyz_wings, 6.2),
     SeRung(exclusion.APE, exclusion.find_aligned_pair_exclusions, 6.2),
     SeRung(als_wings.NAMES[5], als_wings.find_uvwxyz_wings, 6.6),
-    # SE's "Forcing Chains & Cycles" producer, 6.5+: chains.py's cycles and forcing X/XY chains (which rate their
-    # steps) go in this group; until then, today's chain finders stand in, rated as SE would rate the chain.
-    SeRung(single_digit.X_CHAIN, _find_x_chains_shared, 6.6, _x_chain_rating, "chains"),
-    SeRung(single_digit.COLOURING, single_digit.find_simple_colouring, 6.6, _colouring_rating, "chains"),
-    SeRung(chains.REMOTE_PAIRS, chains.find_remote_pairs, 6.6, _y_chain_rating, "chains"),
-    SeRung(chains.XY_CHAIN, chains.find_xy_chains, 6.6, _y_chain_rating, "chains"),
-    SeRung(wings.W_WING, wings.find_w_wings, 7.0, _w_wing_rating, "chains"),
+    # SE's "Forcing Chains & Cycles" producer, 6.5+: bidirectional cycles and forcing X/XY chains, each step
+    # rated by its kind and length, the easiest first.
+    SeRung(se_chains.FORCING_CHAIN, se_chains.find_se_chains, 6.5),
     SeRung(als_wings.NAMES[6], als_wings.find_tuvwxyz_wings, 7.5),
     SeRung(exclusion.ATE, exclusion.find_aligned_triplet_exclusions, 7.5),
     # Nishio 7.5+, Multiple (cell, unit) forcing chains 8.0+, Dynamic 8.5+, Dynamic+ 9.0+, Nested 9.5+
