@@ -14,7 +14,7 @@ NOTES-kernels.md, round 5).
   cell, from the same count over the rows of a band, masked to a stack.
 * Locked candidates: a box whose digit sits in one row (or one column) clears it from the rest of that line;
   a row (or column) whose digit sits in one box clears it from the rest of the box.
-* Pairs (``PAIRS``, the restarted first-solution search only): two cells of a unit with the same two
+* Pairs (``PAIRS``, on in the restarted first-solution search): two cells of a unit with the same two
   candidates, and two digits with the same two places in a row or column.
 
 The rules and the choice of the branching cell (the first open cell, row by row, with the fewest candidates;
@@ -462,7 +462,7 @@ def first_solution(cells, n, r, max_nodes, flags, solutions, stats, rng, unit):
     allowance restarts. The budget ``max_nodes`` counts the nodes of all runs. ``rng`` drives the runs, so a
     seed gives one answer. ``stats`` sums the runs' counters (``STAT_RESTARTS``: runs after the first).
     With the three rules of ``ALL_RULES`` on, the runs also propagate ``PAIRS``: on 25x25 grids near 45 % fill
-    they cut the nodes about four times and the worst case ten times, more than their cost a node.
+    they cut the nodes about 2.5-4 times for about twice the cost a node (the hardest instance gains little).
     Measured in benchmarks/NOTES-kernels.md, rounds 5 and 6.
     """
     if flags & ALL_RULES == ALL_RULES:
