@@ -16,7 +16,16 @@ from hypothesis import strategies as st
 from tests.kernels.test_kernels_search import is_solution, naive_count, random_grid
 
 from bitdoku.kernels import status as S
-from bitdoku.kernels.boards import _luby, first_solution, is_box_geometry, search_boards
+from bitdoku.kernels.boards import (
+    _load,
+    _luby,
+    _pairs,
+    _propagate,
+    _scratch,
+    first_solution,
+    is_box_geometry,
+    search_boards,
+)
 from bitdoku.kernels.dfs import search_generic
 from bitdoku.kernels.rng import new_state
 from bitdoku.shape import Shape
@@ -101,6 +110,55 @@ def test_restarts_never_report_a_wrong_solution_or_a_false_none(case, unit, seed
     else:
         assert code in (S.COMPLETE, S.INVALID, S.CONTRADICTION)
         assert stats[S.STAT_SOLUTIONS] == 0
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=grids(SMALL_SHAPES), flags=st.sampled_from([S.ALL_RULES, S.HIDDEN_SINGLES, S.NAKED_SINGLES, 0]))
+def test_pairs_count_what_brute_force_counts(case, flags):
+    shape, cells = case
+    expected = naive_count(cells, shape, 3)
+    code, stats, solutions = run(cells, shape, flags | S.PAIRS | S.NO_RESTARTS, max_nodes=10**6)
+    assert stats[S.STAT_SOLUTIONS] == expected
+    assert code != S.BUDGET_EXHAUSTED
+    for solution in solutions[:expected]:
+        assert is_solution(solution, cells, shape)
+
+
+def root_state(cells, shape):
+    """State 0 of the bitboard kernel after loading the givens (or None if they break the rules)."""
+    n, r = shape.n, shape.box_rows
+    st = np.empty((1, n * n + n + 2), np.uint64)
+    return st if _load(cells, st, n, r, n // r) < 0 else None
+
+
+def keeps(st, grid, shape):
+    """Whether every cell of state 0 still has the digit of the solution ``grid`` among its candidates."""
+    n = shape.n
+    return all(int(st[0, (int(grid[cell]) - 1) * n + cell // n]) >> (cell % n) & 1 for cell in range(n * n))
+
+
+@pytest.mark.parametrize("shape", [Shape(3, 3), Shape(3, 4), Shape(4, 4), Shape(5, 5)])
+def test_pairs_never_strike_a_true_candidate(shape):
+    """Pairs on the fixpoint of the other rules (where the search runs them) keep a known solution's digits,
+    and they do strike something on some grids."""
+    rng = random.Random(shape.n)
+    n, r = shape.n, shape.box_rows
+    struck = 0
+    for _ in range(60):
+        grid = random_grid(shape, rng)
+        cells = grid.copy()
+        cells[rng.sample(range(shape.n_cells), rng.randint(shape.n_cells // 3, shape.n_cells))] = 0
+        st = root_state(cells, shape)
+        bands = np.empty(n // r, np.uint64)
+        work = _scratch(n)
+        assert _propagate(st, 0, n, r, n // r, S.ALL_RULES, bands, work) >= 0
+        before = st.copy()
+        struck += _pairs(st, 0, n, r, n // r, work)
+        assert keeps(st, grid, shape)
+        assert np.all(st[0, : n * n] & ~before[0, : n * n] == 0)  # only strikes
+        assert _propagate(st, 0, n, r, n // r, S.ALL_RULES | S.PAIRS, bands, work) >= 0
+        assert keeps(st, grid, shape)
+    assert struck > 0
 
 
 def test_restarts_happen_and_keep_to_the_budget():

@@ -14,6 +14,8 @@ NOTES-kernels.md, round 5).
   cell, from the same count over the rows of a band, masked to a stack.
 * Locked candidates: a box whose digit sits in one row (or one column) clears it from the rest of that line;
   a row (or column) whose digit sits in one box clears it from the rest of the box.
+* Pairs (``PAIRS``, on in the restarted first-solution search): two cells of a unit with the same two
+  candidates, and two digits with the same two places in a row or column.
 
 The rules and the choice of the branching cell (the first open cell, row by row, with the fewest candidates;
 the first with two once naked singles are filled) are those of the cell-by-cell kernel, so both visit the same
@@ -28,6 +30,7 @@ from numba import njit
 from bitdoku.kernels.bits import full_mask, lowest_bit_index, popcount
 from bitdoku.kernels.rng import below, random_bit
 from bitdoku.kernels.status import (
+    ALL_RULES,
     BUDGET_EXHAUSTED,
     COMPLETE,
     CONTRADICTION,
@@ -36,6 +39,7 @@ from bitdoku.kernels.status import (
     LIMIT_REACHED,
     LOCKED_CANDIDATES,
     NAKED_SINGLES,
+    PAIRS,
     RANDOM_ORDER,
     STAT_BACKTRACKS,
     STAT_GUESSES,
@@ -315,8 +319,11 @@ def _locked_digit(st, k, n, r, c, digit, bands):
 
 
 @njit(cache=True, nogil=True)
-def _propagate(st, k, n, r, c, flags, bands):
-    """Run the rules in ``flags`` on state k to a fixpoint; cells filled, or -1 on a contradiction."""
+def _propagate(st, k, n, r, c, flags, bands, work):
+    """Run the rules in ``flags`` on state k to a fixpoint; cells filled, or -1 on a contradiction.
+
+    ``bands`` and ``work`` are scratch (``_scratch``). Pairs run last: they cost the most for what they find.
+    """
     naked = flags & NAKED_SINGLES != 0
     filled = 0
     while True:
@@ -339,6 +346,8 @@ def _propagate(st, k, n, r, c, flags, bands):
                 return -1
             if count > 0:
                 continue
+        if flags & PAIRS and _pairs(st, k, n, r, c, work) > 0:
+            continue
         return filled
 
 
@@ -452,8 +461,12 @@ def first_solution(cells, n, r, max_nodes, flags, solutions, stats, rng, unit):
     is a complete search, so a run that ends says the truth: a solution, or none exists; only a run cut by its
     allowance restarts. The budget ``max_nodes`` counts the nodes of all runs. ``rng`` drives the runs, so a
     seed gives one answer. ``stats`` sums the runs' counters (``STAT_RESTARTS``: runs after the first).
-    Measured in benchmarks/NOTES-kernels.md, round 5.
+    With the three rules of ``ALL_RULES`` on, the runs also propagate ``PAIRS``: on 25x25 grids near 45 % fill
+    they cut the nodes about 2.5-4 times for about twice the cost a node (the hardest instance gains little).
+    Measured in benchmarks/NOTES-kernels.md, rounds 5 and 6.
     """
+    if flags & ALL_RULES == ALL_RULES:
+        flags |= PAIRS
     run_stats = np.zeros(stats.shape[0], np.int64)
     no_guide = np.zeros(0, np.uint8)
     stats[:] = 0
@@ -518,7 +531,8 @@ def _search(cells, n, r, limit, max_nodes, max_backtracks, flags, solutions, sta
     if changed_cell >= 0 and guided and cells[changed_cell] == 0:
         st[0, (np.int64(guide[changed_cell]) - 1) * n + changed_cell // n] &= ~_bit(changed_cell % n)
     stats[STAT_NODES] = 1
-    filled = _propagate(st, 0, n, r, c, flags, bands)
+    work = _scratch(n)
+    filled = _propagate(st, 0, n, r, c, flags, bands, work)
     if filled < 0:
         return COMPLETE
     placements = filled
@@ -573,7 +587,7 @@ def _search(cells, n, r, limit, max_nodes, max_backtracks, flags, solutions, sta
                 target = frame
             filled = -1
             if _place(st, target, n, r, c, digit, row, col):
-                filled = _propagate(st, target, n, r, c, flags, bands)
+                filled = _propagate(st, target, n, r, c, flags, bands, work)
             if filled >= 0:
                 placements += filled + 1
                 advanced = True
@@ -641,3 +655,176 @@ def is_box_geometry(units, n, r):
             if units[2 * n + i, j] != box_row * n + box_col:
                 return False
     return True
+
+
+@njit(cache=True, nogil=True)
+def _scratch(n):
+    """Scratch for ``_pairs``: uint64[N*N, 3] (a two-candidate cell's row, column and digits; then each digit's
+    columns with two places, in column 0)."""
+    return np.empty((n * n, 3), np.uint64)
+
+
+@njit(cache=True, nogil=True)
+def _pairs(st, k, n, r, c, work):
+    """Naked pairs, then hidden pairs; the words changed."""
+    return _naked_pairs(st, k, n, r, c, work) + _hidden_pairs_rows(st, k, n) + _hidden_pairs_columns(st, k, n, work)
+
+
+@njit(cache=True, nogil=True)
+def _clear_digit(st, k, n, digit, row, mask):
+    """Strike ``digit`` from the columns ``mask`` of ``row``; 1 if that changed its word (then marked dirty)."""
+    word = st[k, digit * n + row]
+    if word & mask == ZERO:
+        return 0
+    st[k, digit * n + row] = word & ~mask
+    _changed(st, k, n, digit)
+    return 1
+
+
+@njit(cache=True, nogil=True)
+def _clear_others(st, k, n, d1, d2, row, mask):
+    """Strike every digit but d1 and d2 from the columns ``mask`` of ``row``; words changed."""
+    changed = 0
+    for digit in range(n):
+        if digit != d1 and digit != d2:
+            changed += _clear_digit(st, k, n, digit, row, mask)
+    return changed
+
+
+@njit(cache=True, nogil=True)
+def _bivalue_cells(st, k, n, work):
+    """List the open cells with two candidates in ``work`` (row, column, digit mask); how many."""
+    count = 0
+    for row in range(n):
+        open_cells = st[k, n * n + row]
+        once = ZERO
+        twice = ZERO
+        thrice = ZERO
+        for digit in range(n):
+            word = st[k, digit * n + row]
+            thrice |= twice & word
+            twice |= once & word
+            once |= word
+        two = twice & ~thrice & open_cells
+        while two != ZERO:
+            col = lowest_bit_index(two)
+            two &= two - ONE
+            digits = ZERO
+            for digit in range(n):
+                digits |= ((st[k, digit * n + row] >> np.uint64(col)) & ONE) << np.uint64(digit)
+            work[count, 0] = row
+            work[count, 1] = col
+            work[count, 2] = digits
+            count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def _naked_pairs(st, k, n, r, c, work):
+    """Two cells of a row, column or box with the same two candidates: no other cell of that unit keeps them.
+
+    Sound on a stale list too: candidates only shrink, so both cells still hold nothing but those two digits.
+    """
+    count = _bivalue_cells(st, k, n, work)
+    changed = 0
+    for a in range(count):
+        for b in range(a + 1, count):
+            if work[a, 2] != work[b, 2]:
+                continue
+            r1, c1, r2, c2 = np.int64(work[a, 0]), np.int64(work[a, 1]), np.int64(work[b, 0]), np.int64(work[b, 1])
+            same_box = r1 // r == r2 // r and c1 // c == c2 // c
+            if r1 != r2 and c1 != c2 and not same_box:
+                continue
+            digits = work[a, 2]
+            while digits != ZERO:
+                digit = lowest_bit_index(digits)
+                digits &= digits - ONE
+                for row in range(n):
+                    mask = _pair_unit_columns(row, r1, c1, r2, c2, r, c, same_box)
+                    if mask != ZERO:
+                        changed += _clear_digit(st, k, n, digit, row, mask)
+    return changed
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _pair_unit_columns(row, r1, c1, r2, c2, r, c, same_box):
+    """The columns of ``row`` in a unit the cells (r1, c1) and (r2, c2) share, but for those two cells."""
+    mask = ZERO
+    if r1 == r2 and row == r1:
+        mask = ~ZERO
+    if c1 == c2 and row != r1 and row != r2:
+        mask |= _bit(c1)
+    if same_box and row // r == r1 // r:
+        mask |= _stack_mask(c, c1 // c)
+    if row == r1:
+        mask &= ~_bit(c1)
+    if row == r2:
+        mask &= ~_bit(c2)
+    return mask
+
+
+@njit(cache=True, nogil=True)
+def _hidden_pairs_rows(st, k, n):
+    """Two digits with the same two places in a row: those two cells keep only them."""
+    changed = 0
+    for row in range(n):
+        open_cells = st[k, n * n + row]
+        for d1 in range(n):
+            word = st[k, d1 * n + row]
+            if word & ~open_cells != ZERO or popcount(word) != 2:
+                continue
+            for d2 in range(d1 + 1, n):
+                if st[k, d2 * n + row] == word:
+                    changed += _clear_others(st, k, n, d1, d2, row, word)
+                    break
+    return changed
+
+
+@njit(cache=True, nogil=True)
+def _hidden_pairs_columns(st, k, n, work):
+    """Two digits with the same two places in a column: those two cells keep only them.
+
+    A bit-sliced count over the rows finds each digit's columns with exactly two places; a pair of digits
+    sharing such a column is then checked row by row.
+    """
+    for digit in range(n):
+        once = ZERO
+        twice = ZERO
+        thrice = ZERO
+        for row in range(n):
+            word = st[k, digit * n + row]
+            thrice |= twice & word
+            twice |= once & word
+            once |= word
+        work[digit, 0] = twice & ~thrice
+    changed = 0
+    for d1 in range(n):
+        for d2 in range(d1 + 1, n if work[d1, 0] != ZERO else 0):
+            both = work[d1, 0] & work[d2, 0]
+            while both != ZERO:
+                col = lowest_bit_index(both)
+                both &= both - ONE
+                r1, r2 = _same_two_rows(st, k, n, d1, d2, _bit(col))
+                if r2 >= 0 and st[k, n * n + r1] & st[k, n * n + r2] & _bit(col) != ZERO:
+                    changed += _clear_others(st, k, n, d1, d2, r1, _bit(col))
+                    changed += _clear_others(st, k, n, d1, d2, r2, _bit(col))
+    return changed
+
+
+@njit(cache=True, nogil=True)
+def _same_two_rows(st, k, n, d1, d2, bit):
+    """The two rows where both digits may go in the column ``bit``, if those are the same two; else (-1, -1)."""
+    r1 = -1
+    r2 = -1
+    for row in range(n):
+        here = st[k, d1 * n + row] & bit
+        if here != st[k, d2 * n + row] & bit:
+            return -1, -1
+        if here != ZERO:
+            if r1 < 0:
+                r1 = row
+            elif r2 < 0:
+                r2 = row
+            else:
+                return -1, -1
+    return r1, r2

@@ -38,6 +38,10 @@ FULL_SCAN = 32
 #: Not a rule: a first-solution search (limit 1) on the bitboard kernel runs as one depth-first search, without
 #: restarts (``boards.first_solution``); the tests use it to compare node counts with the cell-by-cell kernel.
 NO_RESTARTS = 64
+#: A rule of the bitboard kernel only (other kernels ignore it): naked pairs in rows, columns and boxes, hidden
+#: pairs in rows and columns. Off in ``ALL_RULES`` (the kernels must visit the same nodes there); the restarted
+#: first-solution search adds it to the three rules (benchmarks/NOTES-kernels.md, round 6).
+PAIRS = 128
 
 # Stats slots: indices into the int64 stats out-array.
 #: Solutions found (at most ``limit``).
