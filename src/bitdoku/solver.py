@@ -51,8 +51,10 @@ def search(
         The box shape, when it cannot be inferred from the cell count.
     strategy : str
         How the tree of configurations is visited: ``dfs`` (the engine's own search, the default), ``bfs``,
-        ``mixed``, or on ``threads`` threads ``pt_dfs``, ``pt_mix`` or ``farm`` (compiled engine only). All
-        give the same counts; the parallel ones pay off only on big trees.
+        ``mixed``, or on ``threads`` threads ``pt_dfs``, ``pt_mix``, ``farm`` or ``portfolio`` (compiled engine
+        only). All give the same counts; the parallel ones pay off only on big trees. ``portfolio`` races seeded
+        first-solution searches (``limit=1``, grids other than 9x9; else it runs ``pt_dfs``): it cuts the heavy
+        tail of big grids.
     threads : int, optional
         Threads for the parallel strategies (default: every core).
 

@@ -61,12 +61,13 @@ def run(cells, shape, flags, limit=3, max_nodes=20_000, kernel=search_generic):
     return code, stats, solutions
 
 
-def restarted(cells, shape, max_nodes, unit, seed=1):
-    """``first_solution`` with a small restart unit, so that small grids restart too."""
+def restarted(cells, shape, max_nodes, unit, seed=1, stopped=False):
+    """``first_solution`` with a small restart unit, so that small grids restart too; ``stopped`` sets its stop
+    flag before it starts (as a portfolio member that lost)."""
     solutions = np.zeros((1, shape.n_cells), np.uint8)
     stats = np.zeros(S.N_STATS, np.int64)
     code = first_solution(cells, shape.n, shape.box_rows, max_nodes, S.ALL_RULES, solutions, stats,
-                          new_state(seed), unit)
+                          new_state(seed), unit, np.full(1, int(stopped), np.int64))
     return code, stats, solutions[0]
 
 
@@ -177,6 +178,23 @@ def test_restarts_happen_and_keep_to_the_budget():
         if code == S.BUDGET_EXHAUSTED:
             assert stats[S.STAT_SOLUTIONS] == 0
     assert restarted_somewhere
+
+
+def test_a_set_stop_flag_ends_the_search_after_its_first_run():
+    shape = Shape(4, 4)
+    rng = random.Random(3)
+    cut_short = 0
+    for _ in range(20):
+        cells = random_grid(shape, rng)
+        cells[rng.sample(range(shape.n_cells), 180)] = 0
+        code, stats, solution = restarted(cells, shape, 10**6, 1, stopped=True)
+        assert stats[S.STAT_RESTARTS] == 0
+        if code == S.LIMIT_REACHED:
+            assert is_solution(solution, cells, shape)
+        else:
+            assert code == S.BUDGET_EXHAUSTED and stats[S.STAT_NODES] < 10**6
+            cut_short += 1
+    assert cut_short > 0
 
 
 def test_a_first_solution_search_restarts_by_default_and_is_deterministic():

@@ -113,3 +113,43 @@ def test_a_failing_worker_stops_the_others_and_raises_instead_of_hanging(strateg
     runner.join(timeout=60)
     assert not runner.is_alive(), "the search hung after a worker failed"
     assert [str(error) for error in raised] == ["boom"]
+
+
+@settings(max_examples=40)
+@given(puzzle=puzzles(shapes=[Shape(2, 2), Shape(2, 3), Shape(3, 2)]))
+def test_the_portfolio_finds_a_solution_exactly_when_one_exists(puzzle):
+    expected = search(puzzle, limit=1, engine="reference", max_nodes=2_000_000)
+    result = search(puzzle, limit=1, strategy="portfolio", threads=2)
+    assert result.status is expected.status
+    assert all(solution.is_solution_of(puzzle) for solution in result.solutions)
+    assert len(result.solutions) == result.count
+
+
+@pytest.mark.parametrize("name", ["unique16x16_sample.txt", "unique25x25_sample.txt"])
+def test_the_portfolio_solves_big_grids(name):
+    from bitdoku.data import sample_lines
+
+    for line in sample_lines(name)[:4]:
+        puzzle = Grid.parse(line)
+        result = search(puzzle, limit=1, strategy="portfolio", threads=2)
+        assert result.status is Status.SOLVED and result.solution.is_solution_of(puzzle)
+        assert result.stats.nodes >= 1
+
+
+def test_the_portfolio_keeps_to_the_node_budget():
+    puzzle = Grid.empty("5x5")
+    result = search(puzzle, limit=1, strategy="portfolio", threads=2, max_nodes=20)
+    assert result.status is Status.LIMIT and result.stats.nodes <= 20
+
+
+def test_portfolio_members_search_differently_and_obey_the_stop_flag():
+    from bitdoku.kernels import status as codes
+
+    tree = Tree(Shape(5, 5))
+    root = np.zeros(625, np.uint8)
+    assert tree.has_restarts and not Tree(Shape(3, 3)).has_restarts
+    alone = [tree.first_solution(root, seed, 10**6, np.zeros(1, np.int64)) for seed in (1, 2)]
+    assert all(status == codes.LIMIT_REACHED for status, _, _ in alone)
+    assert not np.array_equal(alone[0][1], alone[1][1])  # another seed, another search
+    _, _, stats = tree.first_solution(root, 1, 10**6, np.ones(1, np.int64))
+    assert stats[codes.STAT_RESTARTS] == 0  # a set stop flag: no run after the first

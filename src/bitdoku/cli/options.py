@@ -74,12 +74,14 @@ class Strategy(str, enum.Enum):
     pt_dfs = "pt_dfs"
     pt_mix = "pt_mix"
     farm = "farm"
+    portfolio = "portfolio"
 
 
 StrategyOption = Annotated[
     Strategy,
     typer.Option(
-        "--strategy", "-s", help="Tree search: dfs (default), bfs, mixed; on --threads: pt_dfs, pt_mix, farm."
+        "--strategy", "-s",
+        help="Tree search: dfs (default), bfs, mixed; on --threads: pt_dfs, pt_mix, farm, portfolio.",
     ),
 ]
 ThreadsOption = Annotated[

@@ -450,7 +450,7 @@ def _write_solution(st, k, n, out):
 
 
 @njit(cache=True, nogil=True)
-def first_solution(cells, n, r, max_nodes, flags, solutions, stats, rng, unit):
+def first_solution(cells, n, r, max_nodes, flags, solutions, stats, rng, unit, stop):
     """A first solution (``search_boards`` with limit 1) by depth-first runs restarted on a Luby schedule.
 
     Why: near 45 % fill a 25x25 search is heavy-tailed: one wrong early choice costs a million nodes while
@@ -461,6 +461,9 @@ def first_solution(cells, n, r, max_nodes, flags, solutions, stats, rng, unit):
     is a complete search, so a run that ends says the truth: a solution, or none exists; only a run cut by its
     allowance restarts. The budget ``max_nodes`` counts the nodes of all runs. ``rng`` drives the runs, so a
     seed gives one answer. ``stats`` sums the runs' counters (``STAT_RESTARTS``: runs after the first).
+    ``stop`` (int64[1]) lets another thread end the search: when ``stop[0]`` is not 0 at the end of a run, the
+    search returns ``BUDGET_EXHAUSTED`` there (a portfolio of searches with different seeds stops the others
+    once one has the answer; a run is at most ``luby(i) * unit`` dead ends, so they stop within one run).
     With the three rules of ``ALL_RULES`` on, the runs also propagate ``PAIRS``: on 25x25 grids near 45 % fill
     they cut the nodes about 2.5-4 times for about twice the cost a node (the hardest instance gains little).
     Measured in benchmarks/NOTES-kernels.md, rounds 5 and 6.
@@ -480,7 +483,7 @@ def first_solution(cells, n, r, max_nodes, flags, solutions, stats, rng, unit):
         stats[STAT_MAX_DEPTH] = max(stats[STAT_MAX_DEPTH], run_stats[STAT_MAX_DEPTH])
         stats[STAT_SOLUTIONS] = run_stats[STAT_SOLUTIONS]
         stats[STAT_RESTARTS] = run - 1
-        if status != BUDGET_EXHAUSTED or stats[STAT_NODES] >= max_nodes:
+        if status != BUDGET_EXHAUSTED or stats[STAT_NODES] >= max_nodes or stop[0] != 0:
             return status
         run += 1
 

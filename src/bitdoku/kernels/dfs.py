@@ -25,7 +25,7 @@ from bitdoku.kernels.propagate import (
     reset_workspace,
     undo,
 )
-from bitdoku.kernels.rng import below, random_bit
+from bitdoku.kernels.rng import below, new_state, random_bit
 from bitdoku.kernels.status import (
     BUDGET_EXHAUSTED,
     COMPLETE,
@@ -164,7 +164,8 @@ def search_in(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, s
     if flags & GENERIC_ONLY == 0 and is_box_geometry(units, n, r):
         if limit == 1 and guide.shape[0] == 0 and changed_cell < 0 and flags & NO_RESTARTS == 0:
             own_rng = rng if flags & RANDOM_ORDER else np.full(1, RESTART_SEED, np.uint64)
-            return first_solution(cells, n, r, max_nodes, flags, solutions, stats, own_rng, RESTART_UNIT)
+            return first_solution(cells, n, r, max_nodes, flags, solutions, stats, own_rng, RESTART_UNIT,
+                                  np.zeros(1, np.int64))
         return search_boards(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell)
     stats[:] = 0
     n_cells = n * n
@@ -251,6 +252,25 @@ def _depth_first(ws, n, units, cell_units, peers, limit, max_nodes, flags, solut
         if not advanced:
             break
     return status
+
+
+def restarted_first_solution(cells, n, units, cell_units, peers, max_nodes, flags, solutions, stats, seed, stop):
+    """A first solution by the restarted random runs of ``boards.first_solution``, drawn from ``seed`` and ended
+    early when another thread sets ``stop[0]``: one member of a portfolio. Same arguments and statuses as
+    ``search`` with ``limit`` 1; returns ``None`` (nothing searched) when the grid has no restarted search: a
+    classic 9x9 grid (its kernel has no heavy tail to cut) or unit tables other than boxes.
+    """
+    if not has_restarted_search(n, units, flags):
+        return None
+    r = units[2 * n, n - 1] // n + 1
+    return first_solution(cells, n, r, max_nodes, flags, solutions, stats, new_state(seed), RESTART_UNIT, stop)
+
+
+def has_restarted_search(n, units, flags):
+    """Whether ``restarted_first_solution`` applies: box geometry other than the classic 9x9, and no
+    ``GENERIC_ONLY``."""
+    r = units[2 * n, n - 1] // n + 1
+    return n != 9 and not flags & GENERIC_ONLY and bool(is_box_geometry(units, n, r))
 
 
 def search(cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats):

@@ -8,10 +8,16 @@ from numpy.typing import NDArray
 from bitdoku.engines.result import SearchResult, SearchStats, Status, conflict_result, status_of
 from bitdoku.grid import Grid
 from bitdoku.kernels import status as codes
+from bitdoku.parallel.portfolio import run_portfolio
 from bitdoku.parallel.strategies import SEQUENTIAL
-from bitdoku.parallel.threads import PARALLEL
+from bitdoku.parallel.threads import THREADED
 from bitdoku.parallel.tree import Tally, Tree
 
+PARALLEL = {
+    **THREADED,
+    "portfolio": lambda tree, root, tally, max_nodes, threads: run_portfolio(tree, root, tally, max_nodes,
+                                                                             threads=threads),
+}
 STRATEGIES = (*SEQUENTIAL, *PARALLEL)
 
 

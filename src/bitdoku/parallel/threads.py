@@ -139,7 +139,7 @@ def run_threaded_farm(tree: Tree, root, tally: Tally, max_nodes: int, *, threads
                         farm_stats=farm_stats)
 
 
-PARALLEL = {
+THREADED = {
     "pt_dfs": lambda tree, root, tally, max_nodes, threads: run_shared(tree, root, tally, max_nodes,
                                                                        threads=threads, lifo=True),
     "pt_mix": lambda tree, root, tally, max_nodes, threads: run_shared(tree, root, tally, max_nodes,
@@ -148,4 +148,4 @@ PARALLEL = {
                                                                             threads=threads),
 }
 
-__all__ = ["PARALLEL", "codes"]
+__all__ = ["THREADED", "codes"]

@@ -14,6 +14,7 @@ from numpy.typing import NDArray
 
 from bitdoku.engines.bitmask import kernel_tables
 from bitdoku.kernels import status as codes
+from bitdoku.kernels.dfs import has_restarted_search, restarted_first_solution
 from bitdoku.kernels.dfs import search as search_kernel
 from bitdoku.kernels.frontier import SOLVED, expand, expand_rows
 from bitdoku.shape import Shape
@@ -85,6 +86,24 @@ class Tree:
         stats = np.zeros(codes.N_STATS, dtype=np.int64)
         status = search_kernel(cells, *self.tables, limit, max_nodes, self.rules, solutions, stats)
         return status, solutions[: min(int(stats[codes.STAT_SOLUTIONS]), len(solutions))], stats
+
+    @property
+    def has_restarts(self) -> bool:
+        """Whether ``first_solution`` applies to this shape (every box shape but the classic 9x9)."""
+        return has_restarted_search(self.shape.n, self.tables[1], self.rules)
+
+    def first_solution(
+        self, cells: NDArray[np.uint8], seed: int, max_nodes: int, stop: NDArray[np.int64]
+    ) -> tuple[int, NDArray[np.uint8], NDArray[np.int64]] | None:
+        """A first solution by restarted random runs from ``seed``, ended early once ``stop[0]`` is set: (kernel
+        status, the solution if found, stats), or ``None`` when this shape has no restarted search (9x9)."""
+        solutions = np.empty((1, self.shape.n_cells), dtype=np.uint8)
+        stats = np.zeros(codes.N_STATS, dtype=np.int64)
+        status = restarted_first_solution(cells, *self.tables, max_nodes, self.rules, solutions, stats,
+                                          seed, stop)
+        if status is None:
+            return None
+        return status, solutions[: int(stats[codes.STAT_SOLUTIONS])], stats
 
 
 def split_solved(children: NDArray[np.uint8], kinds: NDArray[np.int8]) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
