@@ -8,7 +8,7 @@ import bitdoku
 from bitdoku import Grid
 from bitdoku.errors import cell_name
 from bitdoku.logic.candidates import CandidateGrid
-from bitdoku.logic.explain import next_step
+from bitdoku.logic.explain import CLASSIC_LADDER, next_step
 from bitdoku.logic.step import Step
 from tests.logic.cases import CASES, Case
 
@@ -40,7 +40,7 @@ def check_case(case: Case, finder: Finder) -> Step:
     state = CandidateGrid.parse(case.marks, shape=case.shape)
     if case.technique == "Naked Single":
         state = _reopen(state, case.placements)
-    step = next_step(state)
+    step = next_step(state, CLASSIC_LADDER)  # the cases were mined with the first release's ladder
     assert step is not None
     assert step.technique == case.technique
     assert named(step.placements, state.n) == case.placements

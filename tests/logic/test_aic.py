@@ -13,7 +13,7 @@ import bitdoku
 from bitdoku import Grid, Shape
 from bitdoku.logic import chains, links, se_chains
 from bitdoku.logic.candidates import CandidateGrid
-from bitdoku.logic.explain import explain
+from bitdoku.logic.explain import CLASSIC_LADDER, explain
 from bitdoku.logic.step import GUESS
 from tests.logic.checks import assert_sound, named
 
@@ -402,7 +402,8 @@ def _states(name: str, count: int, every: int = 1) -> list[tuple[CandidateGrid, 
     states = []
     for puzzle in puzzles:
         solution = bitdoku.solve(Grid.parse(puzzle))
-        states += [(step.before, solution) for step in explain(puzzle, guess=True) if step.technique == GUESS]
+        steps = explain(puzzle, guess=True, ladder=CLASSIC_LADDER)
+        states += [(step.before, solution) for step in steps if step.technique == GUESS]
     return states
 
 
@@ -459,7 +460,8 @@ def test_chains_on_16x16_are_sound():
     text = resources.files("bitdoku.data").joinpath("unique16x16_sample.txt").read_text()
     puzzle = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")][4]
     solution = bitdoku.solve(Grid.parse(puzzle))
-    states = [step.before for step in explain(puzzle, guess=True) if step.technique == GUESS][:2]
+    states = [step.before for step in explain(puzzle, guess=True, ladder=CLASSIC_LADDER)
+              if step.technique == GUESS][:2]
     assert states
     fired = 0
     for state in states:

@@ -13,7 +13,7 @@ import bitdoku
 from bitdoku import Grid, Shape
 from bitdoku.data import sample_lines
 from bitdoku.logic import CandidateGrid, explain
-from bitdoku.logic.explain import LADDER
+from bitdoku.logic.explain import CLASSIC_LADDER, LADDER
 from bitdoku.logic.single_digit import EMPTY_RECTANGLE, find_empty_rectangles
 from tests.logic.checks import assert_sound, named
 from tests.logic.test_fish_finned import OLD_TECHNIQUES
@@ -139,7 +139,7 @@ def reference_empty_rectangles(cg: CandidateGrid) -> set[tuple[int, int]]:
 def _stalled_states(count: int) -> list[CandidateGrid]:
     states = []
     for line in sample_lines("top1465_sample.txt"):
-        *_, last = explain(line)
+        *_, last = explain(line, ladder=CLASSIC_LADDER)  # where the first release's ladder stalls
         if last.technique == "Stalled":
             states.append(last.before)
         if len(states) == count:

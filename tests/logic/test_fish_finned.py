@@ -14,7 +14,7 @@ import bitdoku
 from bitdoku import Grid, Shape
 from bitdoku.data import sample_lines
 from bitdoku.logic import CandidateGrid, explain, fish
-from bitdoku.logic.explain import LADDER
+from bitdoku.logic.explain import CLASSIC_LADDER, LADDER
 from tests.logic.checks import assert_sound, named
 from tests.strategies import solutions
 
@@ -248,7 +248,7 @@ def found_fish(cg: CandidateGrid, k: int) -> list:
 def _stalled_states(count: int) -> list[CandidateGrid]:
     states = []
     for line in sample_lines("top1465_sample.txt"):
-        *_, last = explain(line)
+        *_, last = explain(line, ladder=CLASSIC_LADDER)  # where the first release's ladder stalls
         if last.technique == "Stalled":
             states.append(last.before)
         if len(states) == count:

@@ -6,14 +6,14 @@ from bitdoku import Grid
 from bitdoku.data import sample_lines
 from bitdoku.errors import InvalidGridError
 from bitdoku.logic import CandidateGrid, explain, rate
-from bitdoku.logic.explain import LADDER
+from bitdoku.logic.explain import CLASSIC_LADDER
 from bitdoku.logic.rating import DIFFICULTY, LEVELS, rating_of
 
 
 @pytest.mark.parametrize("name", ["17clue_sample.txt", "top1465_sample.txt", "valid_edgecases.txt"])
 def test_rate_counts_the_same_steps_as_explain(name):
     for line in sample_lines(name)[:12]:
-        expected = Counter(step.technique for step in explain(line, guess=True))
+        expected = Counter(step.technique for step in explain(line, guess=True, ladder=CLASSIC_LADDER))
         rating = rate(line, scale="bitdoku")
         assert rating.counts == dict(expected)
         assert rating.steps == sum(expected.values())
@@ -32,7 +32,7 @@ def test_levels_follow_the_hardest_technique():
 
 
 def test_every_technique_has_a_weight_and_levels_rise_with_it():
-    assert {rung.technique for rung in LADDER} | {"Guess"} == set(DIFFICULTY)
+    assert {rung.technique for rung in CLASSIC_LADDER} | {"Guess"} == set(DIFFICULTY)
     by_weight = sorted(DIFFICULTY.values())
     levels = [LEVELS.index(level) for _, level in by_weight]
     assert levels == sorted(levels)

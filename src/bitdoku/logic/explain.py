@@ -13,8 +13,9 @@ from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from bitdoku.errors import InvalidGridError, StepLimitError, cell_name
+from bitdoku.formats.pencilmarks import looks_like_pencilmarks
 from bitdoku.grid import Grid
-from bitdoku.logic import chains, fish, intersections, single_digit, singles, subsets, uniqueness, wings
+from bitdoku.logic import als, chains, fish, intersections, single_digit, singles, subsets, uniqueness, wings
 from bitdoku.logic.candidates import CandidateGrid, as_candidates
 from bitdoku.logic.step import CONTRADICTION, GUESS, STALLED, Step, digit_list, make_step
 from bitdoku.shape import Shape
@@ -37,7 +38,10 @@ class Rung(NamedTuple):
     needs_unique: bool = False
 
 
-#: Techniques in the order they are tried (the easiest first); ``rating.DIFFICULTY`` weighs the same names.
+#: Techniques in the order they are tried (the easiest first, roughly HoDoKu's order of difficulty);
+#: ``rating.DIFFICULTY`` weighs the first release's techniques for the "bitdoku" scale. The uniqueness techniques
+#: (``needs_unique``) run only for puzzles known to have one solution; Avoidable Rectangles, which also need to
+#: know the givens, are added by ``ladder_for``.
 LADDER: tuple[Rung, ...] = (
     Rung(singles.HIDDEN_SINGLE, singles.find_hidden_singles_in_boxes, single=True),
     Rung(singles.HIDDEN_SINGLE, singles.find_hidden_singles_in_rows, single=True),
@@ -52,25 +56,48 @@ LADDER: tuple[Rung, ...] = (
     Rung("X-Wing", fish.find_x_wing),
     Rung(single_digit.SKYSCRAPER, single_digit.find_skyscrapers),
     Rung(single_digit.KITE, single_digit.find_two_string_kites),
+    Rung(single_digit.EMPTY_RECTANGLE, single_digit.find_empty_rectangles),
     Rung(wings.XY_WING, wings.find_xy_wings),
     Rung(wings.XYZ_WING, wings.find_xyz_wings),
     Rung("Naked Quad", subsets.find_naked_quads),
     Rung("Hidden Quad", subsets.find_hidden_quads),
     Rung(chains.REMOTE_PAIRS, chains.find_remote_pairs),
     Rung(uniqueness.UNIQUE_RECTANGLE_1, uniqueness.find_unique_rectangles_type_1, needs_unique=True),
+    Rung(uniqueness.UNIQUE_RECTANGLE_2, uniqueness.find_unique_rectangles_type_2, needs_unique=True),
+    Rung(uniqueness.UNIQUE_RECTANGLE_3, uniqueness.find_unique_rectangles_type_3, needs_unique=True),
+    Rung(uniqueness.UNIQUE_RECTANGLE_4, uniqueness.find_unique_rectangles_type_4, needs_unique=True),
+    Rung(uniqueness.UNIQUE_RECTANGLE_5, uniqueness.find_unique_rectangles_type_5, needs_unique=True),
+    Rung(uniqueness.UNIQUE_RECTANGLE_6, uniqueness.find_unique_rectangles_type_6, needs_unique=True),
+    Rung(uniqueness.HIDDEN_UNIQUE_RECTANGLE, uniqueness.find_hidden_unique_rectangles, needs_unique=True),
+    Rung("Unique Loop", uniqueness.find_unique_loops, needs_unique=True),
+    Rung("Finned X-Wing", fish.find_finned_x_wing),
     Rung("Swordfish", fish.find_swordfish),
     Rung(wings.W_WING, wings.find_w_wings),
     Rung(single_digit.COLOURING, single_digit.find_simple_colouring),
     Rung(uniqueness.BUG_PLUS_1, uniqueness.find_bug_plus_1, needs_unique=True),
+    Rung(uniqueness.BUG_1, uniqueness.find_bug_type_1, needs_unique=True),
+    Rung(uniqueness.BUG_2, uniqueness.find_bug_type_2, needs_unique=True),
+    Rung(uniqueness.BUG_3, uniqueness.find_bug_type_3, needs_unique=True),
+    Rung(uniqueness.BUG_4, uniqueness.find_bug_type_4, needs_unique=True),
     Rung("Jellyfish", fish.find_jellyfish),
+    Rung("Finned Swordfish", fish.find_finned_swordfish),
+    Rung("Finned Jellyfish", fish.find_finned_jellyfish),
+    Rung(als.SUE_DE_COQ, als.find_sue_de_coq),
     Rung(single_digit.X_CHAIN, single_digit.find_x_chains),
     Rung(chains.XY_CHAIN, chains.find_xy_chains),
+    Rung(chains.AIC, chains.find_aics),
+    Rung(chains.CONTINUOUS_NICE_LOOP, chains.find_continuous_nice_loops),
+    Rung(chains.DISCONTINUOUS_NICE_LOOP, chains.find_discontinuous_nice_loops),
+    Rung(chains.GROUPED_AIC, chains.find_grouped_aics),
+    Rung(als.ALS_XZ, als.find_als_xz),
+    Rung(als.ALS_XY_WING, als.find_als_xy_wings),
+    Rung(als.DEATH_BLOSSOM, als.find_death_blossoms),
 )
 
 
 def explain(
     puzzle: Grid | CandidateGrid | str, *, guess: bool = False, max_steps: int | None = None,
-    unique: bool | None = None,
+    unique: bool | None = None, ladder: tuple[Rung, ...] = LADDER,
 ) -> Iterator[Step]:
     """Yield the steps that solve a puzzle, each by the easiest technique that applies.
 
@@ -89,6 +116,9 @@ def explain(
         Whether the puzzle is known to have exactly one solution, which the uniqueness techniques (unique
         rectangles, BUG+1) assume. ``None`` (default) finds out with the compiled engine (count to 2, about a
         microsecond for 9x9); ``False`` leaves those techniques out.
+    ladder : tuple of Rung
+        The techniques to use, in the order they are tried: ``LADDER`` (every technique, the default),
+        ``CLASSIC_LADDER`` (the first release's 25), or a selection of rungs.
 
     Yields
     ------
@@ -111,7 +141,7 @@ def explain(
     """
     state = as_candidates(puzzle).cleaned()
     budget = default_max_steps(state.shape) if max_steps is None else max_steps
-    ladder = LADDER if (has_unique_solution(state) if unique is None else unique) else WITHOUT_UNIQUENESS
+    ladder = ladder_for(state, givens_of(puzzle), has_unique_solution(state) if unique is None else unique, ladder)
     solution: Grid | None = None
     harder_steps = 0
     while not state.is_solved():
@@ -177,8 +207,46 @@ def next_step(state: CandidateGrid, ladder: tuple[Rung, ...] = LADDER) -> Step |
     return None
 
 
+#: The first release's ladder (its 25 techniques, in the same order): the "bitdoku" rating scale weighs these.
+CLASSIC_TECHNIQUES = frozenset({
+    singles.HIDDEN_SINGLE, singles.NAKED_SINGLE, intersections.POINTING, intersections.CLAIMING, "Naked Pair",
+    "Hidden Pair", "Naked Triple", "Hidden Triple", "X-Wing", single_digit.SKYSCRAPER, single_digit.KITE,
+    wings.XY_WING, wings.XYZ_WING, "Naked Quad", "Hidden Quad", chains.REMOTE_PAIRS, uniqueness.UNIQUE_RECTANGLE_1,
+    "Swordfish", wings.W_WING, single_digit.COLOURING, uniqueness.BUG_PLUS_1, "Jellyfish", single_digit.X_CHAIN,
+    chains.XY_CHAIN,
+})
+CLASSIC_LADDER: tuple[Rung, ...] = tuple(rung for rung in LADDER if rung.technique in CLASSIC_TECHNIQUES)
+
 #: The ladder for puzzles not known to have a unique solution.
 WITHOUT_UNIQUENESS: tuple[Rung, ...] = tuple(rung for rung in LADDER if not rung.needs_unique)
+
+
+def ladder_for(state: CandidateGrid, givens: frozenset[int] | None, unique: bool,
+               ladder: tuple[Rung, ...] = LADDER) -> tuple[Rung, ...]:
+    """The ladder of one solve: ``ladder`` without its uniqueness techniques unless ``unique``; with Avoidable
+    Rectangles (after the Hidden Unique Rectangle) when the givens are known, since they reason about cells that
+    were solved, not given."""
+    if not unique:
+        return tuple(rung for rung in ladder if not rung.needs_unique)
+    hidden_ur = [i for i, rung in enumerate(ladder) if rung.technique == uniqueness.HIDDEN_UNIQUE_RECTANGLE]
+    if givens is None or not hidden_ur or len(givens) == sum(1 for value in state.values if value):
+        return ladder
+    avoidable = Rung(uniqueness.AVOIDABLE_RECTANGLE_1, uniqueness.avoidable_rectangles_finder(givens),
+                     needs_unique=True)
+    return (*ladder[: hidden_ur[0] + 1], avoidable, *ladder[hidden_ur[0] + 1 :])
+
+
+def givens_of(puzzle: Grid | CandidateGrid | str) -> frozenset[int] | None:
+    """The cells given in the puzzle, when it says so: a grid, or one line of text (not pencil marks, where a
+    filled cell may have been solved)."""
+    if isinstance(puzzle, str):
+        text = puzzle.strip()
+        if "\n" in text or looks_like_pencilmarks(text):
+            return None
+        puzzle = Grid.parse(text)
+    if isinstance(puzzle, Grid):
+        return frozenset(cell for cell, value in enumerate(puzzle.cells) if value)
+    return None
 
 
 def _stalled(state: CandidateGrid) -> Step:

@@ -41,7 +41,7 @@ from bitdoku.grid import Grid
 from bitdoku.logic import _fast
 from bitdoku.logic.candidates import CandidateGrid, as_candidates
 from bitdoku.logic.difficulty import se_level
-from bitdoku.logic.explain import LADDER, _guess, _solution_for, default_max_steps, next_step
+from bitdoku.logic.explain import CLASSIC_LADDER, _guess, _solution_for, default_max_steps, next_step
 from bitdoku.logic.se import SeSolve, se_solve
 from bitdoku.logic.singles import HIDDEN_SINGLE, NAKED_SINGLE
 from bitdoku.logic.step import GUESS, Step
@@ -81,7 +81,8 @@ DIFFICULTY: dict[str, tuple[float, str]] = {
 }
 
 _SINGLES = (HIDDEN_SINGLE, NAKED_SINGLE)
-_HARDER = tuple(rung for rung in LADDER if not rung.single)
+#: The "bitdoku" scale keeps the first release's ladder and weighs its techniques.
+_HARDER = tuple(rung for rung in CLASSIC_LADDER if not rung.single)
 
 
 @dataclass(frozen=True)
