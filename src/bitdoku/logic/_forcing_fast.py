@@ -65,7 +65,7 @@ UNIT = 4
 _UNIT_ORDER = (2, 0, 1)  # box, row, column: SE's order of regions
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def popcount(x):
     """Set bits of a uint64."""
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
@@ -74,7 +74,7 @@ def popcount(x):
     return int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _push(pool, meta, value):
     """Append a parent to the pool; on overflow mark the run (its derivations so far stay sound)."""
     top = meta[M_PTOP]
@@ -85,7 +85,7 @@ def _push(pool, meta, value):
     meta[M_PTOP] = top + 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _add(node, start, cause_code, w, der, pstart, plen, cause, weight, order, qon, qoff, meta, virtual):
     """Derive ``node`` with the parents pool[start:ptop]. Returns 0 (known already), 1 (added), 2 (stop: a
     contradiction, kept as the virtual node, or an overflow)."""
@@ -122,7 +122,7 @@ def _add(node, start, cause_code, w, der, pstart, plen, cause, weight, order, qo
     return 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _start(src, n, orig, cnt0, cur, cnt, der, pstart, plen, cause, weight, order, qon, qoff, meta, virtual):
     """Reset an engine to the grid ``orig`` and derive the assumption ``src``."""
     for c in range(n * n):
@@ -130,15 +130,15 @@ def _start(src, n, orig, cnt0, cur, cnt, der, pstart, plen, cause, weight, order
     for u in range(3 * n):
         for d in range(n):
             cnt[u, d] = cnt0[u, d]
-    for i in range(der.shape[0]):
-        der[i] = 0
+    for k in range(meta[M_NORD]):  # only what the last run derived (der starts all zero)
+        der[order[k]] = 0
     for i in range(META_SIZE):
         meta[i] = 0
     meta[M_CONFLICT] = -1
     _add(src, 0, CAUSE_SOURCE, 0, der, pstart, plen, cause, weight, order, qon, qoff, meta, virtual)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _on(node, n, units, cell_units, orig, cid, ccell, cdig, xonly,
         cur, der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual):
     """Process an "on" node: its cell's other candidates and its digit's other places in its units go off."""
@@ -168,7 +168,7 @@ def _on(node, n, units, cell_units, orig, cid, ccell, cdig, xonly,
     return False
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _off(node, n, units, cell_units, orig, cid, ccell, cdig, xonly, dynamic,
          cur, cnt, der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual):
     """Process an "off" node: a cell left with one candidate, or a unit left with one place for the digit, gets
@@ -241,7 +241,7 @@ def _drain(n, units, cell_units, orig, cid, ccell, cdig, xonly, dynamic,
             return False
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _push_removed(u, d, n, units, orig, cur, cid, pool, meta):
     """Parents: the places of digit d in unit u that the run removed."""
     bit = _ONE << np.uint64(d)
@@ -251,7 +251,7 @@ def _push_removed(u, d, n, units, orig, cur, cid, pool, meta):
             _push(pool, meta, 2 * cid[c * n + d])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _push_removed_cell(c, n, orig, cur, cid, pool, meta):
     """Parents: the candidates of cell c that the run removed."""
     gone = orig[c] & ~cur[c]
@@ -261,16 +261,17 @@ def _push_removed_cell(c, n, orig, cur, cid, pool, meta):
 
 
 @njit(cache=True, nogil=True)
-def _advanced(n, units, cell_units, orig, cid, cur, cnt,
+def _advanced(n, units, cell_units, orig, cnt0, cid, cur, cnt,
               der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual):
     """SE's "dynamic plus" rules on the working grid, first rule that finds something: locked candidates, hidden
     pairs, naked pairs, X-Wings. Only patterns that rely on a removal of the run count (others hold without the
-    assumption). Returns the number of nodes added, or -1 on a contradiction."""
+    assumption, so only units where the run removed the digit are looked at). Returns the number of nodes
+    added, or -1 on a contradiction."""
     added = 0
     # locked candidates: a line (row/column) or box whose places for d all lie in one crossing unit
     for u in range(3 * n):
         for d in range(n):
-            if cnt[u, d] < 2:
+            if cnt[u, d] < 2 or cnt[u, d] == cnt0[u, d]:
                 continue
             bit = _ONE << np.uint64(d)
             for kind in range(3):
@@ -320,7 +321,7 @@ def _advanced(n, units, cell_units, orig, cid, cur, cnt,
                 continue
             b1 = _ONE << np.uint64(d1)
             for d2 in range(d1 + 1, n):
-                if cnt[u, d2] != 2:
+                if cnt[u, d2] != 2 or (cnt0[u, d1] == 2 and cnt0[u, d2] == 2):
                     continue
                 b2 = _ONE << np.uint64(d2)
                 same = True
@@ -362,7 +363,7 @@ def _advanced(n, units, cell_units, orig, cid, cur, cnt,
                 continue
             for j in range(i + 1, n):
                 cb = units[u, j]
-                if cur[cb] != m:
+                if cur[cb] != m or (orig[ca] == m and orig[cb] == m):
                     continue
                 for k in range(n):
                     c = units[u, k]
@@ -395,7 +396,7 @@ def _advanced(n, units, cell_units, orig, cid, cur, cnt,
                 if cnt[r1, d] != 2:
                     continue
                 for r2 in range(r1 + 1, base + n):
-                    if cnt[r2, d] != 2:
+                    if cnt[r2, d] != 2 or (cnt0[r1, d] == 2 and cnt0[r2, d] == 2):
                         continue
                     same = True
                     for i in range(n):
@@ -536,7 +537,7 @@ def _run_inner(src, n, units, cell_units, orig, cnt0, cid, ccell, cdig, dynamic,
             return
         if level < 1 or not dynamic:
             return
-        if _advanced(n, units, cell_units, orig, cid, cur, cnt,
+        if _advanced(n, units, cell_units, orig, cnt0, cid, cur, cnt,
                      der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual) == 0:
             return
         if meta[M_STATUS] != RUNNING:
@@ -556,7 +557,7 @@ def run(src, n, units, cell_units, orig, cnt0, cid, ccell, cdig, L, xonly, dynam
             return
         if level < 1 or not dynamic:
             return
-        got = _advanced(n, units, cell_units, orig, cid, cur, cnt,
+        got = _advanced(n, units, cell_units, orig, cnt0, cid, cur, cnt,
                         der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual)
         if got < 0 or meta[M_STATUS] != RUNNING:
             return
@@ -606,20 +607,81 @@ def _count_all(L, der, pstart, plen, pool, weight, order, meta, bits, out):
 
 
 @njit(cache=True, nogil=True)
+def _store(r, L, der, pstart, plen, pool, weight, order, meta, dset, pst_all, pln_all, wt_all, pool_all, top):
+    """Keep run r's derivations (derived set as bits, parents, weights) for the hints; False when the shared pool
+    is full (the run is then dropped, which loses hints, never soundness)."""
+    words = dset.shape[1]
+    for w in range(words):
+        dset[r, w] = _ZERO
+    size = meta[M_PTOP]
+    base = top[0]
+    if base + size > pool_all.shape[0]:
+        return False
+    for j in range(size):
+        pool_all[base + j] = pool[j]
+    top[0] = base + size
+    total = meta[M_NORD] + (1 if meta[M_STATUS] == CONFLICT else 0)
+    for k in range(total):
+        node = order[k] if k < meta[M_NORD] else 2 * L
+        dset[r, node >> 6] |= _ONE << np.uint64(node & 63)
+        pst_all[r, node] = base + pstart[node]
+        pln_all[r, node] = plen[node]
+        wt_all[r, node] = weight[node]
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _complexity(r, target, pst_all, pln_all, wt_all, pool_all, seen, stack, stamp):
+    """SE's complexity of one chain of run r: the distinct ancestors of ``target`` (itself included) plus their
+    nested weights."""
+    stamp[0] += 1
+    mark = stamp[0]
+    top = 0
+    stack[0] = target
+    seen[target] = mark
+    total = 0
+    while top >= 0:
+        node = stack[top]
+        top -= 1
+        total += 1 + wt_all[r, node]
+        start = pst_all[r, node]
+        for j in range(start, start + pln_all[r, node]):
+            p = pool_all[j]
+            if seen[p] != mark:
+                seen[p] = mark
+                top += 1
+                stack[top] = p
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _emit(hints, count, kind, a, b, target, cx):
+    if count < hints.shape[0]:
+        hints[count, 0] = kind
+        hints[count, 1] = a
+        hints[count, 2] = b
+        hints[count, 3] = target
+        hints[count, 4] = cx
+        count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
 def search(n, units, cell_units, orig, cnt0, cid, ccell, cdig, L, xonly, dynamic, level, inner_dynamic,
-           inner_level, want_off, do_contra, do_double, do_cell, do_unit, min_cell,
-           anc_on, anc_off, conf_on, conf_off, hints, max_runs, first_only):
+           inner_level, want_off, do_contra, do_double, do_cell, do_unit, min_cell, hints, max_runs, first_only,
+           pool_limit):
     """Run every live candidate on (and off when ``want_off``), then collect the hints: contradictions, double
     forcing (the same node from a candidate on and off, cells of 3+ candidates), cell forcing (from every
     candidate of a cell with ``min_cell``+ candidates), unit forcing (from every place of a digit in a unit).
 
-    ``anc_on``/``anc_off`` (int32[L, 2L+1]) get each run's complexities (0 = not derived); ``conf_*`` (int32[L])
-    the node found both ways (-1 none); ``hints`` (int32[H, 5]: kind, a, b, target node, complexity) is filled
-    up to its size. Returns the number of hints. ``max_runs`` bounds the runs made (the effort); with
-    ``first_only`` the runs stop at the first contradiction (the "on" runs are made first)."""
+    ``hints`` (int32[H, 5]: kind, a, b, target node, complexity) is filled up to its size; returns the number
+    of hints. Effort: at most ``max_runs`` runs, whose parents share a pool of ``pool_limit`` entries (a run that
+    does not fit is dropped); with ``first_only`` the runs stop at the first contradiction ("on" runs first).
+    Complexities are counted only for the conclusions found, by a walk over the run's parents."""
     nodes = 2 * L + 1
     words = (nodes + 63) // 64
     ncells = n * n
+    virtual = 2 * L
     pool_size = nodes * (2 * n + 2) + 4 * L * L * (1 if level >= 2 else 0)
     cur = np.empty(ncells, np.uint64)
     cnt = np.empty((3 * n, n), np.int32)
@@ -633,87 +695,82 @@ def search(n, units, cell_units, orig, cnt0, cid, ccell, cdig, L, xonly, dynamic
     qon = np.empty(nodes, np.int32)
     qoff = np.empty(nodes, np.int32)
     meta = np.zeros(META_SIZE, np.int64)
+    inner_nodes = nodes if level >= 2 else 1
     icur = np.empty(ncells, np.uint64)
     icnt = np.empty((3 * n, n), np.int32)
-    ider = np.zeros(nodes, np.int8)
-    ipstart = np.zeros(nodes, np.int32)
-    iplen = np.zeros(nodes, np.int32)
-    ipool = np.empty(nodes * (2 * n + 2), np.int32)
-    icause = np.zeros(nodes, np.int32)
-    iweight = np.zeros(nodes, np.int32)
-    iorder = np.empty(nodes, np.int32)
-    iqon = np.empty(nodes, np.int32)
-    iqoff = np.empty(nodes, np.int32)
+    ider = np.zeros(inner_nodes, np.int8)
+    ipstart = np.zeros(inner_nodes, np.int32)
+    iplen = np.zeros(inner_nodes, np.int32)
+    ipool = np.empty(inner_nodes * (2 * n + 2), np.int32)
+    icause = np.zeros(inner_nodes, np.int32)
+    iweight = np.zeros(inner_nodes, np.int32)
+    iorder = np.empty(inner_nodes, np.int32)
+    iqon = np.empty(inner_nodes, np.int32)
+    iqoff = np.empty(inner_nodes, np.int32)
     imeta = np.zeros(META_SIZE, np.int64)
     stamp = np.zeros(1, np.int64)
     stack = np.empty(nodes + 1, np.int32)
     seen = np.zeros(nodes, np.int64)
-    bits = np.empty((nodes, words), np.uint64)
+    # every run's derivations, by source node (2*lo + state)
+    dset = np.zeros((2 * L, words), np.uint64)
+    pst_all = np.empty((2 * L, nodes), np.int32)
+    pln_all = np.empty((2 * L, nodes), np.int32)
+    wt_all = np.empty((2 * L, nodes), np.int32)
+    pool_all = np.empty(pool_limit, np.int32)
+    top = np.zeros(1, np.int64)
+    conf = np.full(2 * L, -1, np.int32)
     runs = 0
     stop = False
     for state in (1, 0):
         if state == 0 and not want_off:
             continue
         for lo in range(L):
-            target = anc_on if state == 1 else anc_off
-            conf = conf_on if state == 1 else conf_off
-            conf[lo] = -1
+            r = 2 * lo + state
             if runs >= max_runs or stop:
-                for i in range(nodes):
-                    target[lo, i] = 0
                 continue
             runs += 1
-            run(2 * lo + state, n, units, cell_units, orig, cnt0, cid, ccell, cdig, L, xonly, dynamic, level,
+            run(r, n, units, cell_units, orig, cnt0, cid, ccell, cdig, L, xonly, dynamic, level,
                 inner_dynamic, inner_level, cur, cnt, der, pstart, plen, pool, cause, weight, order, qon, qoff,
                 meta, icur, icnt, ider, ipstart, iplen, ipool, icause, iweight, iorder, iqon, iqoff, imeta,
                 stamp, stack, seen)
-            _count_all(L, der, pstart, plen, pool, weight, order, meta, bits, target[lo])
+            if not _store(r, L, der, pstart, plen, pool, weight, order, meta, dset, pst_all, pln_all, wt_all,
+                          pool_all, top):
+                continue
             if meta[M_STATUS] == CONFLICT:
-                conf[lo] = meta[M_CONFLICT]
+                conf[r] = meta[M_CONFLICT]
                 if first_only:
                     stop = True
     count = 0
-    cap = hints.shape[0]
-    virtual = 2 * L
     if do_contra:
-        for lo in range(L):
-            for state in range(2):
-                conf = conf_on if state == 1 else conf_off
-                table = anc_on if state == 1 else anc_off
-                if conf[lo] >= 0 and count < cap:
-                    hints[count, 0] = CONTRA_ON if state == 1 else CONTRA_OFF
-                    hints[count, 1] = lo
-                    hints[count, 2] = 0
-                    hints[count, 3] = conf[lo]
-                    hints[count, 4] = table[lo, conf[lo]] + table[lo, virtual]
-                    count += 1
+        for state in (1, 0):
+            for lo in range(L):
+                r = 2 * lo + state
+                if conf[r] >= 0:
+                    cx = _complexity(r, conf[r], pst_all, pln_all, wt_all, pool_all, seen, stack, stamp)
+                    cx += _complexity(r, virtual, pst_all, pln_all, wt_all, pool_all, seen, stack, stamp)
+                    count = _emit(hints, count, CONTRA_ON if state == 1 else CONTRA_OFF, lo, 0, conf[r], cx)
+    both = np.empty(words, np.uint64)
     if do_double and want_off:
         for lo in range(L):
             if popcount(orig[ccell[lo]]) < 3:
                 continue
-            for node in range(2 * L):
-                if node >> 1 == lo:
-                    continue
-                if anc_on[lo, node] and anc_off[lo, node] and count < cap:
-                    hints[count, 0] = DOUBLE
-                    hints[count, 1] = lo
-                    hints[count, 2] = 0
-                    hints[count, 3] = node
-                    hints[count, 4] = anc_on[lo, node] + anc_off[lo, node]
-                    count += 1
+            for w in range(words):
+                both[w] = dset[2 * lo + 1, w] & dset[2 * lo, w]
+            count = _emit_set(both, words, L, (2 * lo + 1, 2 * lo), 2, pst_all, pln_all, wt_all, pool_all,
+                              seen, stack, stamp, hints, count, DOUBLE, lo, 0)
     members = np.empty(n, np.int32)
     if do_cell:
         for c in range(ncells):
             m = orig[c]
-            k = popcount(m)
-            if k < min_cell:
+            if popcount(m) < min_cell:
                 continue
             size = 0
             for d in range(n):
                 if (m >> np.uint64(d)) & _ONE:
-                    members[size] = cid[c * n + d]
+                    members[size] = 2 * cid[c * n + d] + 1
                     size += 1
-            count = _intersect(members, size, L, anc_on, hints, count, CELL, c, 0)
+            count = _intersect(members, size, dset, both, words, L, pst_all, pln_all, wt_all, pool_all,
+                               seen, stack, stamp, hints, count, CELL, c, 0)
     if do_unit:
         for u in range(3 * n):
             for d in range(n):
@@ -724,31 +781,57 @@ def search(n, units, cell_units, orig, cnt0, cid, ccell, cdig, L, xonly, dynamic
                 for i in range(n):
                     c = units[u, i]
                     if orig[c] & bit:
-                        members[size] = cid[c * n + d]
+                        members[size] = 2 * cid[c * n + d] + 1
                         size += 1
-                count = _intersect(members, size, L, anc_on, hints, count, UNIT, u, d)
+                count = _intersect(members, size, dset, both, words, L, pst_all, pln_all, wt_all, pool_all,
+                                   seen, stack, stamp, hints, count, UNIT, u, d)
     return count
 
 
 @njit(cache=True, nogil=True)
-def _intersect(members, size, L, anc_on, hints, count, kind, a, b):
+def _emit_set(bits, words, L, runs, size, pst_all, pln_all, wt_all, pool_all, seen, stack, stamp, hints, count,
+              kind, a, b):
+    """A hint for each node of ``bits`` (not the virtual one), its complexity summed over the runs given."""
+    for w in range(words):
+        x = bits[w]
+        while x:
+            low = x & (~x + _ONE)
+            node = w * 64 + popcount(low - _ONE)
+            x ^= low
+            if node >= 2 * L:
+                continue
+            cx = 0
+            for i in range(size):
+                cx += _complexity(runs[i], node, pst_all, pln_all, wt_all, pool_all, seen, stack, stamp)
+            count = _emit(hints, count, kind, a, b, node, cx)
+    return count
+
+
+@njit(cache=True, nogil=True)
+def _intersect(members, size, dset, both, words, L, pst_all, pln_all, wt_all, pool_all, seen, stack, stamp,
+               hints, count, kind, a, b):
     """Hints for the nodes that every member's "on" run derives (their complexities summed)."""
-    cap = hints.shape[0]
-    for node in range(2 * L):
-        total = 0
+    any_bit = _ZERO
+    for w in range(words):
+        x = ~_ZERO
         for i in range(size):
-            value = anc_on[members[i], node]
-            if value == 0:
-                total = 0
-                break
-            total += value
-        if total and count < cap:
-            hints[count, 0] = kind
-            hints[count, 1] = a
-            hints[count, 2] = b
-            hints[count, 3] = node
-            hints[count, 4] = total
-            count += 1
+            x &= dset[members[i], w]
+        both[w] = x
+        any_bit |= x
+    if any_bit == _ZERO:
+        return count
+    for w in range(words):
+        x = both[w]
+        while x:
+            low = x & (~x + _ONE)
+            node = w * 64 + popcount(low - _ONE)
+            x ^= low
+            if node >= 2 * L:
+                continue
+            cx = 0
+            for i in range(size):
+                cx += _complexity(members[i], node, pst_all, pln_all, wt_all, pool_all, seen, stack, stamp)
+            count = _emit(hints, count, kind, a, b, node, cx)
     return count
 
 

@@ -52,6 +52,8 @@ NESTED = "Nested Forcing Chain"
 MAX_RUNS = 20_000
 #: Hints collected per search at most (the rest are dropped, never wrong).
 MAX_HINTS = 1 << 16
+#: Parent links kept for all the runs of a search at most (a run that does not fit is dropped): 256 MB.
+MAX_POOL = 1 << 26
 
 #: SE's order among hints of equal difficulty and complexity.
 _SORT_KEY = {fast.DOUBLE: 1, fast.CELL: 2, fast.UNIT: 3, fast.CONTRA_ON: 7, fast.CONTRA_OFF: 7}
@@ -167,16 +169,13 @@ def _search(cg: CandidateGrid, mode: Mode) -> tuple[_Arrays, _Ranked | list[_Hin
     if size == 0:
         return arr, []
     nodes = 2 * size + 1
-    anc_on = np.zeros((size, nodes), np.int32)
-    anc_off = np.zeros((size, nodes) if mode.want_off else (1, 1), np.int32)
-    conf_on = np.full(size, -1, np.int32)
-    conf_off = np.full(size, -1, np.int32)
     hints = np.empty((MAX_HINTS, 5), np.int32)
+    pool_limit = min(8 * size * nodes, MAX_POOL)
     count = fast.search(
         arr.n, arr.units, arr.cell_units, arr.orig, arr.cnt0, arr.cid, arr.ccell, arr.cdig, size,
         mode.xonly, mode.dynamic, mode.level, mode.inner_dynamic, mode.inner_level, mode.want_off,
-        mode.contradiction, mode.double, mode.cell, mode.unit, mode.min_cell,
-        anc_on, anc_off, conf_on, conf_off, hints, MAX_RUNS, mode.first_only,
+        mode.contradiction, mode.double, mode.cell, mode.unit, mode.min_cell, hints, MAX_RUNS, mode.first_only,
+        pool_limit,
     )  # fmt: skip
     if count == 0:
         return arr, []
