@@ -21,16 +21,25 @@ counted as SE counts them):
   whose own assumption leads to a contradiction (by static, dynamic, then dynamic (+) chains) is removed.
 
 Each finder makes every assumption once in a compiled kernel (``_forcing_fast``), collects every conclusion
-with its complexity, and yields them easiest first (SE's order: difficulty, then complexity), building the
-sentence only for the steps asked for. Effort is bounded: a run derives each candidate state once (at most 2L
-for L open candidates), ``MAX_RUNS`` runs per search, and nesting is one level deep (``NESTED_LEVELS``).
+with its complexity, and yields them easiest first (SE's order: difficulty, then complexity, then double/cell/
+unit before contradiction), each deduction once, building the sentence only for the steps asked for. A
+conclusion that a cell holds a digit is a placement; that it does not, an elimination.
+
+Effort is bounded: a run derives each candidate state once (at most 2L nodes for L open candidates); a search
+makes at most ``MAX_RUNS`` runs (2L in practice) whose parent links share at most ``MAX_POOL`` entries; nesting is
+one level deep, and a nested run tests each open candidate by one inner run per fixpoint. Since that is L times
+the work, a nested search stops at the first assumption that contradicts itself ("on" assumptions first) instead
+of comparing all of them, so its rating can be above SE's for the same position.
+
+Cost per search on stalled top1465 positions (9x9, L ~ 200, one core): Nishio ~1 ms, cell/unit ~1 ms, dynamic
+~3 ms, dynamic (+) ~9 ms; a nested search 0.1-2 s.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -125,7 +134,9 @@ class _Arrays:
         return len(self.ccell)
 
 
+@lru_cache(maxsize=4)
 def _arrays(cg: CandidateGrid) -> _Arrays:
+    """The kernel's arrays of a position (cached: the ladder asks several finders about the same position)."""
     tables = cg.shape.tables
     n = cg.n
     orig = np.array(cg.masks, dtype=np.uint64)
