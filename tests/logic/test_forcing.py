@@ -175,6 +175,7 @@ def test_mined_first_to_fire(case: Mined) -> None:
     if case.finder != "find_nested_forcing_chains":
         assert step.difficulty == round(BASE[case.finder] + length_bonus(_complexity(step.text) - 2), 1)
     assert step.text and step.cells and step.before == state
+    assert bool(step.units) == ("wherever" in step.text)  # a unit forcing chain shows its unit
     assert_sound(step, _solution(case.puzzle))
 
 

@@ -292,6 +292,7 @@ def _step(cg: CandidateGrid, arr: _Arrays, mode: Mode, hint: _Hint) -> Step:
     """Trace the runs of one hint and say it in one sentence."""
     n, size = arr.n, arr.size
     virtual = 2 * size
+    units: list[int] = []
     if hint.kind in (fast.CONTRA_ON, fast.CONTRA_OFF):
         src = 2 * hint.a + (1 if hint.kind == fast.CONTRA_ON else 0)
         trace = _trace(arr, mode, src)
@@ -320,6 +321,7 @@ def _step(cg: CandidateGrid, arr: _Arrays, mode: Mode, hint: _Hint) -> Step:
             cells = cg.cells_with(unit, digit)
             sources = [2 * int(arr.cid[c * n + digit - 1]) + 1 for c in cells]
             intro = f"wherever {digit} goes in {cg.shape.unit_name(unit)}"
+            units = [unit]
         traces = [_trace(arr, mode, s) for s in sources]
         targets = [hint.target] * len(traces)
         lines = [_chain_text(arr, t, hint.target) for t in traces]
@@ -331,7 +333,7 @@ def _step(cg: CandidateGrid, arr: _Arrays, mode: Mode, hint: _Hint) -> Step:
         cells.update(int(arr.ccell[x >> 1]) for x in _path(trace, target) if x != virtual)
     text += f", {hint.complexity} nodes ({mode.label})"
     return make_step(
-        mode.technique, cg, text, placements=placements, eliminations=eliminations, cells=cells,
+        mode.technique, cg, text, placements=placements, eliminations=eliminations, cells=cells, units=units,
         difficulty=hint.difficulty,
     )  # fmt: skip
 
