@@ -668,7 +668,7 @@ def _emit(hints, count, kind, a, b, target, cx):
 
 @njit(cache=True, nogil=True)
 def search(n, units, cell_units, orig, cnt0, cid, ccell, cdig, L, xonly, dynamic, level, inner_dynamic,
-           inner_level, want_off, do_contra, do_double, do_cell, do_unit, min_cell, hints, max_runs, first_only,
+           inner_level, want_off, do_contra, do_double, do_cell, do_unit, min_cell, hints, max_runs, after_first,
            pool_limit):
     """Run every live candidate on (and off when ``want_off``), then collect the hints: contradictions, double
     forcing (the same node from a candidate on and off, cells of 3+ candidates), cell forcing (from every
@@ -676,7 +676,8 @@ def search(n, units, cell_units, orig, cnt0, cid, ccell, cdig, L, xonly, dynamic
 
     ``hints`` (int32[H, 5]: kind, a, b, target node, complexity) is filled up to its size; returns the number
     of hints. Effort: at most ``max_runs`` runs, whose parents share a pool of ``pool_limit`` entries (a run that
-    does not fit is dropped); with ``first_only`` the runs stop at the first contradiction ("on" runs first).
+    does not fit is dropped); with ``after_first`` >= 0, only that many runs are made after the first one that
+    leads to a contradiction ("on" runs first), to bound the nested searches.
     Complexities are counted only for the conclusions found, by a walk over the run's parents."""
     nodes = 2 * L + 1
     words = (nodes + 63) // 64
@@ -720,13 +721,13 @@ def search(n, units, cell_units, orig, cnt0, cid, ccell, cdig, L, xonly, dynamic
     top = np.zeros(1, np.int64)
     conf = np.full(2 * L, -1, np.int32)
     runs = 0
-    stop = False
+    limit = max_runs
     for state in (1, 0):
         if state == 0 and not want_off:
             continue
         for lo in range(L):
             r = 2 * lo + state
-            if runs >= max_runs or stop:
+            if runs >= limit:
                 continue
             runs += 1
             run(r, n, units, cell_units, orig, cnt0, cid, ccell, cdig, L, xonly, dynamic, level,
@@ -738,8 +739,8 @@ def search(n, units, cell_units, orig, cnt0, cid, ccell, cdig, L, xonly, dynamic
                 continue
             if meta[M_STATUS] == CONFLICT:
                 conf[r] = meta[M_CONFLICT]
-                if first_only:
-                    stop = True
+                if after_first >= 0 and runs + after_first < limit:
+                    limit = runs + after_first
     count = 0
     if do_contra:
         for state in (1, 0):

@@ -28,8 +28,9 @@ conclusion that a cell holds a digit is a placement; that it does not, an elimin
 Effort is bounded: a run derives each candidate state once (at most 2L nodes for L open candidates); a search
 makes at most ``MAX_RUNS`` runs (2L in practice) whose parent links share at most ``MAX_POOL`` entries; nesting is
 one level deep, and a nested run tests each open candidate by one inner run per fixpoint. Since that is L times
-the work, a nested search stops at the first assumption that contradicts itself ("on" assumptions first) instead
-of comparing all of them, so its rating can be above SE's for the same position.
+the work, a nested search (only contradictions are looked for) compares all assumptions at the first level
+(static inner chains) but stops at the first one that contradicts itself at the higher levels ("on" assumptions
+first, ``NESTED_EXTRA_RUNS`` more runs), so their ratings can be above SE's for the same position.
 
 Cost per search on stalled top1465 positions (9x9, L ~ 200, one core): Nishio ~1 ms, cell/unit ~1 ms, dynamic
 ~3 ms, dynamic (+) ~9 ms; a nested search 0.1-2 s.
@@ -85,7 +86,7 @@ class Mode(NamedTuple):
     unit: int = 0
     min_cell: int = 2
     label: str = ""
-    first_only: int = 0
+    after_first: int = -1
 
 
 MODE_NISHIO = Mode(NISHIO, 7.5, xonly=1, dynamic=1, want_off=1, contradiction=1, label="Nishio forcing chain")
@@ -96,12 +97,15 @@ MODE_DYNAMIC = Mode(
     DYNAMIC, 8.5, dynamic=1, want_off=1, contradiction=1, double=1, cell=1, unit=1, label="dynamic forcing chain"
 )
 MODE_DYNAMIC_PLUS = MODE_DYNAMIC._replace(technique=DYNAMIC_PLUS, base=9.0, level=1, label="dynamic forcing chain (+)")
-#: The nested levels tried in turn (SE's 9.5 = static chains nested, 10.5 = dynamic, 11.0 = dynamic (+)). To bound
-#: the effort (each outer run tests every open candidate by an inner run at each fixpoint), a nested search stops
-#: at the first assumption that leads to a contradiction ("on" assumptions first) and draws only that conclusion.
-_NESTED = MODE_DYNAMIC._replace(double=0, cell=0, unit=0, first_only=1)
+#: Runs a nested search at the levels above 9.5 makes after the first assumption that leads to a contradiction
+#: (the easiest of those found wins); the 9.5 level, whose inner chains are static and cheap, compares them all.
+NESTED_EXTRA_RUNS = 0
+#: The nested levels tried in turn (SE's 9.5 = static chains nested, 10.5 = dynamic, 11.0 = dynamic (+)).
+_NESTED = MODE_DYNAMIC._replace(double=0, cell=0, unit=0, after_first=NESTED_EXTRA_RUNS)
 NESTED_LEVELS = (
-    _NESTED._replace(technique=NESTED, base=9.5, level=2, label="nested forcing chain (+ forcing chains)"),
+    _NESTED._replace(
+        technique=NESTED, base=9.5, level=2, after_first=-1, label="nested forcing chain (+ forcing chains)"
+    ),
     _NESTED._replace(
         technique=NESTED, base=10.5, level=2, inner_dynamic=1, label="nested forcing chain (+ dynamic chains)"
     ),
@@ -185,7 +189,7 @@ def _search(cg: CandidateGrid, mode: Mode) -> tuple[_Arrays, _Ranked | list[_Hin
     count = fast.search(
         arr.n, arr.units, arr.cell_units, arr.orig, arr.cnt0, arr.cid, arr.ccell, arr.cdig, size,
         mode.xonly, mode.dynamic, mode.level, mode.inner_dynamic, mode.inner_level, mode.want_off,
-        mode.contradiction, mode.double, mode.cell, mode.unit, mode.min_cell, hints, MAX_RUNS, mode.first_only,
+        mode.contradiction, mode.double, mode.cell, mode.unit, mode.min_cell, hints, MAX_RUNS, mode.after_first,
         pool_limit,
     )  # fmt: skip
     if count == 0:
