@@ -15,7 +15,18 @@ from typing import NamedTuple
 from bitdoku.errors import InvalidGridError, StepLimitError, cell_name
 from bitdoku.formats.pencilmarks import looks_like_pencilmarks
 from bitdoku.grid import Grid
-from bitdoku.logic import als, chains, fish, intersections, single_digit, singles, subsets, uniqueness, wings
+from bitdoku.logic import (
+    als,
+    chains,
+    fish,
+    forcing,
+    intersections,
+    single_digit,
+    singles,
+    subsets,
+    uniqueness,
+    wings,
+)
 from bitdoku.logic.candidates import CandidateGrid, as_candidates
 from bitdoku.logic.step import CONTRADICTION, GUESS, STALLED, Step, digit_list, make_step
 from bitdoku.shape import Shape
@@ -92,6 +103,8 @@ LADDER: tuple[Rung, ...] = (
     Rung(als.ALS_XZ, als.find_als_xz),
     Rung(als.ALS_XY_WING, als.find_als_xy_wings),
     Rung(als.DEATH_BLOSSOM, als.find_death_blossoms),
+    # The last resort, so that every puzzle with one solution is solved by logic (bounded effort, forcing.py):
+    *(Rung(name, finder) for name, finder in forcing.FINDERS),
 )
 
 

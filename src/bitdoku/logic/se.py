@@ -51,6 +51,7 @@ from bitdoku.logic import (
     als_wings,
     exclusion,
     fish,
+    forcing,
     intersections,
     se_chains,
     single_digit,
@@ -628,8 +629,13 @@ SE_LADDER: tuple[SeRung, ...] = (
     SeRung(se_chains.FORCING_CHAIN, se_chains.find_se_chains, 6.5),
     SeRung(als_wings.NAMES[6], als_wings.find_tuvwxyz_wings, 7.5),
     SeRung(exclusion.ATE, exclusion.find_aligned_triplet_exclusions, 7.5),
-    # Nishio 7.5+, Multiple (cell, unit) forcing chains 8.0+, Dynamic 8.5+, Dynamic+ 9.0+, Nested 9.5+
-    # (forcing.py, which rates its steps) go here, in that order.
+    # SE's last producers, each step rated by its kind and length: Nishio 7.5+, multiple (cell and unit)
+    # forcing chains 8.0+, dynamic 8.5+, dynamic (+) 9.0+, nested 9.5+.
+    SeRung(forcing.NISHIO, forcing.find_nishio, 7.5),
+    SeRung(forcing.CELL_FORCING, forcing.find_multiple_forcing_chains, 8.0),
+    SeRung(forcing.DYNAMIC, forcing.find_dynamic_forcing_chains, 8.5),
+    SeRung(forcing.DYNAMIC_PLUS, forcing.find_dynamic_plus_forcing_chains, 9.0),
+    SeRung(forcing.NESTED, forcing.find_nested_forcing_chains, 9.5),
 )
 
 _BEFORE_NAKED = 3  # SE_LADDER[:3] come before naked singles
