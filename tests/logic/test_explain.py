@@ -71,7 +71,7 @@ def test_16x16_and_25x25_samples_are_solved_soundly():
 
 def test_without_guess_a_hard_puzzle_ends_with_a_stalled_step():
     line = sample_lines("famous.txt")[0]
-    steps = list(explain(line))
+    steps = list(explain(line, ladder=CLASSIC_LADDER))
     assert steps[-1].technique == "Stalled" and steps[-1].text.startswith("no technique applies: ")
     assert all(step.is_deduction for step in steps[:-1])
 
@@ -79,7 +79,7 @@ def test_without_guess_a_hard_puzzle_ends_with_a_stalled_step():
 def test_guesses_are_marked_and_right():
     line = sample_lines("famous.txt")[0]
     solution = bitdoku.solve(line)
-    guesses = [s for s in explain(line, guess=True) if s.technique == "Guess"]
+    guesses = [s for s in explain(line, guess=True, ladder=CLASSIC_LADDER) if s.technique == "Guess"]
     assert guesses and all(solution[c] == d for s in guesses for c, d in s.placements)
     assert "guess" in guesses[0].text
 
@@ -150,12 +150,12 @@ def test_explain_stops_past_its_step_budget_after_the_steps_it_gave():
 def test_uniqueness_techniques_only_for_unique_puzzles():
     """A position where a unique rectangle is the next step: it is used when the puzzle is unique (known or
     checked), never when uniqueness is denied, and a puzzle with many solutions is never given one."""
-    from bitdoku.logic import uniqueness
+    from bitdoku.logic import forcing, uniqueness
     from bitdoku.logic.explain import LADDER, WITHOUT_UNIQUENESS, has_unique_solution
     from tests.logic.checks import cases_of
 
     left_out = [rung for rung in LADDER if rung not in WITHOUT_UNIQUENESS]
-    assert left_out == [rung for rung in LADDER if rung.find.__module__ == uniqueness.__name__]
+    assert left_out == [rung for rung in LADDER if rung.find.__module__ in (uniqueness.__name__, forcing.__name__)]
     assert {"Unique Rectangle Type 1", "BUG+1"} <= {rung.technique for rung in left_out}
     case = cases_of("Unique Rectangle Type 1")[0]
     state = CandidateGrid.parse(case.marks, shape=case.shape)

@@ -28,7 +28,10 @@ def test_levels_follow_the_hardest_technique():
     for line in sample_lines("famous.txt"):
         rating = rate(line, scale="bitdoku")
         assert rating.level == "beyond logic" and rating.hardest == "Guess" and rating.score > 10
-        assert rate(line).level == "beyond logic" and rate(line).score == 10.0
+    hardest = rate(sample_lines("famous.txt")[7])  # solved by logic on the SE scale: nested forcing chains
+    assert hardest.level == "extreme" and hardest.score >= 9.5 and "Guess" not in hardest.counts
+    several = rate(sample_lines("multisolution_sample.txt")[0])  # logic cannot finish: a guess
+    assert several.level == "beyond logic" and several.score == 10.0
 
 
 def test_every_technique_has_a_weight_and_levels_rise_with_it():

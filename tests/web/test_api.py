@@ -71,16 +71,19 @@ def test_hint_names_the_step_its_cells_and_its_sentence(client):
 
 
 def test_explain_replays_from_its_start_to_the_solution(client):
-    body = post(client, "explain", puzzle=DEMO).json()
+    puzzle = sample_lines("top1465_sample.txt")[0]
+    body = post(client, "explain", puzzle=puzzle).json()
     assert body["solved"] and not body["truncated"]
     values = list(body["start"]["values"])
     for step in body["steps"]:
         for change in step["placements"]:
             values[change["cell"]] = str(change["digit"])
-    assert "".join(values) == DEMO_SOLUTION
-    assert any(step["technique"] == "Guess" for step in body["steps"])  # the demo needs guessing
-    stalled = post(client, "explain", puzzle=DEMO, guess=False).json()
+    assert "".join(values) == bitdoku.solve(puzzle).to_line()
+    several = sample_lines("multisolution_sample.txt")[0]  # logic cannot finish a grid with several solutions
+    stalled = post(client, "explain", puzzle=several, guess=False).json()
     assert stalled["steps"][-1]["technique"] == "Stalled" and not stalled["solved"]
+    guessed = post(client, "explain", puzzle=several, guess=True).json()
+    assert any(step["technique"] == "Guess" for step in guessed["steps"])
 
 
 def test_rate_gives_level_score_and_counts(client):

@@ -59,15 +59,14 @@ SE_BANDS: tuple[tuple[str, float], ...] = (
     ("hard", 4.0),
     ("expert", 5.6),
     ("extreme", 7.0),
-    ("beyond logic", GUESS_DIFFICULTY),
 )
 
 
 def se_level(score: float) -> str:
-    """The level whose band holds an SE score.
+    """The level whose band holds an SE score ("beyond logic" is not a band: it says that a solve guessed).
 
-    >>> [se_level(s) for s in (1.2, 2.5, 4.2, 6.6, 8.3, 10.0)]
-    ['easy', 'medium', 'hard', 'expert', 'extreme', 'beyond logic']
+    >>> [se_level(s) for s in (1.2, 2.5, 4.2, 6.6, 8.3, 10.6)]
+    ['easy', 'medium', 'hard', 'expert', 'extreme', 'extreme']
     """
     level = SE_BANDS[0][0]
     for name, low in SE_BANDS:

@@ -41,7 +41,10 @@ UNIQUENESS_CHECK_NODES = 200_000
 
 class Rung(NamedTuple):
     """One technique of the ladder: its name, its finder, whether it is a single (placements only), and whether
-    it holds only when the puzzle has a unique solution (the uniqueness techniques)."""
+    it runs only when the puzzle has a unique solution: the uniqueness techniques, which hold only then, and the
+    forcing chains, which are sound on any grid but are the costly last resort, and on a grid with several
+    solutions could only make a few deductions before logic stalls anyway (a minute of nets on a 20-clue
+    grid)."""
 
     technique: str
     find: Finder
@@ -104,7 +107,7 @@ LADDER: tuple[Rung, ...] = (
     Rung(als.ALS_XY_WING, als.find_als_xy_wings),
     Rung(als.DEATH_BLOSSOM, als.find_death_blossoms),
     # The last resort, so that every puzzle with one solution is solved by logic (bounded effort, forcing.py):
-    *(Rung(name, finder) for name, finder in forcing.FINDERS),
+    *(Rung(name, finder, needs_unique=True) for name, finder in forcing.FINDERS),
 )
 
 

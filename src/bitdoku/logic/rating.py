@@ -41,8 +41,16 @@ from bitdoku.grid import Grid
 from bitdoku.logic import _fast
 from bitdoku.logic.candidates import CandidateGrid, as_candidates
 from bitdoku.logic.difficulty import se_level
-from bitdoku.logic.explain import CLASSIC_LADDER, _guess, _solution_for, default_max_steps, next_step
-from bitdoku.logic.se import SeSolve, se_solve
+from bitdoku.logic.explain import (
+    CLASSIC_LADDER,
+    UNIQUENESS_CHECK_NODES,
+    _guess,
+    _solution_for,
+    default_max_steps,
+    has_unique_solution,
+    next_step,
+)
+from bitdoku.logic.se import SE_LADDER, SE_WITHOUT_UNIQUENESS, SeSolve, se_solve
 from bitdoku.logic.singles import HIDDEN_SINGLE, NAKED_SINGLE
 from bitdoku.logic.step import GUESS, Step
 
@@ -151,8 +159,18 @@ def rate(puzzle: Grid | CandidateGrid | str, *, max_steps: int | None = None, sc
         puzzle = Grid.parse(text) if plain_line else CandidateGrid.parse(text)
     budget = default_max_steps(puzzle.shape) if max_steps is None else max_steps
     if scale == "se":
-        return se_rating_of(se_solve(puzzle, budget))
+        return se_rating_of(se_solve(puzzle, budget, SE_LADDER if _is_unique(puzzle) else SE_WITHOUT_UNIQUENESS))
     return rating_of(_count_steps(puzzle, budget))
+
+
+def _is_unique(puzzle: Grid | CandidateGrid) -> bool:
+    """Whether the puzzle has one solution: the uniqueness techniques hold, and the forcing chains can finish."""
+    if isinstance(puzzle, Grid):
+        from bitdoku.engines.result import Status
+        from bitdoku.solver import search
+
+        return search(puzzle, limit=2, keep=0, max_nodes=UNIQUENESS_CHECK_NODES).status is Status.UNIQUE
+    return has_unique_solution(as_candidates(puzzle))
 
 
 def se_rating_of(solve: SeSolve) -> Rating:

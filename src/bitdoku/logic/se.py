@@ -638,6 +638,12 @@ SE_LADDER: tuple[SeRung, ...] = (
     SeRung(forcing.NESTED, forcing.find_nested_forcing_chains, 9.5),
 )
 
+#: The ladder for puzzles not known to have one solution: no uniqueness techniques (they would be unsound) and no
+#: forcing chains (the costly last resort, which cannot finish such a grid anyway).
+SE_WITHOUT_UNIQUENESS: tuple[SeRung, ...] = tuple(
+    rung for rung in SE_LADDER if rung.find.__module__ not in (uniqueness.__name__, forcing.__name__)
+)
+
 _BEFORE_NAKED = 3  # SE_LADDER[:3] come before naked singles
 _KERNEL_RULES = 4  # SE_LADDER[:4], the direct rules, run in the kernel in se_solve
 #: The SE difficulty of each kind of kernel step (``KERNEL_KINDS``).
