@@ -1,13 +1,15 @@
 """Human-style solving: pencil marks, techniques people use, step-by-step explanations and difficulty ratings.
 
 ``explain(puzzle)`` yields one ``Step`` at a time, each found by the easiest technique that applies;
-``hint(puzzle)`` returns the next one; ``rate(puzzle)`` scores a puzzle by the hardest technique it needs.
+``hint(puzzle)`` returns the next one; ``rate(puzzle)`` scores a puzzle by the hardest step it needs, on the
+Sudoku Explainer scale by default. ``LADDER`` is every technique in the order tried; ``CLASSIC_LADDER`` the first
+release's.
 A ``CandidateGrid`` is the pencil-mark state the techniques read.
 """
 
 from bitdoku.logic.candidates import CandidateGrid
-from bitdoku.logic.explain import explain, hint
+from bitdoku.logic.explain import CLASSIC_LADDER, LADDER, explain, hint
 from bitdoku.logic.rating import Rating, rate
 from bitdoku.logic.step import Step
 
-__all__ = ["CandidateGrid", "Rating", "Step", "explain", "hint", "rate"]
+__all__ = ["CLASSIC_LADDER", "LADDER", "CandidateGrid", "Rating", "Step", "explain", "hint", "rate"]
