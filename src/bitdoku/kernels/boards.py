@@ -55,6 +55,10 @@ ZERO = np.uint64(0)
 #: Dead ends of the first run of a restarted first-solution search, the unit of its Luby schedule
 #: (benchmarks/NOTES-kernels.md, round 5).
 RESTART_UNIT = 256
+#: Restarted searches propagate naked and hidden pairs from this N up: on 25x25 grids they cut the nodes 2.5-4x
+#: for ~1.8x the cost a node; on the 16x16 set they save 5 % of the nodes and cost 1.12-1.26x the time (A/B, three
+#: interleaved rounds, benchmarks/RESULTS.md).
+PAIRS_FROM_N = 25
 #: Depths of the state stack allocated at first; it doubles when a search goes deeper.
 FIRST_DEPTH = 32
 
@@ -464,11 +468,11 @@ def first_solution(cells, n, r, max_nodes, flags, solutions, stats, rng, unit, s
     ``stop`` (int64[1]) lets another thread end the search: when ``stop[0]`` is not 0 at the end of a run, the
     search returns ``BUDGET_EXHAUSTED`` there (a portfolio of searches with different seeds stops the others
     once one has the answer; a run is at most ``luby(i) * unit`` dead ends, so they stop within one run).
-    With the three rules of ``ALL_RULES`` on, the runs also propagate ``PAIRS``: on 25x25 grids near 45 % fill
-    they cut the nodes about 2.5-4 times for about twice the cost a node (the hardest instance gains little).
-    Measured in benchmarks/NOTES-kernels.md, rounds 5 and 6.
+    With the three rules of ``ALL_RULES`` on and N >= ``PAIRS_FROM_N``, the runs also propagate ``PAIRS``: on
+    25x25 grids near 45 % fill they cut the nodes about 2.5-4 times for about twice the cost a node (the hardest
+    instance gains little). Measured in benchmarks/NOTES-kernels.md, rounds 5 and 7.
     """
-    if flags & ALL_RULES == ALL_RULES:
+    if flags & ALL_RULES == ALL_RULES and n >= PAIRS_FROM_N:
         flags |= PAIRS
     run_stats = np.zeros(stats.shape[0], np.int64)
     no_guide = np.zeros(0, np.uint8)

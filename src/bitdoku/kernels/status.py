@@ -40,7 +40,7 @@ FULL_SCAN = 32
 NO_RESTARTS = 64
 #: A rule of the bitboard kernel only (other kernels ignore it): naked pairs in rows, columns and boxes, hidden
 #: pairs in rows and columns. Off in ``ALL_RULES`` (the kernels must visit the same nodes there); the restarted
-#: first-solution search adds it to the three rules (benchmarks/NOTES-kernels.md, round 6).
+#: first-solution search adds it to the three rules from N = 25 (``boards.PAIRS_FROM_N``; NOTES-kernels.md, round 7).
 PAIRS = 128
 
 # Stats slots: indices into the int64 stats out-array.
