@@ -59,7 +59,7 @@ from bitdoku.logic import (
     uniqueness,
     wings,
 )
-from bitdoku.logic._fast import CONTRADICTION, SOLVED, STALLED, _digit_of, _full, _place
+from bitdoku.logic._fast import CONTRADICTION, SOLVED, STALLED, _digit_of, _hidden_single, _place
 from bitdoku.logic.candidates import CandidateGrid, as_candidates, digits_of
 from bitdoku.logic.difficulty import (
     FULL_HOUSE,
@@ -109,37 +109,6 @@ def _full_house(values, masks, units, n, found):
     return 0
 
 
-@njit(cache=True, nogil=True)
-def _hidden_in(values, masks, units, first, n, found):
-    """The first hidden single in units first..first+n-1 (units in order, digits increasing); writes (cell,
-    digit). 1 found, 0 none, -1 when a digit has no place left in a unit."""
-    full = _full(n)
-    one = np.uint64(1)
-    for u in range(first, first + n):
-        once = np.uint64(0)
-        twice = np.uint64(0)
-        placed = np.uint64(0)
-        for i in range(n):
-            cell = units[u, i]
-            m = masks[cell]
-            twice |= once & m
-            once |= m
-            if values[cell]:
-                placed |= one << np.uint64(values[cell] - 1)
-        if (once | placed) != full:
-            return -1
-        only = once & ~twice
-        if only:
-            bit = only & (~only + one)
-            for i in range(n):
-                cell = units[u, i]
-                if masks[cell] & bit:
-                    found[0] = cell
-                    found[1] = _digit_of(bit)
-                    return 1
-    return 0
-
-
 #: Kinds of kernel placement, the order of ``se_singles``'s counts.
 KERNEL_KINDS = (FULL_HOUSE, HIDDEN_SINGLE_BOX, HIDDEN_SINGLE_LINE, NAKED_SINGLE, DIRECT_POINTING, DIRECT_CLAIMING,
                 DIRECT_HIDDEN_PAIR, DIRECT_HIDDEN_TRIPLE)
@@ -163,7 +132,7 @@ def se_singles(values, masks, units, peers, cell_units, n, direct, counts):
         kind = 0
         if status == 0:
             for first, k in ((2 * n, 1), (n, 2), (0, 2)):
-                status = _hidden_in(values, masks, units, first, n, found)
+                status = _hidden_single(values, masks, units, first, n, found)
                 kind = k
                 if status != 0:
                     break
@@ -193,7 +162,7 @@ def se_singles(values, masks, units, peers, cell_units, n, direct, counts):
             _place(values, masks, peers, naked_cell, _digit_of(masks[naked_cell]))
             counts[3] += 1
             continue
-        if direct and _direct_hidden_in(values, masks, units, n, 3, pos, found):
+        if direct and _direct_hidden_single(values, masks, units, n, 3, pos, found):
             _place(values, masks, peers, found[0], found[1])
             counts[7] += 1
             continue
@@ -209,7 +178,7 @@ def _direct_rules(values, masks, units, cell_units, n, k, pos, found):
             for d in range(n):
                 if _direct_locking_in(masks, units, cell_units, n, pointing, kind, d, found):
                     return 4 if pointing else 5
-    if _direct_hidden_in(values, masks, units, n, 2, pos, found):
+    if _direct_hidden_single(values, masks, units, n, 2, pos, found):
         return 6
     return 0
 
@@ -269,7 +238,7 @@ def _direct_locking_in(masks, units, cell_units, n, pointing, kind, d, found):
 
 
 @njit(cache=True, nogil=True)
-def _direct_hidden_in(values, masks, units, n, k, pos, found):
+def _direct_hidden_single(values, masks, units, n, k, pos, found):
     """A direct hidden pair (k=2) or triple (k=3): in a unit (boxes, columns, rows) with more than k empty cells,
     k digits of 2..k places each whose places are k cells together; a digit outside with one place left
     outside them. Writes that place; ``pos`` is scratch (uint64[N])."""
