@@ -24,7 +24,7 @@ from functools import cache
 
 from bitdoku.logic.candidates import CandidateGrid, layout_of
 from bitdoku.logic.step import Step, make_step, names, removals
-from bitdoku.logic.subsets import _union_groups
+from bitdoku.logic.subsets import _union_groups, union_groups_within
 from bitdoku.shape import Shape
 
 FISH_NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
@@ -190,26 +190,8 @@ def _groups_within(items: list[tuple[int, int]], k: int) -> list[tuple[tuple[int
                                 if ud.bit_count() <= 4:
                                     found.append(((keys[a], keys[b], keys[c], keys[d]), ud))
     else:
-        found = [(tuple(group), union) for group, union in _union_groups_within(items, k)]
+        found = [(tuple(group), union) for group, union in union_groups_within(items, k)]
     return found
-
-
-def _union_groups_within(items: list[tuple[int, int]], k: int) -> Iterator[tuple[list[int], int]]:
-    """The general recursion behind ``_groups_within`` (any k)."""
-
-    def extend(start: int, keys: list[int], union: int) -> Iterator[tuple[list[int], int]]:
-        if len(keys) == k:
-            yield list(keys), union
-            return
-        for index in range(start, len(items) - (k - len(keys)) + 1):
-            key, mask = items[index]
-            merged = union | mask
-            if merged.bit_count() <= k:
-                keys.append(key)
-                yield from extend(index + 1, keys, merged)
-                keys.pop()
-
-    yield from extend(0, [], 0)
 
 
 def _subsets(mask: int, size: int) -> Iterator[int]:

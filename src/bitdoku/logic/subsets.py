@@ -19,13 +19,17 @@ SIZE_NAMES = {2: "Pair", 3: "Triple", 4: "Quad"}
 
 
 def _union_groups(items: list[tuple[int, int]], k: int) -> Iterator[tuple[list[int], int]]:
-    """Groups of k items (key, mask) whose masks together have exactly k bits, pruned as soon as a partial
+    """Groups of k items (key, mask) whose masks together have exactly k bits. Yields (keys, union)."""
+    return ((keys, union) for keys, union in union_groups_within(items, k) if union.bit_count() == k)
+
+
+def union_groups_within(items: list[tuple[int, int]], k: int) -> Iterator[tuple[list[int], int]]:
+    """Groups of k items (key, mask) whose masks together have at most k bits, pruned as soon as a partial
     union has more than k bits. Yields (keys, union)."""
 
     def extend(start: int, keys: list[int], union: int) -> Iterator[tuple[list[int], int]]:
         if len(keys) == k:
-            if union.bit_count() == k:
-                yield list(keys), union
+            yield list(keys), union
             return
         for index in range(start, len(items) - (k - len(keys)) + 1):
             key, mask = items[index]
