@@ -265,34 +265,42 @@ def _pair_sets(
     base = loop_difficulty(len(cells))
     for unit in _shared_units(cg, e1, e2):
         others = [c for c in cg.layout.units[unit] if masks[c] and c != e1 and c != e2]
-        for k in range(1, min(MAX_SET_CELLS, len(others) - 1) + 1):
-            for group in combinations(others, k):
-                digits = extra
-                for c in group:
-                    digits |= masks[c]
-                if digits.bit_count() != k + 1:
-                    continue
-                gone = [(c, d) for c in others if c not in group for d in digits_of(masks[c] & digits)]
-                if gone:
-                    text = (
-                        f"{names(cells, n)} hold {_pair_text(pair)}; {cell_name(e1, n)} or {cell_name(e2, n)} "
-                        f"takes one of {digit_list(digits_of(extra))} (else the {what} could swap), a naked set on "
-                        f"{digit_list(digits_of(digits))} with {names(group, n)} in "
-                        f"{cg.shape.unit_name(unit)}: remove {removals(gone, n)} ({tag} type 3)"
-                    )
-                    difficulty = round(base + 0.1 * k, 1)
-                    step = make_step(
-                        technique,
-                        cg,
-                        text,
-                        eliminations=gone,
-                        cells=[*cells, *group],
-                        units=[unit],
-                        difficulty=difficulty,
-                    )
-                    found.append(((difficulty, k), step))
+        for k, group, digits, gone in _sets_with_pseudo_cell(masks, others, extra, MAX_SET_CELLS):
+            text = (
+                f"{names(cells, n)} hold {_pair_text(pair)}; {cell_name(e1, n)} or {cell_name(e2, n)} "
+                f"takes one of {digit_list(digits_of(extra))} (else the {what} could swap), a naked set on "
+                f"{digit_list(digits_of(digits))} with {names(group, n)} in "
+                f"{cg.shape.unit_name(unit)}: remove {removals(gone, n)} ({tag} type 3)"
+            )
+            difficulty = round(base + 0.1 * k, 1)
+            step = make_step(
+                technique,
+                cg,
+                text,
+                eliminations=gone,
+                cells=[*cells, *group],
+                units=[unit],
+                difficulty=difficulty,
+            )
+            found.append(((difficulty, k), step))
         found.extend(_hidden_pair_sets(cg, technique, cells, pair, extras, (what, tag), unit, others, base))
     return found
+
+
+def _sets_with_pseudo_cell(masks, others: list[int], pseudo: int, max_cells: int):
+    """Naked sets made of a pseudo-cell (the digits ``pseudo``, one of which the pattern's extra cells must take)
+    and k of ``others`` (k up to ``max_cells``): k + 1 digits in k + 1 cells. Yields (k, group, digits, gone),
+    ``gone`` the set's digits in the unit's other cells, only when there are some."""
+    for k in range(1, min(max_cells, len(others) - 1) + 1):
+        for group in combinations(others, k):
+            digits = pseudo
+            for c in group:
+                digits |= masks[c]
+            if digits.bit_count() != k + 1:
+                continue
+            gone = [(c, d) for c in others if c not in group for d in digits_of(masks[c] & digits)]
+            if gone:
+                yield k, group, digits, gone
 
 
 def _hidden_pair_sets(
@@ -846,29 +854,21 @@ def find_bug_type_3(cg: CandidateGrid) -> Iterator[Step]:
         shared &= set(cg.layout.cell_units[c])
     for unit in sorted(shared):
         others = [c for c in cg.layout.units[unit] if masks[c] and c not in extra]
-        for k in range(1, min(MAX_SET_CELLS + 1, len(others) - 1) + 1):
-            for group in combinations(others, k):
-                digits = digits_all
-                for c in group:
-                    digits |= masks[c]
-                if digits.bit_count() != k + 1:
-                    continue
-                gone = [(c, d) for c in others if c not in group for d in digits_of(masks[c] & digits)]
-                if gone:
-                    text = (
-                        f"one of {names(cells, n)} takes one of {digit_list(digits_of(digits_all))} (else a "
-                        f"two-solution grave), a naked set on {digit_list(digits_of(digits))} with "
-                        f"{names(group, n)} in {cg.shape.unit_name(unit)}: remove {removals(gone, n)} (BUG type 3)"
-                    )
-                    yield make_step(
-                        BUG_3,
-                        cg,
-                        text,
-                        eliminations=gone,
-                        cells=[*cells, *group],
-                        units=[unit],
-                        difficulty=round(BUG_BASE + 0.1 * k, 1),
-                    )
+        for k, group, digits, gone in _sets_with_pseudo_cell(masks, others, digits_all, MAX_SET_CELLS + 1):
+            text = (
+                f"one of {names(cells, n)} takes one of {digit_list(digits_of(digits_all))} (else a "
+                f"two-solution grave), a naked set on {digit_list(digits_of(digits))} with "
+                f"{names(group, n)} in {cg.shape.unit_name(unit)}: remove {removals(gone, n)} (BUG type 3)"
+            )
+            yield make_step(
+                BUG_3,
+                cg,
+                text,
+                eliminations=gone,
+                cells=[*cells, *group],
+                units=[unit],
+                difficulty=round(BUG_BASE + 0.1 * k, 1),
+            )
 
 
 def find_bug_type_4(cg: CandidateGrid) -> Iterator[Step]:
