@@ -17,17 +17,22 @@ from bitdoku.errors import InvalidGridError, ParseError, ShapeError, cell_name
 from bitdoku.formats.block import format_block, format_rows, parse_block
 from bitdoku.formats.json import format_json, parse_json
 from bitdoku.formats.line import _shape_for, format_line, parse_line
+from bitdoku.geometry import Geometry
 from bitdoku.shape import Shape
 
 
 class Conflict(NamedTuple):
-    """A digit that appears twice in one unit: ``digit 5 appears twice in row 3 (r3c2, r3c8)``."""
+    """A digit that appears twice in one unit: ``digit 5 appears twice in row 3 (r3c2, r3c8)``; in a
+    nonconsecutive grid also two consecutive digits side by side (``other`` is the second digit)."""
 
     digit: int
     unit: str
     cells: tuple[str, str]
+    other: int = 0
 
     def __str__(self) -> str:
+        if self.other:
+            return f"digits {self.digit} and {self.other} are consecutive in {self.unit} ({', '.join(self.cells)})"
         return f"digit {self.digit} appears twice in {self.unit} ({', '.join(self.cells)})"
 
 
@@ -49,18 +54,28 @@ class Grid:
     [2, 4]
     """
 
-    __slots__ = ("_cells", "_shape")
+    __slots__ = ("_cells", "_geometry", "_shape")
 
-    def __init__(self, cells: bytes, shape: Shape) -> None:
-        """Wrap checked cell values; use ``parse`` or ``from_array`` to build a grid from user data."""
+    def __init__(self, cells: bytes, shape: Shape, geometry: Geometry | None = None) -> None:
+        """Wrap checked cell values; use ``parse`` or ``from_array`` to build a grid from user data.
+
+        ``geometry`` is the variant (``None`` or a classic geometry: rows, columns and boxes).
+        """
         self._cells = bytes(cells)
         self._shape = shape
+        if geometry is not None and geometry.shape != shape:
+            raise ShapeError(f"a {geometry.shape} geometry does not fit a grid of {shape} boxes")
+        self._geometry = None if geometry is None or geometry.is_classic else geometry
 
     # -- building -----------------------------------------------------------------------------------
 
     @classmethod
-    def parse(cls, text: str, shape: Shape | str | None = None) -> Grid:
+    def parse(cls, text: str, shape: Shape | str | None = None, variant: str | Geometry | None = None) -> Grid:
         """Read a puzzle line, a block picture, integer rows or JSON; infer the shape unless given.
+
+        ``variant`` names the rules (``"x"``, ``"windoku+anti-king"``, see ``bitdoku.geometry``); for
+        ``"jigsaw"`` the text is two lines, the puzzle and then its region map (or JSON with ``"regions"``).
+        JSON may name its own variant.
 
         Raises ``ParseError`` for a character that is not a cell (with line, column and cell) and
         ``ShapeError`` for a cell count that fits no grid (naming the sizes that would).
@@ -71,13 +86,20 @@ class Grid:
         stripped = text.strip()
         if not stripped:
             raise ParseError("empty puzzle: there are no cells to read")
+        regions = None
         if stripped.startswith("{"):
-            cells, shape = parse_json(stripped, shape)
+            cells, shape, named, regions = parse_json(stripped, shape)
+            variant = variant if variant is not None else named
+        elif isinstance(variant, str) and "jigsaw" in variant.lower() and len(stripped.splitlines()) == 2:
+            line, regions = stripped.splitlines()
+            cells, shape = parse_line(line.strip(), shape)
         elif "\n" in stripped:
             cells, shape = parse_block(stripped, shape)
         else:
             cells, shape = parse_line(stripped, shape)
-        return cls(bytes(cells), shape)
+        if variant is None and regions is None:
+            return cls(bytes(cells), shape)
+        return cls(bytes(cells), shape, Geometry.parse(variant, shape, regions))
 
     @classmethod
     def from_array(cls, values: ArrayLike, shape: Shape | str | None = None) -> Grid:
@@ -123,6 +145,27 @@ class Grid:
     @property
     def shape(self) -> Shape:
         return self._shape
+
+    @property
+    def geometry(self) -> Geometry:
+        """The rules of the grid: rows, columns and boxes, or a variant's units and relations."""
+        return self._geometry if self._geometry is not None else Geometry.classic(self._shape)
+
+    @property
+    def variant(self) -> str:
+        """The variant's name: ``"classic"``, ``"x"``, ``"jigsaw"``, ..."""
+        return self.geometry.name
+
+    def with_geometry(self, geometry: Geometry | str | None) -> Grid:
+        """The same cells under other rules (a variant name or a ``Geometry``; ``None`` for classic)."""
+        if geometry is None:
+            return Grid(self._cells, self._shape)
+        return Grid(self._cells, self._shape, Geometry.parse(geometry, self._shape))
+
+    def with_cells(self, cells: bytes) -> Grid:
+        """Other cell values (N*N bytes, already checked) under the same shape and rules: how engines build the
+        solutions of a puzzle."""
+        return Grid(cells, self._shape, self._geometry)
 
     @property
     def n(self) -> int:
@@ -171,8 +214,13 @@ class Grid:
         return format_rows(self._cells, self._shape)
 
     def to_json(self) -> str:
-        """``{"shape": "3x3", "cells": [[...], ...]}``."""
-        return format_json(self._cells, self._shape)
+        """``{"shape": "3x3", "cells": [[...], ...]}``, with ``"variant"`` (and a jigsaw's ``"regions"``) for a
+        variant."""
+        if self._geometry is None:
+            return format_json(self._cells, self._shape)
+        geometry = self._geometry
+        regions = geometry.region_map() if geometry.regions is not None else None
+        return format_json(self._cells, self._shape, geometry.name, regions)
 
     def __str__(self) -> str:
         return self.to_picture()
@@ -180,15 +228,20 @@ class Grid:
     def __repr__(self) -> str:
         default = self._shape == Shape.for_digits(self._shape.n)
         shape = "" if default else f", shape={str(self._shape)!r}"
-        return f"Grid.parse({self.to_line()!r}{shape})"
+        if self._geometry is None:
+            return f"Grid.parse({self.to_line()!r}{shape})"
+        if self._geometry.regions is not None:
+            text = f"{self.to_line()}\n{self._geometry.region_map()}"
+            return f"Grid.parse({text!r}{shape}, variant={self.variant!r})"
+        return f"Grid.parse({self.to_line()!r}{shape}, variant={self.variant!r})"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Grid):
             return NotImplemented
-        return self._shape == other._shape and self._cells == other._cells
+        return self._shape == other._shape and self._cells == other._cells and self._geometry == other._geometry
 
     def __hash__(self) -> int:
-        return hash((self._shape, self._cells))
+        return hash((self._shape, self._cells, self._geometry))
 
     # -- rules ----------------------------------------------------------------------------------------
 
@@ -197,11 +250,23 @@ class Grid:
         if self._cells[cell]:
             return 0
         seen = 0
-        for peer in self._shape.tables.peers[cell]:
+        for peer in self._peers(cell):
             value = self._cells[peer]
             if value:
                 seen |= 1 << (value - 1)
+        if self._geometry is not None:
+            tables = self._geometry.tables
+            for neighbour in tables.adjacent[tables.adjacent_start[cell] : tables.adjacent_start[cell + 1]]:
+                value = self._cells[neighbour]
+                if value:
+                    seen |= 1 << value | (1 << (value - 2) if value > 1 else 0)  # digits value +- 1
         return ((1 << self.n) - 1) & ~seen
+
+    def _peers(self, cell: int) -> NDArray[np.int32]:
+        if self._geometry is None:
+            return self._shape.tables.peers[cell]
+        tables = self._geometry.tables
+        return tables.peers[tables.peer_start[cell] : tables.peer_start[cell + 1]]
 
     def candidates(self, cell: int) -> list[int]:
         """The digits still possible in a cell, in increasing order."""
@@ -209,9 +274,11 @@ class Grid:
         return [d for d in range(1, self.n + 1) if mask >> (d - 1) & 1]
 
     def conflicts(self) -> list[Conflict]:
-        """Every pair of equal digits in one unit (the first two cells of each digit and unit)."""
+        """Every pair of equal digits in one unit (the first two cells of each digit and unit); in a variant also
+        equal digits in related cells (a knight's or king's move apart) and consecutive digits side by side."""
+        geometry = self.geometry
         found = []
-        for unit, members in enumerate(self._shape.tables.units):
+        for unit, members in enumerate(geometry.tables.units):
             first: dict[int, int] = {}
             for cell in members:
                 value = self._cells[cell]
@@ -219,9 +286,31 @@ class Grid:
                     continue
                 if value in first:
                     pair = (cell_name(first[value], self.n), cell_name(int(cell), self.n))
-                    found.append(Conflict(value, self._shape.unit_name(unit), pair))
+                    found.append(Conflict(value, geometry.unit_name(unit), pair))
                 else:
                     first[value] = int(cell)
+        if self._geometry is not None:
+            found += self._relation_conflicts(geometry)
+        return found
+
+    def _relation_conflicts(self, geometry: Geometry) -> list[Conflict]:
+        """Conflicts between cells that share no unit: peer relations and consecutive neighbours."""
+        tables, cells, n = geometry.tables, self._cells, self.n
+        found = []
+        for cell, value in enumerate(cells):
+            if not value:
+                continue
+            in_units = set(tables.units[tables.cell_units[tables.cell_unit_start[cell] : tables.cell_unit_start[
+                cell + 1]]].ravel().tolist())
+            for peer in self._peers(cell):
+                if peer > cell and cells[peer] == value and int(peer) not in in_units:
+                    pair = (cell_name(cell, n), cell_name(int(peer), n))
+                    found.append(Conflict(value, geometry.relation(cell, int(peer)), pair))
+            for neighbour in tables.adjacent[tables.adjacent_start[cell] : tables.adjacent_start[cell + 1]]:
+                other = cells[neighbour]
+                if neighbour > cell and other and abs(other - value) == 1:
+                    pair = (cell_name(cell, n), cell_name(int(neighbour), n))
+                    found.append(Conflict(min(value, other), "neighbouring cells", pair, max(value, other)))
         return found
 
     def is_valid(self) -> bool:
@@ -256,15 +345,18 @@ class Grid:
             raise ValueError(f"digit {digit} is out of range for a {self._shape.size_name} grid")
         cells = bytearray(self._cells)
         cells[cell] = digit
-        return Grid(bytes(cells), self._shape)
+        return Grid(bytes(cells), self._shape, self._geometry)
 
 
-def as_grid(puzzle: Grid | str | Sequence[int] | NDArray[np.integer], shape: Shape | str | None = None) -> Grid:
-    """Accept what the public functions take: a ``Grid``, text, or an array of cells."""
+def as_grid(puzzle: Grid | str | Sequence[int] | NDArray[np.integer], shape: Shape | str | None = None,
+            variant: str | Geometry | None = None) -> Grid:
+    """Accept what the public functions take: a ``Grid``, text, or an array of cells (under ``variant``'s rules
+    when one is given)."""
     if isinstance(puzzle, Grid):
         if shape is not None and Shape.parse(shape) != puzzle.shape:
             raise ShapeError(f"the grid has {puzzle.shape} boxes, not {shape}")
-        return puzzle
+        return puzzle if variant is None else puzzle.with_geometry(variant)
     if isinstance(puzzle, str):
-        return Grid.parse(puzzle, shape)
-    return Grid.from_array(puzzle, shape)
+        return Grid.parse(puzzle, shape, variant)
+    grid = Grid.from_array(puzzle, shape)
+    return grid if variant is None else grid.with_geometry(variant)

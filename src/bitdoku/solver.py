@@ -15,6 +15,7 @@ from numpy.typing import NDArray
 from bitdoku.engines.registry import DEFAULT_ENGINE, get_engine
 from bitdoku.engines.result import SearchResult, Status, default_max_nodes
 from bitdoku.errors import SearchLimitError
+from bitdoku.geometry import Geometry
 from bitdoku.grid import Grid, as_grid
 from bitdoku.shape import Shape
 
@@ -31,6 +32,7 @@ def search(
     shape: Shape | str | None = None,
     strategy: str = "dfs",
     threads: int | None = None,
+    variant: str | Geometry | None = None,
 ) -> SearchResult:
     """Search for up to ``limit`` solutions and report how it went; never raises for a bad puzzle.
 
@@ -57,6 +59,9 @@ def search(
         tail of big grids.
     threads : int, optional
         Threads for the parallel strategies (default: every core).
+    variant : str or Geometry, optional
+        The rules, when ``puzzle`` is not a ``Grid`` that carries them: ``"x"``, ``"windoku"``, ``"jigsaw"`` (the
+        text then holds the region map on a second line), ... (``bitdoku.geometry``). Default: classic.
 
     Returns
     -------
@@ -76,13 +81,15 @@ def search(
     >>> print(result.solution.to_line())
     1234341221434321
     """
-    grid = as_grid(puzzle, shape)
+    grid = as_grid(puzzle, shape, variant)
     _check_count("limit", limit, minimum=1)
     _check_count("keep", keep, minimum=0)
     if max_nodes is not None:
         _check_count("max_nodes", max_nodes, minimum=1)
     budget = default_max_nodes(grid.shape) if max_nodes is None else max_nodes
     if strategy != "dfs":
+        if not grid.geometry.is_classic:
+            raise ValueError(f"strategy {strategy!r} searches classic grids only; {grid.variant!r} grids run 'dfs'")
         if engine != "bitmask":
             raise ValueError(f"strategy {strategy!r} runs on the bitmask engine, not {engine!r}")
         from bitdoku.parallel.run import search_tree
@@ -92,7 +99,8 @@ def search(
 
 
 def solve(
-    puzzle: Puzzle, *, engine: str = DEFAULT_ENGINE, max_nodes: int | None = None, shape: Shape | str | None = None
+    puzzle: Puzzle, *, engine: str = DEFAULT_ENGINE, max_nodes: int | None = None, shape: Shape | str | None = None,
+    variant: str | Geometry | None = None,
 ) -> Grid | None:
     """Return a solution of the puzzle, or ``None`` when it has none.
 
@@ -104,8 +112,8 @@ def solve(
     >>> print(solve("..3." ".4.2" "21.." "....").to_line())
     1234341221434321
     """
-    result = _checked(search(puzzle, limit=1, engine=engine, max_nodes=max_nodes, shape=shape), puzzle, shape)
-    return result.solution
+    grid = as_grid(puzzle, shape, variant)
+    return _checked(search(grid, limit=1, engine=engine, max_nodes=max_nodes), grid).solution
 
 
 def count_solutions(
@@ -115,6 +123,7 @@ def count_solutions(
     engine: str = DEFAULT_ENGINE,
     max_nodes: int | None = None,
     shape: Shape | str | None = None,
+    variant: str | Geometry | None = None,
 ) -> int:
     """Count the solutions, stopping at ``limit``: the answer is exact when it is below ``limit``.
 
@@ -123,12 +132,13 @@ def count_solutions(
     >>> count_solutions("...." "...." "...." "....", limit=1000)
     288
     """
-    result = search(puzzle, limit=limit, keep=0, engine=engine, max_nodes=max_nodes, shape=shape)
-    return _checked(result, puzzle, shape).count
+    grid = as_grid(puzzle, shape, variant)
+    return _checked(search(grid, limit=limit, keep=0, engine=engine, max_nodes=max_nodes), grid).count
 
 
 def is_unique(
-    puzzle: Puzzle, *, engine: str = DEFAULT_ENGINE, max_nodes: int | None = None, shape: Shape | str | None = None
+    puzzle: Puzzle, *, engine: str = DEFAULT_ENGINE, max_nodes: int | None = None, shape: Shape | str | None = None,
+    variant: str | Geometry | None = None,
 ) -> bool:
     """Whether the puzzle has exactly one solution.
 
@@ -137,13 +147,13 @@ def is_unique(
     >>> is_unique("..3." ".4.2" "21.." "...."), is_unique("1..." "...." "...." "....")
     (True, False)
     """
-    return count_solutions(puzzle, limit=2, engine=engine, max_nodes=max_nodes, shape=shape) == 1
+    return count_solutions(puzzle, limit=2, engine=engine, max_nodes=max_nodes, shape=shape, variant=variant) == 1
 
 
-def _checked(result: SearchResult, puzzle: Puzzle, shape: Shape | str | None) -> SearchResult:
+def _checked(result: SearchResult, grid: Grid) -> SearchResult:
     """Turn the outcomes a plain return value cannot express into exceptions."""
     if result.status is Status.INVALID:
-        as_grid(puzzle, shape).validate()
+        grid.validate()
     if result.status is Status.LIMIT:
         raise SearchLimitError(result.stats.nodes, result.count, result.stats)
     return result

@@ -20,6 +20,10 @@ from bitdoku.shape import Shape
 
 def search(puzzle: Grid, *, limit: int, max_nodes: int, keep: int, rules: int = codes.ALL_RULES) -> SearchResult:
     """Find up to ``limit`` solutions of a puzzle with the compiled search, keeping the first ``keep``."""
+    if not puzzle.geometry.is_classic:  # until the variant kernel lands: correct, slow
+        from bitdoku.engines import reference
+
+        return reference.search(puzzle, limit=limit, max_nodes=max_nodes, keep=keep)
     shape = puzzle.shape
     units, cell_units, peers = shape.tables
     cells = np.frombuffer(puzzle.cells, dtype=np.uint8)

@@ -1,4 +1,8 @@
-"""A puzzle as JSON: ``{"shape": "3x3", "cells": [[8, 0, ...], ...]}``, one list a row, 0 for a blank."""
+"""A puzzle as JSON: ``{"shape": "3x3", "cells": [[8, 0, ...], ...]}``, one list a row, 0 for a blank.
+
+A variant adds its name and, for a jigsaw, its region map as one string of N*N symbols:
+``{"shape": "3x3", "variant": "jigsaw", "regions": "AAABBBCCC...", "cells": [...]}``.
+"""
 
 from __future__ import annotations
 
@@ -10,15 +14,23 @@ from bitdoku.formats.tokens import token_value
 from bitdoku.shape import Shape
 
 
-def format_json(cells: list[int] | bytes, shape: Shape) -> str:
-    """Write the shape and the rows of cells as one line of JSON."""
+def format_json(cells: list[int] | bytes, shape: Shape, variant: str | None = None,
+                regions: str | None = None) -> str:
+    """Write the shape, the variant (when there is one) and the rows of cells as one line of JSON."""
     n = shape.n
     rows = [list(cells[row * n : (row + 1) * n]) for row in range(n)]
-    return json.dumps({"shape": str(shape), "cells": rows}, separators=(",", ":"))
+    record: dict[str, object] = {"shape": str(shape)}
+    if variant is not None:
+        record["variant"] = variant
+    if regions is not None:
+        record["regions"] = regions
+    record["cells"] = rows
+    return json.dumps(record, separators=(",", ":"))
 
 
-def parse_json(text: str, shape: Shape | None = None) -> tuple[list[int], Shape]:
-    """Read the JSON written by ``format_json`` (``cells`` may also be one flat list, ``shape`` is optional)."""
+def parse_json(text: str, shape: Shape | None = None) -> tuple[list[int], Shape, str | None, str | None]:
+    """Read the JSON written by ``format_json`` (``cells`` may also be one flat list, ``shape`` is optional):
+    the cells, the shape, and the variant name and region map when given."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
@@ -35,4 +47,8 @@ def parse_json(text: str, shape: Shape | None = None) -> tuple[list[int], Shape]
         if isinstance(value, bool) or not isinstance(value, (int, str)):
             raise ParseError(f"unexpected cell {value!r}; cells are integers 0-{shape.n}")
         values.append(token_value(str(value), index=index, n=shape.n, column=None))
-    return values, shape
+    variant, regions = data.get("variant"), data.get("regions")
+    for key, value in (("variant", variant), ("regions", regions)):
+        if value is not None and not isinstance(value, str):
+            raise ParseError(f'"{key}" must be a string, not {type(value).__name__}')
+    return values, shape, variant, regions

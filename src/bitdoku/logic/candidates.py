@@ -340,6 +340,8 @@ def as_candidates(puzzle: Grid | CandidateGrid | str) -> CandidateGrid:
     if isinstance(puzzle, CandidateGrid):
         cg = puzzle
     elif isinstance(puzzle, Grid):
+        if not puzzle.geometry.is_classic:
+            raise ValueError(f"the logic solver does not know {puzzle.variant!r} grids yet: classic grids only")
         cg = CandidateGrid.from_grid(puzzle.validate())
     elif isinstance(puzzle, str):
         cg = CandidateGrid.parse(puzzle)

@@ -1,0 +1,270 @@
+"""``Geometry``: which cells of a grid must differ. Classic Sudoku, and the variants built on the same engine.
+
+A classic grid has rows, columns and boxes. A variant changes that data and nothing else:
+
+* extra units (each N cells, each digit once): ``x`` adds the two long diagonals, ``windoku`` adds windows, boxes
+  shifted one cell in from the top-left corner with one cell between them (four 3x3 windows on 9x9);
+* other units in place of the boxes: ``jigsaw`` reads a *region map*, one symbol a cell (``AAABBBCCC...``), N
+  cells a symbol;
+* peer relations (two cells that must differ without sharing a unit): ``anti-knight`` (a chess knight's move
+  apart) and ``anti-king`` (a king's move apart);
+* ``nonconsecutive``: orthogonal neighbours never hold consecutive digits.
+
+Rules combine with ``+`` (``"x+anti-knight"``). Engines and kernels read the tables (``Geometry.tables``: units,
+the units of each cell, the peers of each cell, the neighbours of each cell), so a variant is data, not code.
+The classic geometry of a shape gives the same units, in the same order, as ``Shape.tables``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from typing import NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from bitdoku.errors import ParseError, ShapeError, cell_name
+from bitdoku.shape import Shape
+
+CLASSIC = "classic"
+JIGSAW = "jigsaw"
+#: The rules a geometry may add, in the order a name lists them.
+RULES = ("x", "windoku", "anti-knight", "anti-king", "nonconsecutive")
+VARIANTS = (CLASSIC, JIGSAW, *RULES)
+
+_KNIGHT = ((-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1))
+_KING = ((-1, -1), (-1, 1), (1, -1), (1, 1))  # the orthogonal king moves share a row or a column already
+_NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+
+class GeometryTables(NamedTuple):
+    """A geometry as read-only int32 arrays, ragged tables in CSR form (``start[i]:start[i+1]`` slices ``items``).
+
+    ``units[u]`` lists the N cells of unit u: rows (0..N-1), columns (N..2N-1), boxes or regions (2N..3N-1), then
+    the extra units (diagonals, windows). ``cell_units`` gives the units of each cell, ``peers`` the other cells
+    that may not hold its digit (unit mates and the cells of peer relations), ``adjacent`` its orthogonal
+    neighbours when neighbours may not hold consecutive digits (empty otherwise).
+    """
+
+    units: NDArray[np.int32]
+    cell_unit_start: NDArray[np.int32]
+    cell_units: NDArray[np.int32]
+    peer_start: NDArray[np.int32]
+    peers: NDArray[np.int32]
+    adjacent_start: NDArray[np.int32]
+    adjacent: NDArray[np.int32]
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """The constraints of a grid: its box ``shape``, the ``rules`` it adds and, for jigsaw, its region map.
+
+    Example
+    -------
+    >>> g = Geometry.parse("x")
+    >>> g.name, len(g.tables.units), g.unit_name(27)
+    ('x', 29, 'the main diagonal')
+    >>> Geometry.parse("windoku+anti-king").name
+    'windoku+anti-king'
+    >>> Geometry.jigsaw("AABB" "AABB" "CCDD" "CCDD").unit_name(8)
+    'region A'
+    """
+
+    shape: Shape = field(default_factory=lambda: Shape(3, 3))
+    rules: frozenset[str] = frozenset()
+    #: The region of each cell (0..N-1) for a jigsaw, ``None`` for boxes.
+    regions: tuple[int, ...] | None = None
+    #: The symbol of each region in the map it was read from (``labels[region]``).
+    labels: str = ""
+
+    def __post_init__(self) -> None:
+        unknown = sorted(set(self.rules) - set(RULES))
+        if unknown:
+            raise ParseError(f"unknown variant rule {unknown[0]!r}; known: {', '.join(RULES)}")
+
+    # -- building -------------------------------------------------------------------------------------------
+
+    @classmethod
+    def classic(cls, shape: Shape | str = "3x3") -> Geometry:
+        """Rows, columns and boxes only."""
+        return _classic(Shape.parse(shape))
+
+    @classmethod
+    def parse(cls, name: str | Geometry | None, shape: Shape | str | None = None,
+              regions: str | None = None) -> Geometry:
+        """Read a variant name (``"x"``, ``"windoku+anti-knight"``, ``"jigsaw"`` with ``regions``, ``"classic"``).
+
+        The shape defaults to 9x9, or to the region map's size for a jigsaw.
+        """
+        if isinstance(name, Geometry):
+            return name
+        words = [w.strip().lower() for w in (name or CLASSIC).split("+")]
+        if any(not w for w in words):
+            raise ParseError(f"a variant is written as names joined by '+', like 'x+anti-knight', not {name!r}")
+        known = set(VARIANTS)
+        for word in words:
+            if word not in known:
+                raise ParseError(f"unknown variant {word!r}; known: {', '.join(VARIANTS)}")
+        rules = frozenset(w for w in words if w in RULES)
+        if JIGSAW in words:
+            if regions is None:
+                raise ParseError("a jigsaw needs its region map: N*N symbols, one a cell (N cells a symbol)")
+            return cls.jigsaw(regions, shape, rules=rules)
+        if regions is not None:
+            raise ParseError("a region map was given for a variant that is not a jigsaw")
+        return cls(Shape.parse(shape) if shape is not None else Shape(3, 3), rules)
+
+    @classmethod
+    def jigsaw(cls, region_map: str, shape: Shape | str | None = None,
+               rules: frozenset[str] = frozenset()) -> Geometry:
+        """A jigsaw from its region map: N*N symbols (letters or digits; whitespace is ignored), N cells each.
+
+        Raises ``ParseError`` naming the cell where the map goes wrong. (N*N symbols with at most N cells a
+        symbol and at most N symbols leave exactly N cells to each.)
+        """
+        symbols = "".join(region_map.split())
+        if shape is None:
+            shape = Shape.infer(len(symbols))
+        shape = Shape.parse(shape)
+        n = shape.n
+        if len(symbols) != shape.n_cells:
+            raise ShapeError(f"a {shape.size_name} region map has {shape.n_cells} symbols, found {len(symbols)}")
+        labels: list[str] = []
+        counts: dict[str, int] = {}
+        regions = []
+        for cell, symbol in enumerate(symbols):
+            if not symbol.isalnum():
+                raise ParseError(f"{symbol!r} is not a region symbol; regions are letters or digits",
+                                 cell=cell_name(cell, n))
+            if symbol not in counts:
+                if len(labels) == n:
+                    raise ParseError(f"region {symbol!r} is one too many: a {shape.size_name} grid has {n} "
+                                     f"regions ({''.join(labels)})", cell=cell_name(cell, n))
+                labels.append(symbol)
+                counts[symbol] = 0
+            counts[symbol] += 1
+            if counts[symbol] > n:
+                raise ParseError(f"region {symbol!r} has more than {n} cells", cell=cell_name(cell, n))
+            regions.append(labels.index(symbol))
+        return cls(shape, frozenset(rules), tuple(regions), "".join(labels))
+
+    # -- reading --------------------------------------------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        """The variant name that ``parse`` reads back: ``"classic"``, ``"x"``, ``"jigsaw+anti-king"``, ..."""
+        words = ([JIGSAW] if self.regions is not None else []) + [r for r in RULES if r in self.rules]
+        return "+".join(words) or CLASSIC
+
+    @property
+    def is_classic(self) -> bool:
+        """Rows, columns and boxes only: the engines' fast classic paths apply."""
+        return self.regions is None and not self.rules
+
+    @property
+    def n_units(self) -> int:
+        return len(self.tables.units)
+
+    @property
+    def tables(self) -> GeometryTables:
+        """Units, cell units, peers and neighbours (cached; the arrays are read-only)."""
+        return _tables(self.shape, self.rules, self.regions)
+
+    def region_map(self) -> str:
+        """The jigsaw's region map as one line of symbols (the boxes, lettered A.., for a box geometry)."""
+        n = self.shape.n
+        if self.regions is not None:
+            return "".join(self.labels[r] for r in self.regions)
+        return "".join(_ALPHABET[self.shape.box_of(*divmod(cell, n))] for cell in range(self.shape.n_cells))
+
+    def unit_name(self, unit: int) -> str:
+        """How people call a unit: ``'row 3'``, ``'box 2'``, ``'region F'``, ``'the anti-diagonal'``, ``'window 2'``."""
+        n = self.shape.n
+        if unit < 2 * n or (unit < 3 * n and self.regions is None):
+            return self.shape.unit_name(unit)
+        if unit < 3 * n:
+            return f"region {self.labels[unit - 2 * n]}"
+        extra = unit - 3 * n
+        if "x" in self.rules:
+            if extra < 2:
+                return ("the main diagonal", "the anti-diagonal")[extra]
+            extra -= 2
+        return f"window {extra + 1}"
+
+    def relation(self, a: int, b: int) -> str:
+        """Why two cells that share no unit must differ: ``"a knight's move apart"`` or ``"a king's move apart"``."""
+        n = self.shape.n
+        step = (abs(a // n - b // n), abs(a % n - b % n))
+        if "anti-knight" in self.rules and step in ((1, 2), (2, 1)):
+            return "cells a knight's move apart"
+        return "cells a king's move apart"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+
+@cache
+def _classic(shape: Shape) -> Geometry:
+    return Geometry(shape)
+
+
+def _windows(shape: Shape) -> list[NDArray[np.int32]]:
+    """Windoku windows: box-sized, one cell in from the top and left edges, one cell apart."""
+    n, r, c = shape.n, shape.box_rows, shape.box_cols
+    cells = np.arange(n * n, dtype=np.int32).reshape(n, n)
+    tops = range(1, n - r, r + 1)
+    lefts = range(1, n - c, c + 1)
+    return [cells[top : top + r, left : left + c].ravel() for top in tops for left in lefts]
+
+
+def _moves(n: int, cell: int, moves: tuple[tuple[int, int], ...]) -> list[int]:
+    row, col = divmod(cell, n)
+    return [(row + dr) * n + col + dc for dr, dc in moves if 0 <= row + dr < n and 0 <= col + dc < n]
+
+
+def _csr(lists: list[list[int]]) -> tuple[NDArray[np.int32], NDArray[np.int32]]:
+    start = np.zeros(len(lists) + 1, dtype=np.int32)
+    start[1:] = np.cumsum([len(items) for items in lists])
+    items = np.array([i for items in lists for i in items], dtype=np.int32)
+    return start, items
+
+
+@cache
+def _tables(shape: Shape, rules: frozenset[str], regions: tuple[int, ...] | None) -> GeometryTables:
+    """Build the tables of one geometry (pure, so caching it changes no result)."""
+    n, n_cells = shape.n, shape.n_cells
+    classic = shape.tables.units
+    units = list(classic[: 2 * n])
+    if regions is None:
+        units += list(classic[2 * n :])
+    else:
+        by_region = np.array(regions)
+        units += [np.flatnonzero(by_region == region).astype(np.int32) for region in range(n)]
+    if "x" in rules:
+        units += [np.arange(n, dtype=np.int32) * (n + 1), (np.arange(n, dtype=np.int32) + 1) * (n - 1)]
+    if "windoku" in rules:
+        units += _windows(shape)
+    unit_table = np.array(units, dtype=np.int32)
+    cell_units: list[list[int]] = [[] for _ in range(n_cells)]
+    for unit, members in enumerate(unit_table):
+        for cell in members:
+            cell_units[cell].append(unit)
+    peers = []
+    adjacent = []
+    for cell in range(n_cells):
+        mates = set(unit_table[cell_units[cell]].ravel().tolist())
+        if "anti-knight" in rules:
+            mates.update(_moves(n, cell, _KNIGHT))
+        if "anti-king" in rules:
+            mates.update(_moves(n, cell, _KING))
+        mates.discard(cell)
+        peers.append(sorted(mates))
+        adjacent.append(_moves(n, cell, _NEIGHBOURS) if "nonconsecutive" in rules else [])
+    tables = GeometryTables(unit_table, *_csr(cell_units), *_csr(peers), *_csr(adjacent))
+    for table in tables:
+        table.flags.writeable = False
+    return tables
