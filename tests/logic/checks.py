@@ -63,3 +63,19 @@ def _reopen(state: CandidateGrid, placements: tuple[tuple[str, int], ...]) -> Ca
         cell = (row - 1) * state.n + col - 1
         values[cell], masks[cell] = 0, 1 << (digit - 1)
     return CandidateGrid(bytes(values), tuple(masks), state.shape)
+
+
+def stalled_states(count: int) -> list[CandidateGrid]:
+    """The first ``count`` positions of the shipped top1465 sample where the first release's ladder stalls: states
+    that need more than its 25 techniques, to try a new finder on."""
+    from bitdoku.data import sample_lines
+    from bitdoku.logic.explain import explain
+
+    states = []
+    for line in sample_lines("top1465_sample.txt"):
+        *_, last = explain(line, ladder=CLASSIC_LADDER)
+        if last.technique == "Stalled":
+            states.append(last.before)
+        if len(states) == count:
+            break
+    return states

@@ -13,9 +13,9 @@ import bitdoku
 from bitdoku import Grid, Shape
 from bitdoku.data import sample_lines
 from bitdoku.logic import CandidateGrid, explain
-from bitdoku.logic.explain import CLASSIC_LADDER, LADDER
+from bitdoku.logic.explain import LADDER
 from bitdoku.logic.single_digit import EMPTY_RECTANGLE, find_empty_rectangles
-from tests.logic.checks import assert_sound, named
+from tests.logic.checks import assert_sound, named, stalled_states
 from tests.logic.test_fish_finned import OLD_TECHNIQUES
 from tests.strategies import solutions
 
@@ -136,20 +136,9 @@ def reference_empty_rectangles(cg: CandidateGrid) -> set[tuple[int, int]]:
     return found
 
 
-def _stalled_states(count: int) -> list[CandidateGrid]:
-    states = []
-    for line in sample_lines("top1465_sample.txt"):
-        *_, last = explain(line, ladder=CLASSIC_LADDER)  # where the first release's ladder stalls
-        if last.technique == "Stalled":
-            states.append(last.before)
-        if len(states) == count:
-            break
-    return states
-
-
 def test_the_finder_finds_exactly_the_reference_eliminations():
     fired = 0
-    for state in _stalled_states(12):
+    for state in stalled_states(12):
         steps = list(find_empty_rectangles(state))
         fired += bool(steps)
         assert {(c, d) for step in steps for c, d in step.eliminations} == reference_empty_rectangles(state)

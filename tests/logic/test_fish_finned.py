@@ -14,8 +14,8 @@ import bitdoku
 from bitdoku import Grid, Shape
 from bitdoku.data import sample_lines
 from bitdoku.logic import CandidateGrid, explain, fish
-from bitdoku.logic.explain import CLASSIC_LADDER, LADDER
-from tests.logic.checks import assert_sound, named
+from bitdoku.logic.explain import LADDER
+from tests.logic.checks import assert_sound, named, stalled_states
 from tests.strategies import solutions
 
 FINDERS = {2: fish.find_finned_x_wing, 3: fish.find_finned_swordfish, 4: fish.find_finned_jellyfish}
@@ -245,20 +245,9 @@ def found_fish(cg: CandidateGrid, k: int) -> list:
     return found
 
 
-def _stalled_states(count: int) -> list[CandidateGrid]:
-    states = []
-    for line in sample_lines("top1465_sample.txt"):
-        *_, last = explain(line, ladder=CLASSIC_LADDER)  # where the first release's ladder stalls
-        if last.technique == "Stalled":
-            states.append(last.before)
-        if len(states) == count:
-            break
-    return states
-
-
 @pytest.mark.parametrize("k", [2, 3, 4])
 def test_the_finder_finds_exactly_the_reference_fish(k):
-    for state in _stalled_states({2: 8, 3: 4, 4: 1}[k]):
+    for state in stalled_states({2: 8, 3: 4, 4: 1}[k]):
         found = found_fish(state, k)
         assert len(found) == len(set(found))
         assert set(found) == reference_fish(state, k)
