@@ -18,11 +18,13 @@ from bitdoku.cli.options import (
     OutputFormat,
     PerPuzzleOption,
     PuzzleArgument,
+    RegionsOption,
     ResumeOption,
     ShapeOption,
     Strategy,
     StrategyOption,
     ThreadsOption,
+    VariantOption,
 )
 
 if TYPE_CHECKING:
@@ -41,6 +43,8 @@ def solve(
     strategy: StrategyOption = Strategy.dfs,
     cluster: ClusterOption = None,
     shape: ShapeOption = None,
+    variant: VariantOption = None,
+    regions: RegionsOption = None,
     lenient: LenientOption = False,
     output_file: OutputFileOption = None,
     resume: ResumeOption = False,
@@ -57,7 +61,7 @@ def solve(
     from bitdoku.cli.runner import LineAnswers, Plan, parse_shape, results_file, run_searches
     from bitdoku.pipeline.answers import solve_lines
 
-    inputs = open_inputs(puzzle, parse_shape(shape))
+    inputs = open_inputs(puzzle, parse_shape(shape), variant, regions)
     style = output or (OutputFormat.grid if inputs.single else OutputFormat.line)
     if resume and style is OutputFormat.grid:
         raise ValueError("--resume needs one line a puzzle: use --format line or json")
