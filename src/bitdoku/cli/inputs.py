@@ -65,12 +65,14 @@ def _rules(variant: str | None, regions: str | None, shape: Shape | None) -> Rul
         except OSError as error:
             raise ValueError(f"--regions {regions}: cannot read the file: {error.strerror or error}") from None
         regions = "".join(line.split("#", 1)[0] for line in regions.splitlines())
-    for option, given in (("--variant", None), ("--regions", regions)):
-        try:
-            rules = Rules.of(variant, given, shape)
-        except ParseError as error:
-            raise ValueError(f"{option}: {error}") from None
-    return rules
+    try:
+        Rules.of(variant, None, shape)
+    except ParseError as error:
+        raise ValueError(f"--variant: {error}") from None
+    try:
+        return Rules.of(variant, regions, shape)
+    except ParseError as error:
+        raise ValueError(f"--regions: {error}") from None
 
 
 def _looks_like_path(argument: str) -> bool:
