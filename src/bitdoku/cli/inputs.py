@@ -37,15 +37,15 @@ def open_inputs(argument: str | None, shape: Shape | None, variant: str | None =
         if rules is not None:
             raise ValueError("the demo grid is classic: give a puzzle, a file or '-' with --variant")
         return Inputs(iter([Entry(1, Grid.parse(DEMO))]), single=True, name="demo")
-    found = {"shape": shape, "variant": rules.variant if rules else None, "regions": rules.regions if rules else None}
+    reading = {"shape": shape, "variant": rules.variant if rules else None, "regions": rules.regions if rules else None}
     if argument == "-":
-        return Inputs(read_entries("-", **found), single=False, name="<stdin>", source="-", shape=shape, rules=rules)
+        return Inputs(read_entries("-", **reading), single=False, name="<stdin>", source="-", shape=shape, rules=rules)
     if _looks_like_path(argument):
         path = Path(argument)
         if not path.is_file():
             problem = "no such file" if not path.exists() else "not a file"
             raise ParseError(f"{problem}; give a puzzle file, a puzzle in quotes, or '-' for stdin", source=argument)
-        return Inputs(read_entries(path, **found), single=False, name=argument, source=argument, shape=shape,
+        return Inputs(read_entries(path, **reading), single=False, name=argument, source=argument, shape=shape,
                       rules=rules)
     text = argument.strip()
     if rules is not None and rules.paired and len(text.splitlines()) == 2:

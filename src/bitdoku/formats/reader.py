@@ -68,8 +68,8 @@ def read_entries(source: Source, *, shape: Shape | str | None = None, variant: s
     """Yield an ``Entry`` for every puzzle of a source, good or bad, in order.
 
     ``variant`` puts every puzzle under a variant's rules; for a jigsaw, ``regions`` is the region map of every
-    puzzle, and without it each puzzle is followed by its own region map line. Raises ``ParseError`` at once for
-    an unknown variant or a bad ``regions`` map (they concern the whole source, not one puzzle).
+    puzzle, and without it each puzzle is followed by its own region map line. An unknown variant or a bad
+    ``regions`` map raises ``ParseError`` before the first entry (they concern the whole source, not one puzzle).
     """
     fixed = Shape.parse(shape) if shape is not None else None
     rules = Rules.of(variant, regions, fixed)
