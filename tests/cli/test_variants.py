@@ -147,3 +147,10 @@ def test_logic_commands_refuse_a_variant_cleanly(command):
 def test_variant_without_a_puzzle_is_a_usage_error():
     result = invoke("solve", "--variant", "x")
     assert result.exit_code == ExitCode.USAGE and "the demo grid is classic" in result.stderr
+
+
+def test_the_help_names_every_variant_of_the_library():
+    from bitdoku.cli.options import VARIANT_NAMES
+    from bitdoku.geometry import VARIANTS
+
+    assert sorted(VARIANT_NAMES) == sorted(VARIANTS)
