@@ -366,6 +366,9 @@ def test_a_jigsaw_map_colours_its_regions_and_the_solution_follows_them(page, se
     jigsaw = Grid.parse(f"{puzzle}\n{region_map}", variant="jigsaw")
     open_page(page, server_url, shape="2x2", p=puzzle)
     page.get_by_label("Variant").select_option("jigsaw")
+    page.get_by_label("Region map").fill(region_map[:-1] + "E")  # a fifth region: the server names r4c4
+    expect(page.locator("#verdict")).to_contain_text("r4c4: region 'E' is one too many")
+    expect(cells(page).nth(15)).to_have_attribute("aria-invalid", "true")
     page.get_by_label("Region map").fill(region_map)
     settled(page)
     classes = cells(page).evaluate_all("cells => cells.map(cell => cell.className.split(' '))")

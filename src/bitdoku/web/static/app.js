@@ -402,6 +402,10 @@ function showVerdict(answer) {
 
 function showVerdictError(error) {
   setVerdict("error", "No verdict", error.message);
+  if (error.kind === "regions" && error.cell !== null) { // the cell where the region map goes wrong
+    state.errorCells = new Set([error.cell]);
+    render();
+  }
 }
 
 function plural(count, noun, nouns = `${noun}s`) {
