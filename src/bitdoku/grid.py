@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from bitdoku.errors import InvalidGridError, ParseError, ShapeError, cell_name
-from bitdoku.formats.block import format_block, format_rows, parse_block
+from bitdoku.formats.block import format_block, format_jigsaw_block, format_rows, parse_block
 from bitdoku.formats.json import format_json, parse_json
 from bitdoku.formats.line import _shape_for, format_line, parse_line
 from bitdoku.geometry import Geometry
@@ -206,7 +206,10 @@ class Grid:
         return format_line(self._cells, self._shape)
 
     def to_picture(self) -> str:
-        """The boxed picture that ``str()`` prints."""
+        """The boxed picture that ``str()`` prints; for a jigsaw, the cells without box lines and the region map
+        beside them (box lines would draw the wrong regions)."""
+        if self._geometry is not None and self._geometry.regions is not None:
+            return format_jigsaw_block(self._cells, self._shape, self._geometry.region_map())
         return format_block(self._cells, self._shape)
 
     def to_rows(self) -> str:

@@ -90,3 +90,62 @@ def test_reading_is_lazy_so_memory_stays_constant():
 
     puzzles = read_puzzles(Stream())
     assert [next(puzzles) for _ in range(3)] == [Grid.parse(DEMO)] * 3
+
+
+# -- variants ---------------------------------------------------------------------------------------------------
+
+JIGSAW_MAP_4 = "AABB" "AABC" "CDBC" "DDDC"
+
+
+class _CountingLines(io.StringIO):
+    """A stream that counts the lines read from it, to show that the reader does not read ahead."""
+
+    name = "<counting>"
+    lines_read = 0
+
+    def readline(self, *args):  # type: ignore[override]
+        self.lines_read += 1
+        return super().readline(*args)
+
+
+def test_a_jigsaw_puzzle_takes_the_next_line_as_its_region_map_across_comments():
+    text = f"1...............\n# regions:\n\n{JIGSAW_MAP_4}\n..3.............\nAABB AABB CCDD CCDD\n"
+    entries = list(read_entries(io.StringIO(text), variant="jigsaw"))
+    assert [e.line for e in entries] == [1, 5]
+    assert entries[0].grid == Grid.parse(f"1...............\n{JIGSAW_MAP_4}", variant="jigsaw")
+    assert entries[1].grid.geometry.region_map() == "AABBAABBCCDDCCDD"
+
+
+def test_a_bad_map_is_reported_at_its_line_and_cell_and_a_missing_one_at_the_puzzle():
+    text = "1...............\nAABBAABCCDBCDDDE\n1...............\n"
+    entries = list(read_entries(io.StringIO(text), variant="jigsaw"))
+    assert [e.line for e in entries] == [1, 3] and all(e.grid is None for e in entries)
+    assert (entries[0].error.line, entries[0].error.cell) == (2, "r4c4")
+    assert entries[1].error.line == 3 and "no region map line" in str(entries[1].error)
+
+
+def test_one_region_map_serves_every_puzzle_and_json_keeps_its_own_variant():
+    x = Grid.parse("1" + "." * 15, variant="x")
+    text = f"1...............\n{x.to_json()}\n"
+    first, second = read_entries(io.StringIO(text), regions=JIGSAW_MAP_4)
+    assert first.grid.variant == "jigsaw" and first.grid.geometry.region_map() == JIGSAW_MAP_4
+    assert second.grid == x
+    with pytest.raises(ParseError, match="one too many"):
+        read_entries(io.StringIO(text), regions="AABBAABCCDBCDDDE").__next__()
+
+
+def test_every_puzzle_gets_the_variant_and_a_grid_it_does_not_fit_is_an_error_at_its_line():
+    text = f"{DEMO}\n1.3.3.........1.\n"
+    x, small = read_entries(io.StringIO(text), variant="x")
+    assert x.grid.variant == "x" and small.grid.variant == "x" and small.grid.shape == Shape(2, 2)
+    boxes = "".join(band * 3 for band in ("AAABBBCCC", "DDDEEEFFF", "GGGHHHIII"))  # a 9x9 map for a 4x4 puzzle
+    _, wrong = read_entries(io.StringIO(text), regions=boxes)
+    assert wrong.grid is None and wrong.error.line == 2
+
+
+def test_variant_files_stream_a_puzzle_at_a_time():
+    stream = _CountingLines(f"1...............\n{JIGSAW_MAP_4}\n" * 1000)
+    entries = read_entries(stream, variant="jigsaw")
+    next(entries)
+    assert stream.lines_read <= 3  # the first puzzle, its map, and at most the next line
+    assert sum(1 for _ in entries) == 999

@@ -24,6 +24,9 @@ SMALL = "..3..4.221......"
 SMALL_SOLUTION = "1234341221434321"
 README_PUZZLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 
+#: The verdict's title for each status (app.js VERDICTS).
+VERDICT_OF = {"unique": "Unique", "multiple": "Several solutions", "no-solution": "No solution", "invalid": "Invalid"}
+
 expect.set_options(timeout=15_000)
 
 
@@ -356,3 +359,30 @@ def test_an_api_error_is_shown_and_its_cells_highlighted(page, server_url):
     page.get_by_role("button", name="Hint").click()
     expect(message(page)).to_contain_text("invalid grid: digit 5 appears twice in column 1")
     assert cells_labelled(page, "error") == {0, 9}
+
+
+def test_a_jigsaw_map_colours_its_regions_and_the_solution_follows_them(page, server_url):
+    puzzle, region_map = ".1........3....2", "AABB" "AABC" "CDBC" "DDDC"
+    jigsaw = Grid.parse(f"{puzzle}\n{region_map}", variant="jigsaw")
+    open_page(page, server_url, shape="2x2", p=puzzle)
+    page.get_by_label("Variant").select_option("jigsaw")
+    page.get_by_label("Region map").fill(region_map[:-1] + "E")  # a fifth region: the server names r4c4
+    expect(page.locator("#verdict")).to_contain_text("r4c4: region 'E' is one too many")
+    expect(cells(page).nth(15)).to_have_attribute("aria-invalid", "true")
+    page.get_by_label("Region map").fill(region_map)
+    settled(page)
+    classes = cells(page).evaluate_all("cells => cells.map(cell => cell.className.split(' '))")
+    regions = [next(int(name[7:]) for name in names if name.startswith("region-") and name[7:].isdigit())
+               for names in classes]
+    assert regions == list(jigsaw.geometry.regions)  # each cell coloured by its region
+    assert ["region-right" in names for names in classes][:4] == [False, True, False, False]
+    expect(page.locator("#verdict")).to_contain_text(VERDICT_OF[bitdoku.search(jigsaw).status.value])
+    page.get_by_role("button", name="Solve").click()
+    expect(message(page)).to_contain_text("Solved")
+    assert grid_line(page) == bitdoku.solve(jigsaw).to_line()
+    assert "variant=jigsaw" in page.url and f"regions={region_map}" in page.url
+
+    page.get_by_label("Variant").select_option("x")  # the diagonals are shaded, the regions gone
+    diagonal = cells(page).evaluate_all("cells => cells.map(cell => cell.classList.contains('diagonal'))")
+    assert [i for i, shaded in enumerate(diagonal) if shaded] == [0, 3, 5, 6, 9, 10, 12, 15]
+    expect(page.get_by_label("Region map")).to_be_hidden()

@@ -17,9 +17,11 @@ from bitdoku.cli.options import (
     OutputFormat,
     PerPuzzleOption,
     PuzzleArgument,
+    RegionsOption,
     ResumeOption,
     ShapeOption,
     ThreadsOption,
+    VariantOption,
 )
 
 if TYPE_CHECKING:
@@ -41,6 +43,8 @@ def check(
     max_nodes: MaxNodesOption = None,
     threads: ThreadsOption = None,
     shape: ShapeOption = None,
+    variant: VariantOption = None,
+    regions: RegionsOption = None,
     lenient: LenientOption = False,
     output_file: OutputFileOption = None,
     resume: ResumeOption = False,
@@ -58,7 +62,7 @@ def check(
     from bitdoku.engines.result import Status
     from bitdoku.pipeline.answers import check_lines
 
-    inputs = open_inputs(puzzle, parse_shape(shape))
+    inputs = open_inputs(puzzle, parse_shape(shape), variant, regions)
     style = output or OutputFormat.line
     if resume and style is OutputFormat.grid:
         raise ValueError("--resume needs one line a puzzle: use --format line or json")

@@ -18,11 +18,13 @@ from bitdoku.cli.options import (
     OutputFormat,
     PerPuzzleOption,
     PuzzleArgument,
+    RegionsOption,
     ResumeOption,
     ShapeOption,
     Strategy,
     StrategyOption,
     ThreadsOption,
+    VariantOption,
 )
 
 if TYPE_CHECKING:
@@ -41,6 +43,8 @@ def count(
     strategy: StrategyOption = Strategy.dfs,
     cluster: ClusterOption = None,
     shape: ShapeOption = None,
+    variant: VariantOption = None,
+    regions: RegionsOption = None,
     lenient: LenientOption = False,
     output_file: OutputFileOption = None,
     resume: ResumeOption = False,
@@ -58,7 +62,7 @@ def count(
     from bitdoku.engines.result import Status
     from bitdoku.pipeline.answers import count_lines
 
-    inputs = open_inputs(puzzle, parse_shape(shape))
+    inputs = open_inputs(puzzle, parse_shape(shape), variant, regions)
     style = OutputFormat.json if output is OutputFormat.json else OutputFormat.line
 
     def show(entry: Entry, grid: Grid, result: SearchResult, seconds: float | None) -> ExitCode:

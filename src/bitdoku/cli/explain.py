@@ -9,9 +9,11 @@ from bitdoku.cli.options import (
     GuessOption,
     MaxStepsOption,
     PuzzleArgument,
+    RegionsOption,
     ShapeOption,
     StepFormat,
     StepFormatOption,
+    VariantOption,
 )
 
 if TYPE_CHECKING:
@@ -19,28 +21,31 @@ if TYPE_CHECKING:
     from bitdoku.shape import Shape
 
 
-def puzzles_to_explain(argument: str | None, shape: Shape | None,
-                       skip: int = 0) -> tuple[Iterator[tuple[int, CandidateGrid]], bool]:
+def puzzles_to_explain(argument: str | None, shape: Shape | None, skip: int = 0, variant: str | None = None,
+                       regions: str | None = None) -> tuple[Iterator[tuple[int, CandidateGrid]], bool]:
     """The candidate grids named by the PUZZLE argument, each with its line, and whether there is just one.
 
-    Pencil marks (N*N*N characters) are read as such; anything else goes through ``open_inputs``. ``skip``
+    Pencil marks (N*N*N characters) are read as such; anything else goes through ``open_inputs`` (with the
+    variant, which the logic solver refuses with a ``ValueError`` for the kinds it does not know). ``skip``
     leaves out the first puzzles (a resumed run).
     """
     from itertools import islice
 
     from bitdoku.cli.inputs import open_inputs
     from bitdoku.formats.pencilmarks import looks_like_pencilmarks
-    from bitdoku.logic.candidates import CandidateGrid
+    from bitdoku.logic.candidates import CandidateGrid, as_candidates
 
-    if argument is not None and argument != "-" and "/" not in argument and looks_like_pencilmarks(argument):
+    pencilmarks = variant is None and regions is None
+    if pencilmarks and argument is not None and argument != "-" and "/" not in argument and looks_like_pencilmarks(
+            argument):
         return islice(iter([(1, CandidateGrid.parse(argument, shape))]), skip, None), True
-    inputs = open_inputs(argument, shape)
+    inputs = open_inputs(argument, shape, variant, regions)
 
     def grids() -> Iterator[tuple[int, CandidateGrid]]:
         for entry in islice(inputs.entries, skip, None):
             if entry.grid is None:
                 raise entry.error  # type: ignore[misc]
-            yield entry.line, CandidateGrid.from_grid(entry.grid.validate())
+            yield entry.line, as_candidates(entry.grid)
 
     return grids(), inputs.single
 
@@ -50,6 +55,8 @@ def explain(
     output: StepFormatOption = StepFormat.text,
     guess: GuessOption = False,
     shape: ShapeOption = None,
+    variant: VariantOption = None,
+    regions: RegionsOption = None,
     max_steps: MaxStepsOption = None,
 ) -> None:
     """Explain how to solve a puzzle: one step a line, each by the easiest technique that applies.
@@ -62,7 +69,7 @@ def explain(
     from bitdoku.cli.runner import parse_shape
     from bitdoku.logic.explain import explain as explain_steps
 
-    grids, single = puzzles_to_explain(puzzle, parse_shape(shape))
+    grids, single = puzzles_to_explain(puzzle, parse_shape(shape), variant=variant, regions=regions)
     for line, state in grids:
         if not single:
             emit(f"# line {line}" if output is StepFormat.text else to_json({"line": line}))

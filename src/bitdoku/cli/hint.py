@@ -8,10 +8,12 @@ from bitdoku.cli.options import (
     GuessOption,
     OutputFileOption,
     PuzzleArgument,
+    RegionsOption,
     ResumeOption,
     ShapeOption,
     StepFormat,
     StepFormatOption,
+    VariantOption,
 )
 
 
@@ -20,6 +22,8 @@ def hint(
     output: StepFormatOption = StepFormat.text,
     guess: GuessOption = False,
     shape: ShapeOption = None,
+    variant: VariantOption = None,
+    regions: RegionsOption = None,
     output_file: OutputFileOption = None,
     resume: ResumeOption = False,
 ) -> None:
@@ -35,7 +39,8 @@ def hint(
     from bitdoku.logic.explain import hint as next_hint
 
     with results_file(output_file, resume=resume) as done:
-        grids, _single = puzzles_to_explain(puzzle, parse_shape(shape), skip=done)
+        grids, _single = puzzles_to_explain(puzzle, parse_shape(shape), skip=done, variant=variant,
+                                             regions=regions)
         for line, state in grids:
             step = next_hint(state, guess=guess)
             if output is StepFormat.json:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bitdoku.data import DEMO
 from bitdoku.errors import ParseError
-from bitdoku.formats.reader import Entry, read_entries
+from bitdoku.formats.reader import Entry, Rules, read_entries
 from bitdoku.grid import Grid
 from bitdoku.shape import Shape
 
@@ -22,22 +22,57 @@ class Inputs:
     name: str
     source: str | None = None  # the file's path, or "-" for stdin: what a vectorised reader opens
     shape: Shape | None = None
+    rules: Rules | None = None  # --variant and --regions: then puzzles are searched one by one
 
 
-def open_inputs(argument: str | None, shape: Shape | None) -> Inputs:
-    """No argument: the demo. ``-``: stdin. An existing path: that file. Anything else: puzzle text."""
+def open_inputs(argument: str | None, shape: Shape | None, variant: str | None = None,
+                regions: str | None = None) -> Inputs:
+    """No argument: the demo. ``-``: stdin. An existing path: that file. Anything else: puzzle text.
+
+    ``variant`` and ``regions`` (``--variant``, ``--regions``) put every puzzle under a variant's rules; they
+    are checked before anything is read, and a bad one is a usage error naming its option.
+    """
+    rules = _rules(variant, regions, shape)
     if argument is None:
+        if rules is not None:
+            raise ValueError("the demo grid is classic: give a puzzle, a file or '-' with --variant")
         return Inputs(iter([Entry(1, Grid.parse(DEMO))]), single=True, name="demo")
+    reading = {"shape": shape, "variant": rules.variant if rules else None, "regions": rules.regions if rules else None}
     if argument == "-":
-        return Inputs(read_entries("-", shape=shape), single=False, name="<stdin>", source="-", shape=shape)
+        return Inputs(read_entries("-", **reading), single=False, name="<stdin>", source="-", shape=shape, rules=rules)
     if _looks_like_path(argument):
         path = Path(argument)
         if not path.is_file():
             problem = "no such file" if not path.exists() else "not a file"
             raise ParseError(f"{problem}; give a puzzle file, a puzzle in quotes, or '-' for stdin", source=argument)
-        return Inputs(read_entries(path, shape=shape), single=False, name=argument, source=argument, shape=shape)
-    grid = Grid.parse(argument, shape)
-    return Inputs(iter([Entry(1, grid)]), single=True, name="puzzle")
+        return Inputs(read_entries(path, **reading), single=False, name=argument, source=argument, shape=shape,
+                      rules=rules)
+    text = argument.strip()
+    if rules is not None and rules.paired and len(text.splitlines()) == 2:
+        puzzle, region_line = text.splitlines()
+        grid = rules.apply(Grid.parse(puzzle.strip(), shape), region_line)
+    else:
+        grid = Grid.parse(argument, shape)
+        grid = rules.apply(grid) if rules is not None else grid
+    return Inputs(iter([Entry(1, grid)]), single=True, name="puzzle", rules=rules)
+
+
+def _rules(variant: str | None, regions: str | None, shape: Shape | None) -> Rules | None:
+    """The checked ``--variant`` and ``--regions`` (``@FILE`` read), or None for classic puzzles."""
+    if regions is not None and regions.startswith("@"):
+        try:
+            regions = Path(regions[1:]).read_text(encoding="utf-8")
+        except OSError as error:
+            raise ValueError(f"--regions {regions}: cannot read the file: {error.strerror or error}") from None
+        regions = "".join(line.split("#", 1)[0] for line in regions.splitlines())
+    try:
+        Rules.of(variant, None, shape)
+    except ParseError as error:
+        raise ValueError(f"--variant: {error}") from None
+    try:
+        return Rules.of(variant, regions, shape)
+    except ParseError as error:
+        raise ValueError(f"--regions: {error}") from None
 
 
 def _looks_like_path(argument: str) -> bool:

@@ -58,6 +58,24 @@ ShapeOption = Annotated[
     Optional[str],  # noqa: UP045
     typer.Option("--shape", help="Box shape as ROWSxCOLS (e.g. 3x2) when the cell count does not say it."),
 ]
+#: ``bitdoku.geometry.VARIANTS``: the variant names ``--variant`` takes (joined by '+').
+VARIANT_NAMES = ("classic", "jigsaw", "x", "windoku", "anti-knight", "anti-king", "nonconsecutive")
+VariantOption = Annotated[
+    Optional[str],  # noqa: UP045
+    typer.Option(
+        "--variant", metavar="NAME", show_default=False,
+        help=f"Variant rules for every puzzle: {', '.join(VARIANT_NAMES)}, or several joined by '+' "
+        "(x+anti-knight). A jigsaw file holds each puzzle on two lines: the puzzle, then its region map.",
+    ),
+]
+RegionsOption = Annotated[
+    Optional[str],  # noqa: UP045
+    typer.Option(
+        "--regions", metavar="MAP", show_default=False,
+        help="One jigsaw region map for every puzzle (N*N letters or digits, N cells each), or @FILE to read it "
+        "from a file; then each puzzle is one line. Implies --variant jigsaw.",
+    ),
+]
 LenientOption = Annotated[
     bool, typer.Option("--lenient", help="Report bad puzzle lines on stderr and go on, instead of stopping.")
 ]

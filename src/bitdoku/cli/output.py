@@ -35,6 +35,7 @@ def record(entry: Entry, puzzle: Grid, result: SearchResult, seconds: float | No
         "line": entry.line,
         "puzzle": puzzle.to_line(),
         "shape": str(puzzle.shape),
+        **_variant_fields(puzzle),
         "status": result.status.value,
         "count": result.count,
         "solution": solution.to_line() if solution is not None else None,
@@ -44,6 +45,15 @@ def record(entry: Entry, puzzle: Grid, result: SearchResult, seconds: float | No
         "seconds": round(seconds, 6) if seconds is not None else None,
         "reason": result.reason,
     }
+
+
+def _variant_fields(puzzle: Grid) -> dict[str, object]:
+    """A variant's name, and a jigsaw's region map, for JSON records (nothing for a classic grid)."""
+    geometry = puzzle.geometry
+    if geometry.is_classic:
+        return {}
+    regions = {"regions": geometry.region_map()} if geometry.regions is not None else {}
+    return {"variant": geometry.name, **regions}
 
 
 def error_record(entry: Entry) -> dict[str, object]:

@@ -17,9 +17,11 @@ from bitdoku.cli.options import (
     MaxStepsOption,
     OutputFileOption,
     PuzzleArgument,
+    RegionsOption,
     ResumeOption,
     ShapeOption,
     StepFormat,
+    VariantOption,
 )
 
 if TYPE_CHECKING:
@@ -50,6 +52,8 @@ def rate(
     puzzle: PuzzleArgument = None,
     output: RateFormatOption = StepFormat.text,
     shape: ShapeOption = None,
+    variant: VariantOption = None,
+    regions: RegionsOption = None,
     lenient: LenientOption = False,
     max_steps: MaxStepsOption = None,
     output_file: OutputFileOption = None,
@@ -70,7 +74,7 @@ def rate(
     from bitdoku.cli.inputs import open_inputs
     from bitdoku.cli.runner import parse_shape, results_file
 
-    inputs = open_inputs(puzzle, parse_shape(shape))
+    inputs = open_inputs(puzzle, parse_shape(shape), variant, regions)
     with results_file(output_file, resume=resume) as done:
         output = StepFormat.json if json_output else output
         tally, code = _rate_all(islice(inputs.entries, done, None), output, lenient, max_steps, scale.value)
@@ -87,6 +91,7 @@ def _rate_all(entries: Iterator[Entry], output: StepFormat, lenient: bool,
     from bitdoku.cli.console import emit, flush, warn
     from bitdoku.cli.output import error_record, to_json
     from bitdoku.errors import InvalidGridError, StepLimitError
+    from bitdoku.logic.candidates import as_candidates
     from bitdoku.logic.rating import rate as rate_puzzle
 
     tally: Counter[str] = Counter()
@@ -100,6 +105,9 @@ def _rate_all(entries: Iterator[Entry], output: StepFormat, lenient: bool,
             tally["error"] += 1
             code = max(code, ExitCode.BAD_INPUT)
             continue
+        if not entry.grid.geometry.is_classic:
+            as_candidates(entry.grid)  # ValueError while the logic solver does not know the variant: rate() would
+            # rate the grid as a classic one
         try:
             rating = rate_puzzle(entry.grid, max_steps=max_steps, scale=scale)
         except (InvalidGridError, StepLimitError) as error:

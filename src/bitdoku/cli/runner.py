@@ -4,7 +4,9 @@ engine has a batch kernel), show each result in input order, and keep the worst 
 A file in the line format takes the vectorised path of ``bitdoku.pipeline``: chunks of plain lines as arrays,
 searched by the batch kernels and answered as one block of bytes (each command gives its ``LineAnswers``).
 JSON and pictures, single puzzles, other engines, strategies and clusters take the per-puzzle path, which
-``--per-puzzle`` also forces (the tests compare the two byte for byte).
+``--per-puzzle`` also forces (the tests compare the two byte for byte). Variant puzzles (``--variant``, or JSON
+lines that name a variant) are searched one at a time by ``bitdoku.search``, which picks the engine for their
+rules; they still stream, a chunk at a time, and the classic puzzles around them keep the batch kernels.
 """
 
 from __future__ import annotations
@@ -71,7 +73,7 @@ def run_searches(inputs: Inputs, plan: Plan, show: Shower, *, lenient: bool, out
     run = _Run(time.perf_counter())
     with _progress(enabled=not inputs.single) as advance:
         if answers is not None and output is OutputFormat.line and _vectorisable(inputs, plan):
-            _answer_chunks(inputs, plan, answers, run, advance, lenient=lenient, skip=skip)
+            _answer_chunks(inputs, plan, answers, show, run, advance, lenient=lenient, skip=skip)
         else:
             _answer_each(inputs, plan, show, run, advance, lenient=lenient, output=output, skip=skip)
     flush()
@@ -96,18 +98,25 @@ class _Run:
 def _vectorisable(inputs: Inputs, plan: Plan) -> bool:
     from bitdoku.engines.registry import get_engine
 
-    return (inputs.source is not None and not plan.per_puzzle and plan.strategy == "dfs" and plan.cluster is None
-            and get_engine(plan.engine).batched)
+    return (inputs.source is not None and inputs.rules is None and not plan.per_puzzle and plan.strategy == "dfs"
+            and plan.cluster is None and get_engine(plan.engine).batched)
 
 
-def _answer_chunks(inputs: Inputs, plan: Plan, answers: LineAnswers, run: _Run, advance: Callable[[int], None], *,
-                   lenient: bool, skip: int) -> None:
-    """The vectorised path: chunks of the file as arrays, each answered as one block of bytes."""
-    from bitdoku.pipeline.chunks import prefetched, read_chunks
+def _answer_chunks(inputs: Inputs, plan: Plan, answers: LineAnswers, show: Shower, run: _Run,
+                   advance: Callable[[int], None], *, lenient: bool, skip: int) -> None:
+    """The vectorised path: chunks of the file as arrays, each answered as one block of bytes (a chunk that
+    holds JSON lines naming a variant goes through ``show`` instead, one puzzle at a time)."""
+    from dataclasses import replace
+
+    from bitdoku.pipeline.chunks import EntryChunk, prefetched, read_chunks
     from bitdoku.pipeline.files import Search, answer_chunk
 
     search = Search(plan.limit, plan.max_nodes, plan.threads)
     for chunk in prefetched(read_chunks(inputs.source, shape=inputs.shape, skip=skip)):  # type: ignore[arg-type]
+        if isinstance(chunk, EntryChunk) and any(_is_variant(entry) for entry in chunk.entries):
+            each = replace(inputs, entries=iter(chunk.entries), single=False)
+            _answer_each(each, plan, show, run, advance, lenient=lenient, output=OutputFormat.line, skip=0)
+            continue
         answered = answer_chunk(chunk, search, answers.lines, stop_at_bad=not lenient)
         for entry in answered.bad:
             warn(f"bitdoku: skipped: {entry.error}")
@@ -181,6 +190,9 @@ def _results(inputs: Inputs, plan: Plan, skip: int = 0) -> Iterator[tuple[Entry,
     if plan.cluster is not None and not inputs.single:
         from bitdoku.cli.cluster import cluster_results
 
+        if inputs.rules is not None:
+            raise ValueError("--cluster ships classic puzzles only; search variant files without it")
+
         yield from cluster_results(entries, plan, plan.cluster)
         return
     if inputs.single or not engine.batched or plan.strategy != "dfs":
@@ -215,15 +227,23 @@ def _warm_up(warm_up: Callable[[Shape], None] | None, shape: Shape) -> None:
         warn(f"compiled the engine in {format_seconds(seconds)} (first run only: Numba caches it)")
 
 
+def _is_variant(entry: Entry) -> bool:
+    return entry.grid is not None and not entry.grid.geometry.is_classic
+
+
 def _search_chunk(chunk: list[Entry], plan: Plan) -> list[SearchResult | None]:
-    """Search the good entries of a chunk as one batch per shape."""
+    """Search the good entries of a chunk: classic ones as one batch per shape, variants one by one."""
     from bitdoku.batch import solve_many
+    from bitdoku.solver import search
 
     rows_by_shape: dict[Shape, list[int]] = {}
-    for index, entry in enumerate(chunk):
-        if entry.grid is not None:
-            rows_by_shape.setdefault(entry.grid.shape, []).append(index)
     results: list[SearchResult | None] = [None] * len(chunk)
+    for index, entry in enumerate(chunk):
+        if _is_variant(entry):
+            results[index] = search(entry.grid, limit=plan.limit, keep=plan.keep,  # type: ignore[arg-type]
+                                    engine=plan.engine, max_nodes=plan.max_nodes)
+        elif entry.grid is not None:
+            rows_by_shape.setdefault(entry.grid.shape, []).append(index)
     for shape, rows in rows_by_shape.items():
         batch = solve_many(
             [chunk[i].grid for i in rows],  # type: ignore[misc]

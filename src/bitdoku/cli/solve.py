@@ -18,11 +18,13 @@ from bitdoku.cli.options import (
     OutputFormat,
     PerPuzzleOption,
     PuzzleArgument,
+    RegionsOption,
     ResumeOption,
     ShapeOption,
     Strategy,
     StrategyOption,
     ThreadsOption,
+    VariantOption,
 )
 
 if TYPE_CHECKING:
@@ -41,6 +43,8 @@ def solve(
     strategy: StrategyOption = Strategy.dfs,
     cluster: ClusterOption = None,
     shape: ShapeOption = None,
+    variant: VariantOption = None,
+    regions: RegionsOption = None,
     lenient: LenientOption = False,
     output_file: OutputFileOption = None,
     resume: ResumeOption = False,
@@ -55,9 +59,9 @@ def solve(
     from bitdoku.cli.inputs import open_inputs
     from bitdoku.cli.output import describe, exit_code_of, exit_code_of_status, record, to_json
     from bitdoku.cli.runner import LineAnswers, Plan, parse_shape, results_file, run_searches
-    from bitdoku.pipeline.answers import solve_lines
+    from bitdoku.pipeline.answers import solution_line, solve_lines
 
-    inputs = open_inputs(puzzle, parse_shape(shape))
+    inputs = open_inputs(puzzle, parse_shape(shape), variant, regions)
     style = output or (OutputFormat.grid if inputs.single else OutputFormat.line)
     if resume and style is OutputFormat.grid:
         raise ValueError("--resume needs one line a puzzle: use --format line or json")
@@ -73,7 +77,7 @@ def solve(
             elif header:
                 emit(header)
         else:
-            emit(solution.to_line() if solution is not None else result.status.value)
+            emit(solution_line(result))
         if inputs.single and seconds is not None:
             warn(describe(result, seconds, engine.value))
         return exit_code_of(result)

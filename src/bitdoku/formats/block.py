@@ -2,7 +2,8 @@
 
 Reads what classic solvers print (``8 . . | . . . | . . .`` with ``------+-------+------`` between bands)
 and whitespace-separated integer rows (``5 3 0 0 7 0 0 0 0``, one row a line, as read by the C++ seed
-solver). Writes the boxed picture that ``str(grid)`` shows, and integer rows.
+solver). Writes the boxed picture that ``str(grid)`` shows, and integer rows. A jigsaw's boxes are not its
+regions, so its picture draws no box lines and shows the region map beside the cells instead.
 """
 
 from __future__ import annotations
@@ -107,6 +108,18 @@ def format_block(cells: list[int] | bytes, shape: Shape) -> str:
         ]
         lines.append(" | ".join(boxes))
     return "\n".join(lines)
+
+
+def format_jigsaw_block(cells: list[int] | bytes, shape: Shape, region_map: str) -> str:
+    """The picture of a jigsaw grid: rows of cells without box lines, each with its row of the region map
+    beside it (``5 3 . . 7 . . . .    A A A B B B B C C``), since box lines would draw the wrong regions."""
+    n, width = shape.n, 1 if shape.uses_alphabet else len(str(shape.n))
+    cell_text = [_cell_text(v, width, shape) for v in cells]
+    symbols = "".join(region_map.split())
+    return "\n".join(
+        " ".join(cell_text[row * n : (row + 1) * n]) + "    " + " ".join(symbols[row * n : (row + 1) * n])
+        for row in range(n)
+    )
 
 
 def _cell_text(value: int, width: int, shape: Shape) -> str:

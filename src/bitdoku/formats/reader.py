@@ -4,6 +4,12 @@ One puzzle a line is the common case; ``#`` starts a comment and blank lines are
 (N rows of N cells, box lines allowed) is also recognised, so a file may hold the seed solver's integer rows.
 Every error carries the source name and the line number. ``read_entries`` never raises for a bad puzzle:
 it yields an ``Entry`` holding the error, which is how a lenient reader reports bad lines and goes on.
+
+Variants (``variant="x"``, see ``bitdoku.geometry``) put every puzzle under the same rules. A jigsaw file holds
+each puzzle on two lines, the puzzle and then its region map (N*N symbols; comments and blank lines may sit
+between them), unless one region map is given for the whole file (``regions=``), when each puzzle is one line.
+A JSON line names its own variant and regions, so it is always one line. A bad region map is reported at its
+own line, with the cell where it goes wrong.
 """
 
 from __future__ import annotations
@@ -40,7 +46,8 @@ class Entry:
 
 
 def read_puzzles(
-    source: Source, *, shape: Shape | str | None = None, errors: Literal["raise", "skip"] = "raise"
+    source: Source, *, shape: Shape | str | None = None, errors: Literal["raise", "skip"] = "raise",
+    variant: str | None = None, regions: str | None = None,
 ) -> Iterator[Grid]:
     """Yield the grids of a puzzle file (``'-'`` is stdin), one at a time.
 
@@ -49,18 +56,60 @@ def read_puzzles(
     """
     if errors not in ("raise", "skip"):
         raise ValueError(f"errors must be 'raise' or 'skip', not {errors!r}")
-    for entry in read_entries(source, shape=shape):
+    for entry in read_entries(source, shape=shape, variant=variant, regions=regions):
         if entry.grid is not None:
             yield entry.grid
         elif errors == "raise":
             raise entry.error  # type: ignore[misc]
 
 
-def read_entries(source: Source, *, shape: Shape | str | None = None) -> Iterator[Entry]:
-    """Yield an ``Entry`` for every puzzle of a source, good or bad, in order."""
+def read_entries(source: Source, *, shape: Shape | str | None = None, variant: str | None = None,
+                 regions: str | None = None) -> Iterator[Entry]:
+    """Yield an ``Entry`` for every puzzle of a source, good or bad, in order.
+
+    ``variant`` puts every puzzle under a variant's rules; for a jigsaw, ``regions`` is the region map of every
+    puzzle, and without it each puzzle is followed by its own region map line. An unknown variant or a bad
+    ``regions`` map raises ``ParseError`` before the first entry (they concern the whole source, not one puzzle).
+    """
     fixed = Shape.parse(shape) if shape is not None else None
+    rules = Rules.of(variant, regions, fixed)
     with _open(source) as (stream, name):
-        yield from Scanner(name, fixed).scan(_numbered_lines(stream, name))
+        yield from Scanner(name, fixed, rules).scan(_numbered_lines(stream, name))
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The variant a reader puts its puzzles under: a name, and one region map for all (``regions``), or none
+    for a jigsaw whose puzzles each bring a region map line (``paired``)."""
+
+    variant: str
+    regions: str | None = None
+
+    @classmethod
+    def of(cls, variant: str | None, regions: str | None, shape: Shape | None = None) -> Rules | None:
+        """Check a variant name and region map once, before any puzzle is read (``None`` for no variant)."""
+        from bitdoku.geometry import JIGSAW, Geometry
+
+        if variant is None and regions is None:
+            return None
+        variant = variant if variant is not None else JIGSAW
+        words = [word.strip().lower() for word in variant.split("+")]
+        if regions is None and JIGSAW in words:  # each puzzle brings its map: check the other names now
+            Geometry.parse("+".join(word for word in words if word != JIGSAW) or None, shape)
+        else:
+            Geometry.parse(variant, shape, regions)
+        return cls(variant, regions)
+
+    @property
+    def paired(self) -> bool:
+        """Whether each puzzle is followed by its own region map line."""
+        return self.regions is None and "jigsaw" in [word.strip().lower() for word in self.variant.split("+")]
+
+    def apply(self, grid: Grid, regions: str | None = None) -> Grid:
+        """The grid under these rules (``regions``: the puzzle's own region map line, for a paired jigsaw)."""
+        from bitdoku.geometry import Geometry
+
+        return grid.with_geometry(Geometry.parse(self.variant, grid.shape, regions or self.regions))
 
 
 @contextmanager
@@ -100,11 +149,14 @@ class Scanner:
 
     ``scan`` reads a whole source; ``feed`` and ``finish`` read it in parts (``pipeline.chunks`` hands the
     scanner only the chunks that are not plain lines), with ``busy`` telling whether a picture is still open.
+    Under ``rules`` every grid gets the variant; a paired jigsaw's puzzle line waits for its region map line.
     """
 
-    def __init__(self, name: str, shape: Shape | None) -> None:
+    def __init__(self, name: str, shape: Shape | None, rules: Rules | None = None) -> None:
         self.name = name
         self.shape = shape
+        self.rules = rules
+        self.pending: tuple[int, str] | None = None  # a paired jigsaw's puzzle line, waiting for its region map
         self.block: list[str] = []
         self.block_start = 0
         self.block_rows = 0
@@ -112,8 +164,9 @@ class Scanner:
 
     @property
     def busy(self) -> bool:
-        """Whether the rows of a block picture are being gathered (the next lines may belong to it)."""
-        return bool(self.block)
+        """Whether the rows of a block picture, or a jigsaw's region map line, are awaited (the next lines may
+        belong to the current puzzle)."""
+        return bool(self.block) or self.pending is not None
 
     def scan(self, lines: Iterator[tuple[int, str | ParseError]]) -> Iterator[Entry]:
         yield from self.feed(lines)
@@ -127,12 +180,26 @@ class Scanner:
                 yield Entry(number, None, text)
             elif self.block:
                 yield from self._continue_block(number, text)
+            elif self.rules is not None and self.rules.paired and text.strip():
+                yield from self._pair(number, text.strip())
             elif text.strip() and not is_rule_line(text):
                 yield from self._start(number, text)
 
     def finish(self) -> Iterator[Entry]:
-        """The error of a picture left open at the end of the source, if any."""
+        """The error of a picture or a jigsaw puzzle left open at the end of the source, if any."""
         yield from self._flush_partial()
+
+    def _pair(self, number: int, text: str) -> Iterator[Entry]:
+        """A paired jigsaw's line: a puzzle (kept until its region map comes), its region map, or JSON."""
+        if self.pending is None:
+            if text.startswith("{"):
+                yield self._parse(number, text)
+            else:
+                self.pending = (number, text)
+            return
+        start, puzzle = self.pending
+        self.pending = None
+        yield self._parse(start, puzzle, regions=(number, text))
 
     def _start(self, number: int, text: str) -> Iterator[Entry]:
         width = _row_width(text)
@@ -162,6 +229,11 @@ class Scanner:
         yield self._parse(start, text, block=True)
 
     def _flush_partial(self) -> Iterator[Entry]:
+        if self.pending is not None:
+            start = self.pending[0]
+            problem = "this jigsaw puzzle has no region map line after it (N*N region symbols, one a cell)"
+            yield Entry(start, None, ParseError(problem, source=self.name, line=start))
+            self.pending = None
         if self.block:
             problem = (
                 f"a block picture of a {self.block_width}x{self.block_width} grid needs {self.block_width} rows, "
@@ -188,7 +260,9 @@ class Scanner:
             return False
         return True
 
-    def _parse(self, number: int, text: str, *, block: bool = False) -> Entry:
+    def _parse(self, number: int, text: str, *, block: bool = False,
+               regions: tuple[int, str] | None = None) -> Entry:
+        """The entry of a puzzle's text (and of its region map line): the grid, or the error at its line."""
         from bitdoku.grid import Grid
 
         try:
@@ -196,7 +270,12 @@ class Scanner:
         except ParseError as error:
             line = number + (error.line - 1 if block and error.line else 0)
             return Entry(number, None, error.located(source=self.name, line=line))
-        return Entry(number, grid)
+        if self.rules is None or (text.startswith("{") and not grid.geometry.is_classic):
+            return Entry(number, grid)  # a JSON puzzle that names its variant keeps it
+        try:
+            return Entry(number, self.rules.apply(grid, regions[1] if regions else None))
+        except ParseError as error:
+            return Entry(number, None, error.located(source=self.name, line=regions[0] if regions else number))
 
 
 def _row_width(text: str) -> int:

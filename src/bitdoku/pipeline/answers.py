@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 
 from bitdoku.batch import BatchResult
 from bitdoku.engines.bitmask import STATUS_INDEX, STATUSES
-from bitdoku.engines.result import Status
+from bitdoku.engines.result import SearchResult, Status
 from bitdoku.formats.tokens import ALPHABET
 from bitdoku.kernels import status as codes
 
@@ -30,6 +30,12 @@ def solve_lines(batch: BatchResult) -> bytes:
     keys = np.where(has_solution, _SOLUTION, batch.status_codes.astype(np.int64))
     texts = {int(code): STATUSES[code].value for code in np.unique(batch.status_codes)}
     return _lines(keys, texts, batch.solutions)
+
+
+def solution_line(result: SearchResult) -> str:
+    """``solve_lines``' line for one search result: the (first) solution, or the status when there is none."""
+    solution = result.solution
+    return solution.to_line() if solution is not None else result.status.value
 
 
 def cell_lines(cells: NDArray[np.uint8]) -> bytes:

@@ -15,8 +15,8 @@ from bitdoku.batch import BatchResult, solve_many
 from bitdoku.engines.result import Status
 from bitdoku.errors import ParseError
 from bitdoku.formats.reader import Entry
-from bitdoku.pipeline.answers import solve_lines
-from bitdoku.pipeline.chunks import Chunk, PlainChunk, prefetched, read_chunks
+from bitdoku.pipeline.answers import solution_line, solve_lines
+from bitdoku.pipeline.chunks import Chunk, EntryChunk, PlainChunk, prefetched, read_chunks
 from bitdoku.pipeline.outfile import ResultFile
 from bitdoku.shape import Shape
 
@@ -146,10 +146,35 @@ def _solve_into(source: str | Path, stream: TextIO, search: Search, shape: Shape
                 skip: int) -> Counter[Status]:
     statuses: Counter[Status] = Counter()
     for chunk in prefetched(read_chunks(source, shape=shape, skip=skip)):
-        answered = answer_chunk(chunk, search, solve_lines, stop_at_bad=not lenient)
+        if isinstance(chunk, EntryChunk) and any(e.grid is not None and not e.grid.geometry.is_classic
+                                                 for e in chunk.entries):
+            answered = _answer_one_by_one(chunk.entries, search, stop_at_bad=not lenient)
+        else:
+            answered = answer_chunk(chunk, search, solve_lines, stop_at_bad=not lenient)
         stream.write(answered.text.decode("utf-8"))
         stream.flush()
         statuses += answered.statuses
         if answered.stopped is not None:
             raise answered.stopped.error or ParseError("unreadable puzzle", line=answered.stopped.line)
     return statuses
+
+
+def _answer_one_by_one(entries: list[Entry], search: Search, *, stop_at_bad: bool) -> Answered:
+    """``solve_lines`` for entries that hold variant grids (JSON lines naming a variant), which the batch kernels
+    would read as classic ones: each searched by ``bitdoku.search`` under its own rules."""
+    from bitdoku.solver import search as search_one
+
+    lines: list[str] = []
+    statuses: Counter[Status] = Counter()
+    bad: list[Entry] = []
+    for entry in entries:
+        if entry.grid is None:
+            if stop_at_bad:
+                return Answered("".join(lines).encode("utf-8"), statuses, bad, stopped=entry)
+            lines.append(ERROR_LINE.decode("ascii"))
+            bad.append(entry)
+            continue
+        result = search_one(entry.grid, limit=search.limit, keep=1, max_nodes=search.max_nodes)
+        statuses[result.status] += 1
+        lines.append(solution_line(result) + "\n")
+    return Answered("".join(lines).encode("utf-8"), statuses, bad)

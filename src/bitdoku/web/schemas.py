@@ -10,14 +10,21 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 PUZZLE_CHARS = 20_000  # a 64x64 grid in integer rows fits; anything longer is refused before parsing
+REGIONS_CHARS = 8_192  # a 64x64 region map, with room for line breaks
 
 
 class PuzzleIn(BaseModel):
-    """A puzzle and, when its cell count does not say it, its box shape (``"2x3"``)."""
+    """A puzzle and, when its cell count does not say it, its box shape (``"2x3"``); for a variant, its name
+    (``"x"``, ``"windoku+anti-king"``: ``bitdoku.geometry``) and for a jigsaw its region map (N*N letters or
+    digits, N cells each). Without ``variant``, a ``regions`` map means a jigsaw."""
 
     puzzle: str = Field(max_length=PUZZLE_CHARS, examples=["8..........36......7..9.2...5...7.......457.....1...3..."
                                                             "1....68..85...1..9....4.."])
     shape: str | None = Field(default=None, max_length=8, examples=["3x3"])
+    variant: str | None = Field(default=None, max_length=80, pattern=r"^[A-Za-z+\- ]+$", examples=["x"])
+    regions: str | None = Field(default=None, max_length=REGIONS_CHARS,
+                                examples=["AAABBBCCCAABBBCCCAABBBCCCAADDDEEEFFFDDEEEFFFDDEEEFFFDDGGGHHHIIIGGHHHIIIGG"
+                                          "HHHIIIGGHHHIIIGG"])
 
 
 class CountIn(PuzzleIn):
@@ -66,10 +73,13 @@ class SolveOut(CountOut):
 
 class CandidatesOut(BaseModel):
     """The candidates of each cell (an empty list for a filled cell), from the givens alone, and the grid as the
-    server read it (``values``, the one-line format: how the page loads pasted text in any format)."""
+    server read it (``values``, the one-line format: how the page loads pasted text in any format), with its
+    variant and a jigsaw's region map (pasted JSON may name them)."""
 
     shape: str
     values: str
+    variant: str = "classic"
+    regions: str | None = None
     candidates: list[list[int]]
     conflicts: list[ConflictOut]
 
@@ -143,8 +153,9 @@ class HealthOut(BaseModel):
 
 
 class ErrorBody(BaseModel):
-    """What went wrong and where: ``kind`` is parse, shape, invalid, limit, too_large, busy or bad_request;
-    ``cell`` (0-based) and ``name`` point at the first cell involved, ``cells`` at all of them."""
+    """What went wrong and where: ``kind`` is parse, shape, invalid, limit, too_large, busy, bad_request, variant
+    (an unknown variant name) or regions (a bad region map: ``cell`` is where it goes wrong); ``cell`` (0-based)
+    and ``name`` point at the first cell involved, ``cells`` at all of them."""
 
     kind: str
     message: str

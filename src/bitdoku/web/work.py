@@ -13,10 +13,11 @@ from contextlib import contextmanager
 
 from bitdoku import __version__
 from bitdoku.engines.result import SearchResult, Status
-from bitdoku.errors import StepLimitError, cell_name
+from bitdoku.errors import ParseError, StepLimitError, cell_name
+from bitdoku.formats.reader import Rules
 from bitdoku.generate.puzzles import generate_many, run_seed
 from bitdoku.grid import Grid
-from bitdoku.logic.candidates import CandidateGrid, digits_of
+from bitdoku.logic.candidates import CandidateGrid, as_candidates, digits_of
 from bitdoku.logic.explain import default_max_steps, explain, hint
 from bitdoku.logic.rating import rate
 from bitdoku.logic.step import Step
@@ -88,8 +89,12 @@ def _budget(shape: Shape, limits: Limits, seconds: float, inline: bool) -> int |
 
 def candidates(request: PuzzleIn, limits: Limits) -> CandidatesOut:
     grid = read_grid(request, limits)
-    return CandidatesOut(shape=str(grid.shape), values=grid.to_line(),
-                         candidates=_candidate_lists(CandidateGrid.from_grid(grid)), conflicts=_conflicts(grid))
+    geometry = grid.geometry
+    listed = (_candidate_lists(CandidateGrid.from_grid(grid)) if geometry.is_classic
+              else [grid.candidates(cell) for cell in range(len(grid))])  # the variant's peers: Grid knows them
+    return CandidatesOut(shape=str(grid.shape), values=grid.to_line(), variant=geometry.name,
+                         regions=geometry.region_map() if geometry.regions is not None else None,
+                         candidates=listed, conflicts=_conflicts(grid))
 
 
 def next_hint(request: PuzzleIn, limits: Limits) -> HintOut:
@@ -123,6 +128,9 @@ def explanation(request: ExplainIn, limits: Limits) -> ExplainOut:
 def rating(request: PuzzleIn, limits: Limits) -> RateOut:
     grid = read_grid(request, limits)
     with _answering(grid.n):
+        if not grid.geometry.is_classic:
+            as_candidates(grid)  # refuses the variants the logic solver does not know: rate() would rate them
+            # as classic grids
         found = rate(grid, max_steps=_rating_steps(grid.shape, limits))
     return RateOut(score=found.score, level=found.level, hardest=found.hardest, counts=found.counts,
                    steps=found.steps)
@@ -153,7 +161,27 @@ def read_grid(request: PuzzleIn, limits: Limits) -> Grid:
     with _answering(shape.n if shape else _digits_of_text(request.puzzle)):
         grid = Grid.parse(request.puzzle, shape)
     _check_size(grid.shape, limits)
-    return grid
+    if request.variant is None and request.regions is None:
+        return grid
+    return _under_variant(grid, request.variant, request.regions)
+
+
+def _under_variant(grid: Grid, variant: str | None, regions: str | None) -> Grid:
+    """The grid under the request's variant: a bad name is a ``variant`` error, a bad region map a ``regions``
+    error naming the cell where the map goes wrong (as an index of this grid)."""
+    try:
+        Rules.of(variant, None, grid.shape)
+    except ParseError as error:
+        raise _kind_of(api_error(error, grid.n), "variant") from error
+    try:
+        return Rules.of(variant, regions, grid.shape).apply(grid)  # type: ignore[union-attr]
+    except ParseError as error:
+        raise _kind_of(api_error(error, grid.n), "regions") from error
+
+
+def _kind_of(error: ApiError, kind: str) -> ApiError:
+    error.body.kind = kind
+    return error
 
 
 class _OutOfTime(Exception):

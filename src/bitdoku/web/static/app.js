@@ -6,6 +6,8 @@ import { GridView } from "./grid.js";
 import { History } from "./history.js";
 import {
   ALPHABET,
+  VARIANTS,
+  boxMap,
   cellName,
   cellOfName,
   conflictingCells,
@@ -16,6 +18,8 @@ import {
   toLine,
   unitCells,
   valuesOfText,
+  variantClasses,
+  variantOf,
 } from "./model.js";
 import { stateBefore } from "./replay.js";
 
@@ -34,6 +38,9 @@ const state = {
   errorCells: new Set(), // cells an API error named
   wrongCells: new Set(), // entries that Check found wrong
   revision: 0, // counts changes, so that an answer about an older grid is dropped
+  variantName: "classic", // the rules: "classic", "x", ..., "jigsaw" (the server's names)
+  regionMap: "", // a jigsaw's region map, as typed (one symbol a cell)
+  variant: null, // what the rules add to the shape (model.js variantOf): regions, diagonals, windows, units
 };
 
 const undoHistory = new History(); // not window.history, which holds the permalink
@@ -60,7 +67,10 @@ function currentValues() {
 }
 
 function request(values, extra = {}) {
-  return { puzzle: toLine(values), shape: state.shape.name, ...extra };
+  const rules = {};
+  if (state.variantName !== "classic") rules.variant = state.variantName;
+  if (state.variantName === "jigsaw") rules.regions = state.regionMap;
+  return { puzzle: toLine(values), shape: state.shape.name, ...rules, ...extra };
 }
 
 function valuesHint() {
@@ -93,11 +103,33 @@ function setShape(shape) {
   state.candidates = null;
   grid.setShape(shape);
   $("shape").value = shape.name;
+  setVariant(state.variantName, state.regionMap);
   // The rater's techniques stall on grids above 9x9 (it calls nearly all of them "beyond logic"), so a
   // difficulty could not be met there: the choice is offered where it means something.
   $("difficulty").disabled = shape.n > 9;
   $("difficulty").title = shape.n > 9 ? "Difficulty levels are for grids up to 9x9" : "";
   buildKeypad();
+}
+
+/**
+ * Put the grid under a variant's rules and draw them. A jigsaw keeps its region map while it fits the shape and
+ * otherwise starts from the boxes (a map the user then edits).
+ */
+function setVariant(name, map = state.regionMap) {
+  state.variantName = VARIANTS.includes(name) ? name : "classic";
+  const jigsaw = state.variantName === "jigsaw";
+  if (jigsaw && map.replace(/\s/g, "").length !== state.shape.cells) map = boxMap(state.shape);
+  state.regionMap = jigsaw ? map : "";
+  $("variant").value = state.variantName;
+  $("regions-field").hidden = !jigsaw;
+  if ($("regions").value !== state.regionMap) $("regions").value = state.regionMap;
+  drawVariant();
+}
+
+/** Draw the rules on the grid: a jigsaw's regions once its map fits, X diagonals, Windoku windows. */
+function drawVariant() {
+  state.variant = variantOf(state.shape, state.variantName, state.regionMap);
+  grid.decorate(variantClasses(state.shape, state.variant), { regions: Boolean(state.variant.regions) });
 }
 
 // ---- changes ----------------------------------------------------------------------------------------------
@@ -205,7 +237,7 @@ function setMode(mode) {
 
 function sayIfComplete() {
   const values = currentValues();
-  if (values.every(Boolean) && conflictingCells(values, state.shape).size === 0) {
+  if (values.every(Boolean) && conflictingCells(values, state.shape, state.variant.units).size === 0) {
     say("Complete: every row, column and box holds each value once. Well done!", "success");
   }
 }
@@ -225,11 +257,11 @@ function render() {
 function cellViews() {
   const { shape, overlay } = state;
   const values = overlay && overlay.values ? overlay.values : currentValues();
-  const conflicts = conflictingCells(values, shape);
+  const conflicts = conflictingCells(values, shape, state.variant.units);
   const step = overlay && overlay.step;
   const marked = stepMarks(step);
   const selected = grid.selected;
-  const peers = new Set(step ? [] : shape.peers[selected]); // a step's own colours need the whole grid
+  const peers = step ? new Set() : peersOf(selected); // a step's own colours need the whole grid
   return Array.from(values, (value, cell) => {
     const flags = new Set();
     if (conflicts.has(cell)) flags.add("conflict");
@@ -249,6 +281,14 @@ function cellViews() {
       locked: state.mode === "play" && Boolean(state.givens[cell]),
     };
   });
+}
+
+/** The cells that share a unit with `cell` under the current rules (a jigsaw's regions, not its boxes). */
+function peersOf(cell) {
+  if (state.variantName === "classic") return new Set(state.shape.peers[cell]);
+  const peers = new Set(state.variant.units.filter((unit) => unit.includes(cell)).flat());
+  peers.delete(cell);
+  return peers;
 }
 
 function kindOf(cell, value) {
@@ -343,7 +383,7 @@ function setVerdict(status, title, detail) {
 }
 
 function askVerdict() {
-  if (conflictingCells(state.givens, state.shape).size) setVerdict("invalid", VERDICTS.invalid, "a value repeats in a unit");
+  if (conflictingCells(state.givens, state.shape, state.variant.units).size) setVerdict("invalid", VERDICTS.invalid, "a value repeats in a unit");
   $("verdict").setAttribute("aria-busy", "true"); // until the server's answer about this very grid
   verdictQuery.ask(request(state.givens, { limit: 2 }));
 }
@@ -362,6 +402,10 @@ function showVerdict(answer) {
 
 function showVerdictError(error) {
   setVerdict("error", "No verdict", error.message);
+  if (error.kind === "regions" && error.cell !== null) { // the cell where the region map goes wrong
+    state.errorCells = new Set([error.cell]);
+    render();
+  }
 }
 
 function plural(count, noun, nouns = `${noun}s`) {
@@ -535,10 +579,13 @@ async function generate(event) {
     { keepIfChanged: true });
   if (!made) return;
   const shape = shapeOf(made.shape);
+  const variant = state.variantName;
+  if (variant !== "classic") setVariant("classic"); // the generator makes classic puzzles
   loadPuzzle(shape, fromLine(made.puzzle, shape));
   setMode("play");
   const level = made.level ? `, ${made.level} (score ${made.rating.toFixed(1)})` : "";
-  say(`New ${shape.size} puzzle: ${made.clues} givens${level}, ${made.symmetry} symmetry, made in ` +
+  const classic = variant === "classic" ? "" : " (a classic one: the generator makes no variants yet)";
+  say(`New ${shape.size} puzzle${classic}: ${made.clues} givens${level}, ${made.symmetry} symmetry, made in ` +
     `${formatSeconds(made.seconds)} (seed ${made.seed}). Playing: the givens are locked.`, "success");
 }
 
@@ -561,6 +608,10 @@ async function loadText(text, shapeName = null, { record = true } = {}) {
     }
     const values = fromLine(answer.values, shape); // the grid as the server read it, in any format
     loadPuzzle(shape, values, { record });
+    if (answer.variant !== "classic") { // pasted JSON names its rules
+      setVariant(answer.variant, answer.regions || "");
+      afterChange({ puzzle: true });
+    }
     say(`Loaded a ${shape.size} puzzle with ${values.filter(Boolean).length} givens.`);
     return true;
   } catch (error) {
@@ -576,6 +627,8 @@ async function loadText(text, shapeName = null, { record = true } = {}) {
 
 function updateLink() {
   const params = new URLSearchParams({ shape: state.shape.name });
+  if (state.variantName !== "classic") params.set("variant", state.variantName);
+  if (state.variantName === "jigsaw") params.set("regions", state.regionMap.replace(/\s/g, ""));
   if (state.givens.some(Boolean)) params.set("p", toLine(state.givens));
   window.history.replaceState(null, "", `${location.pathname}?${params}`);
 }
@@ -629,6 +682,17 @@ function wire() {
   for (const radio of document.querySelectorAll("input[name=mode]")) {
     radio.addEventListener("change", () => setMode(radio.value));
   }
+  $("variant").addEventListener("change", () => {
+    setVariant($("variant").value);
+    afterChange({ puzzle: true });
+    const jigsaw = state.variantName === "jigsaw" ? ": edit the region map below the size, one letter a cell" : "";
+    say(`Rules: ${$("variant").selectedOptions[0].textContent}${jigsaw}.`);
+  });
+  $("regions").addEventListener("input", () => {
+    state.regionMap = $("regions").value; // kept as typed: a map being edited may not fit yet
+    drawVariant();
+    afterChange({ puzzle: true });
+  });
   $("pencil").addEventListener("change", render);
   $("show-candidates").addEventListener("change", () => {
     state.candidates = null;
@@ -661,6 +725,8 @@ function start() {
   wire();
   const params = new URLSearchParams(location.search);
   const shape = shapeOf(params.get("shape")) || (params.get("p") && shapeForCells(params.get("p").length));
+  state.variantName = params.get("variant") || "classic";
+  state.regionMap = params.get("regions") || "";
   setShape(shape || shapeOf("3x3"));
   setMode("edit");
   if (params.get("p")) {

@@ -19,6 +19,7 @@ export class GridView {
     this.shape = null;
     this.cells = [];
     this.drawn = [];
+    this.decor = []; // a variant's classes for each cell (see decorate)
     this.selected = 0;
     this.pending = null;
     root.addEventListener("keydown", (event) => this.onKey(event));
@@ -47,6 +48,8 @@ export class GridView {
       this.root.append(line);
     }
     this.drawn = new Array(shape.cells).fill(null);
+    this.decor = [];
+    delete this.root.dataset.regions;
     this.selected = 0;
     this.pending = null;
     this.cells[0].tabIndex = 0;
@@ -61,6 +64,17 @@ export class GridView {
     cell.dataset.cell = String(this.cells.length);
     this.cells.push(cell);
     return cell;
+  }
+
+  /**
+   * Draw a variant on the cells: `classes[cell]` lists a cell's extra CSS classes (region colours and borders,
+   * diagonals, windows). With `regions`, the regions are not the boxes, so the box lines give way to theirs.
+   */
+  decorate(classes, { regions = false } = {}) {
+    this.decor = classes;
+    if (regions) this.root.dataset.regions = "";
+    else delete this.root.dataset.regions;
+    this.drawn.fill(null); // every cell is drawn again with its new classes
   }
 
   /** Show every cell as described (see the class comment); only cells that changed are redrawn. */
@@ -78,7 +92,8 @@ export class GridView {
 
   drawCell(index, view) {
     const cell = this.cells[index];
-    cell.className = cell.className.split(" ").filter((name) => name === "cell" || name === "box-right").join(" ");
+    const kept = cell.className.split(" ").filter((name) => name === "cell" || name === "box-right");
+    cell.className = [...kept, ...(this.decor[index] || [])].join(" ");
     if (view.kind) cell.classList.add(view.kind);
     for (const flag of view.flags) cell.classList.add(flag);
     cell.replaceChildren();

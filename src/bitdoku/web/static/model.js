@@ -122,23 +122,115 @@ export function valuesOfText(text, shape) {
   return null;
 }
 
-/** The cells whose value repeats in one of their units: a grid's conflicts, seen without any search. */
-export function conflictingCells(values, shape) {
+/**
+ * The cells whose value repeats in one of the units: a grid's conflicts, seen without any search. `units`
+ * defaults to the shape's rows, columns and boxes (a variant's come from `variantOf`).
+ */
+export function conflictingCells(values, shape, units = [...shape.units.row, ...shape.units.column, ...shape.units.box]) {
   const found = new Set();
-  for (const kind of ["row", "column", "box"]) {
-    for (const unit of shape.units[kind]) {
-      const seen = new Map();
-      for (const cell of unit) {
-        const value = values[cell];
-        if (!value) continue;
-        if (seen.has(value)) {
-          found.add(cell);
-          found.add(seen.get(value));
-        } else {
-          seen.set(value, cell);
-        }
+  for (const unit of units) {
+    const seen = new Map();
+    for (const cell of unit) {
+      const value = values[cell];
+      if (!value) continue;
+      if (seen.has(value)) {
+        found.add(cell);
+        found.add(seen.get(value));
+      } else {
+        seen.set(value, cell);
       }
     }
   }
   return found;
+}
+
+// ---- variants (the server's bitdoku.geometry): what the page draws; the server checks and solves ----------
+
+/** The variants the page offers, as the server names them. */
+export const VARIANTS = ["classic", "x", "windoku", "anti-knight", "anti-king", "nonconsecutive", "jigsaw"];
+
+const REGION_SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+/** The boxes of a shape as a region map (one letter a cell): where a new jigsaw starts. */
+export function boxMap(shape) {
+  return Array.from({ length: shape.cells }, (_, cell) => REGION_SYMBOLS[shape.boxOf(cell)]).join("");
+}
+
+/**
+ * The region (0..N-1) of each cell of a region map, symbols numbered in order of first appearance, or null
+ * when the map does not fit the shape (wrong length, more than N symbols, more than N cells a symbol): the
+ * server names the cell where it goes wrong.
+ */
+export function regionsOf(map, shape) {
+  const symbols = (map || "").replace(/\s/g, "");
+  if (symbols.length !== shape.cells) return null;
+  const index = new Map();
+  const sizes = [];
+  const regions = [];
+  for (const symbol of symbols) {
+    if (!index.has(symbol)) {
+      index.set(symbol, index.size);
+      sizes.push(0);
+    }
+    const region = index.get(symbol);
+    if (region >= shape.n || ++sizes[region] > shape.n) return null;
+    regions.push(region);
+  }
+  return regions;
+}
+
+/**
+ * What a variant adds to a shape: `regions` (each cell's region, for a jigsaw, else null), `diagonals` and
+ * `windows` (lists of cells), and `units`, every unit whose cells must differ (for the conflicts shown at once).
+ * Anti-knight, anti-king and nonconsecutive rules are not units: the server's verdict reports those clashes.
+ */
+export function variantOf(shape, name, map) {
+  const rules = (name || "classic").split("+");
+  const regions = rules.includes("jigsaw") ? regionsOf(map, shape) : null;
+  const n = shape.n;
+  const diagonals = rules.includes("x")
+    ? [Array.from({ length: n }, (_, i) => i * (n + 1)), Array.from({ length: n }, (_, i) => (i + 1) * (n - 1))]
+    : [];
+  const windows = rules.includes("windoku") ? windowsOf(shape) : [];
+  let boxes = shape.units.box;
+  if (regions) {
+    boxes = Array.from({ length: n }, () => []);
+    regions.forEach((region, cell) => boxes[region].push(cell));
+  } else if (rules.includes("jigsaw")) {
+    boxes = []; // no map yet: no regions to check
+  }
+  const units = [...shape.units.row, ...shape.units.column, ...boxes, ...diagonals, ...windows];
+  return { name: name || "classic", regions, diagonals, windows, units };
+}
+
+/** Windoku windows: box-sized, one cell in from the top and left edges, one cell apart. */
+function windowsOf(shape) {
+  const { n, boxRows, boxCols } = shape;
+  const windows = [];
+  for (let top = 1; top < n - boxRows; top += boxRows + 1) {
+    for (let left = 1; left < n - boxCols; left += boxCols + 1) {
+      const cells = [];
+      for (let row = top; row < top + boxRows; row++) {
+        for (let col = left; col < left + boxCols; col++) cells.push(row * n + col);
+      }
+      windows.push(cells);
+    }
+  }
+  return windows;
+}
+
+/** The CSS classes that draw a variant on each cell: region colours and borders, diagonals, windows. */
+export function variantClasses(shape, variant) {
+  const classes = Array.from({ length: shape.cells }, () => []);
+  const { regions } = variant;
+  if (regions) {
+    regions.forEach((region, cell) => {
+      classes[cell].push(`region-${region}`);
+      if (shape.colOf(cell) < shape.n - 1 && regions[cell + 1] !== region) classes[cell].push("region-right");
+      if (shape.rowOf(cell) < shape.n - 1 && regions[cell + shape.n] !== region) classes[cell].push("region-bottom");
+    });
+  }
+  for (const cell of variant.diagonals.flat()) classes[cell].push("diagonal");
+  for (const cell of variant.windows.flat()) classes[cell].push("window");
+  return classes;
 }
