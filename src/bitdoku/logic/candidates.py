@@ -75,6 +75,7 @@ class Layout:
         return self.geometry.unit_name(unit)
 
     def __hash__(self) -> int:
+        """A layout is a pure function of its geometry: hash and compare that, not every table."""
         return hash(self.geometry)
 
     def __eq__(self, other: object) -> bool:
