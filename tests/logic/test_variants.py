@@ -18,6 +18,7 @@ from bitdoku.logic.explain import LADDER, geometry_ladder, next_step
 from bitdoku.logic.intersections import CLAIMING, POINTING
 from bitdoku.logic.singles import HIDDEN_SINGLE
 from bitdoku.logic.step import GUESS, STALLED
+from bitdoku.shape import Shape
 from tests.logic.checks import assert_sound
 
 #: Jigsaw region maps that have solutions (each a classic map with a few cells swapped between regions).
@@ -169,7 +170,7 @@ def _steps_of(state: CandidateGrid, technique: str):
 def test_variant_grids_use_the_variant_ladder_only():
     state = CandidateGrid.from_grid(Grid.empty("3x3").with_geometry("windoku"))
     assert geometry_ladder(state) == VARIANT_LADDER
-    assert set(geometry_ladder(state, LADDER[:12])) <= set(VARIANT_LADDER)
+    assert set(geometry_ladder(state, LADDER[:14])) <= set(VARIANT_LADDER)
     names = {rung.technique for rung in VARIANT_LADDER}
     assert not names & {"Skyscraper", "Finned X-Wing", "Unique Rectangle Type 1", "Empty Rectangle"}
     assert {HIDDEN_SINGLE, POINTING, CLAIMING, "Hidden Triple", "X-Wing", "Jellyfish"} <= names
@@ -290,3 +291,19 @@ def test_hint_and_rate_on_a_variant():
     assert se.scale == "se" and 1.0 <= se.score <= 10.0
     assert (se.level == "beyond logic") == (GUESS in se.counts)
     assert "Direct Pointing" not in se.counts  # SE's classic-only kernels are not used on variants
+
+
+def test_a_jigsaw_puzzle_and_its_map_parse_as_candidates():
+    text = "." * 81 + "\n" + JIGSAW_MAPS["3x3"]
+    state = CandidateGrid.parse(text, variant="jigsaw")
+    assert state.geometry == geometry_of("jigsaw", "3x3")
+    assert state.to_grid() == Grid.parse(text, variant="jigsaw")
+    assert eval(repr(state), {"CandidateGrid": CandidateGrid, "Geometry": Geometry, "Shape": Shape,
+                              "frozenset": frozenset}) == state
+
+
+def test_a_custom_ladder_on_a_variant_keeps_only_the_sound_rungs():
+    state = CandidateGrid.from_grid(Grid.empty("3x3").with_geometry("x"))
+    kept = geometry_ladder(state, LADDER[:14])
+    assert kept == tuple(rung for rung in LADDER[:14] if rung in VARIANT_LADDER)
+    assert "Skyscraper" in {rung.technique for rung in LADDER[:14]} - {rung.technique for rung in kept}

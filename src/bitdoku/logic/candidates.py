@@ -439,10 +439,11 @@ def _blocked(layout: Layout, values: bytes, cell: int, full: int) -> int:
 
 def _is_picture(text: str) -> bool:
     """A candidate picture has box_rows lines for each row of cells, so more lines than cells a line; a grid
-    picture (or integer rows) has as many lines as cells a line."""
+    picture (or integer rows) has as many lines as cells a line, and a jigsaw's puzzle line and region map are
+    two lines of one word each."""
     rows = [line.replace("|", " ").split() for line in text.splitlines()]
     rows = [tokens for tokens in rows if tokens and not all(set(t) <= set("-+=") for t in tokens)]
-    return bool(rows) and len(rows) > len(rows[0])
+    return bool(rows) and 1 < len(rows[0]) < len(rows)
 
 
 def as_candidates(puzzle: Grid | CandidateGrid | str) -> CandidateGrid:
