@@ -3,13 +3,14 @@
 ``explain(puzzle)`` yields one ``Step`` at a time, each found by the easiest technique that applies;
 ``hint(puzzle)`` returns the next one; ``rate(puzzle)`` scores a puzzle by the hardest step it needs, on the
 Sudoku Explainer scale by default. ``LADDER`` is every technique in the order tried; ``CLASSIC_LADDER`` the first
-release's.
+release's; ``VARIANT_LADDER`` the techniques used on variant grids (X, Windoku, jigsaw, anti-knight, anti-king,
+nonconsecutive), chosen automatically for them.
 A ``CandidateGrid`` is the pencil-mark state the techniques read.
 """
 
 from bitdoku.logic.candidates import CandidateGrid
-from bitdoku.logic.explain import CLASSIC_LADDER, LADDER, explain, hint
+from bitdoku.logic.explain import CLASSIC_LADDER, LADDER, VARIANT_LADDER, explain, hint
 from bitdoku.logic.rating import Rating, rate
 from bitdoku.logic.step import Step
 
-__all__ = ["CLASSIC_LADDER", "LADDER", "CandidateGrid", "Rating", "Step", "explain", "hint", "rate"]
+__all__ = ["CLASSIC_LADDER", "LADDER", "VARIANT_LADDER", "CandidateGrid", "Rating", "Step", "explain", "hint", "rate"]

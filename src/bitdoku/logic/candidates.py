@@ -5,15 +5,22 @@ digit d). A filled cell has the mask 0, so a scan over a unit's masks sees only 
 immutable: ``place``, ``eliminate`` and ``apply`` return new grids, which lets every ``Step`` keep the state it
 was found in. Copying is cheap (a tuple of N*N ints); the fast rater keeps its own arrays instead.
 
-``Layout`` holds a shape's unit and peer tables as Python tuples and sets, the form the techniques index fastest.
+``Layout`` holds a geometry's unit and peer tables as Python tuples and sets, the form the techniques index
+fastest. A candidate grid knows its geometry (``bitdoku.geometry``): a variant's units (diagonals, windows, jigsaw
+regions), its peers (unit mates and the cells a knight's or king's move away) and, for nonconsecutive grids, the
+orthogonal neighbours that lose digit+-1 when a digit is placed. A classic grid's layout is the shape's tables,
+unchanged.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
+
+import numpy as np
+from numpy.typing import NDArray
 
 from bitdoku.errors import ParseError, cell_name
 from bitdoku.formats.pencilmarks import (
@@ -23,6 +30,7 @@ from bitdoku.formats.pencilmarks import (
     parse_candidate_picture,
     parse_pencilmarks,
 )
+from bitdoku.geometry import Geometry
 from bitdoku.grid import Grid
 from bitdoku.shape import Shape
 
@@ -32,19 +40,24 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Layout:
-    """A shape's geometry in Python form: units (rows, columns, boxes), each cell's units, peers, and
-    the row, column and box of each cell (0-based)."""
+    """A geometry in Python form: units (rows, columns, boxes or regions, then the extra units), each cell's
+    units (row, column, box first: a classic cell has exactly these three), peers, the row, column and box (or
+    jigsaw region) of each cell (0-based), and the orthogonal neighbours that may not hold consecutive digits
+    (empty unless the geometry is nonconsecutive)."""
 
     shape: Shape
     units: tuple[tuple[int, ...], ...]
-    cell_units: tuple[tuple[int, int, int], ...]
+    cell_units: tuple[tuple[int, ...], ...]
     peers: tuple[frozenset[int], ...]
     row: tuple[int, ...]
     col: tuple[int, ...]
     box: tuple[int, ...]
-    #: For each unit, the parts it shares with the crossing units: (other unit, cells in both). A box lists its
-    #: rows, then its columns; a row or column lists its boxes.
+    #: For each unit, the parts it shares with the crossing units: (other unit, cells in both). Classic: a box
+    #: lists its rows, then its columns; a row or column lists its boxes. Variants: every other unit that shares
+    #: two cells or more, in unit order (a jigsaw row lists its regions, a window its rows, columns and boxes).
     segments: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]
+    geometry: Geometry
+    adjacent: tuple[tuple[int, ...], ...]
 
     def sees(self, a: int, b: int) -> bool:
         """Whether two different cells share a unit."""
@@ -57,14 +70,58 @@ class Layout:
             found = self.peers[cell] if found is None else found & self.peers[cell]
         return found or frozenset()
 
+    def unit_name(self, unit: int) -> str:
+        """How people call a unit in this geometry: ``'box 3'``, ``'region F'``, ``'the main diagonal'``."""
+        return self.geometry.unit_name(unit)
+
+    def __hash__(self) -> int:
+        """A layout is a pure function of its geometry: hash and compare that, not every table."""
+        return hash(self.geometry)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Layout) and self.geometry == other.geometry
+
+
+_Units = tuple[tuple[int, ...], ...]
+_Segments = tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]
+
+
+def layout_of(where: Shape | Geometry) -> Layout:
+    """The Python tables of a geometry, or of a shape's classic geometry (pure, cached per geometry)."""
+    return _layout(where if isinstance(where, Geometry) else Geometry.classic(where))
+
 
 @cache
-def layout_of(shape: Shape) -> Layout:
-    """The Python tables of a shape (pure, cached per shape)."""
-    tables = shape.tables
-    n = shape.n
-    cell_units = tuple(tuple(int(u) for u in row) for row in tables.cell_units)
+def _layout(geometry: Geometry) -> Layout:
+    tables = geometry.tables
+    n = geometry.shape.n
+    starts = tables.cell_unit_start
+    cell_units = tuple(
+        tuple(int(u) for u in tables.cell_units[starts[cell] : starts[cell + 1]]) for cell in range(len(starts) - 1)
+    )
     units = tuple(tuple(int(c) for c in unit) for unit in tables.units)
+    segments = _classic_segments(units, cell_units, n) if geometry.is_classic else _crossings(units, cell_units)
+    return Layout(
+        shape=geometry.shape,
+        units=units,
+        cell_units=cell_units,
+        peers=_csr_rows(tables.peer_start, tables.peers, frozenset),
+        row=tuple(u[0] for u in cell_units),
+        col=tuple(u[1] - n for u in cell_units),
+        box=tuple(u[2] - 2 * n for u in cell_units),
+        segments=segments,
+        geometry=geometry,
+        adjacent=_csr_rows(tables.adjacent_start, tables.adjacent, tuple),
+    )
+
+
+def _csr_rows(start: NDArray[np.int32], items: NDArray[np.int32], kind: Callable) -> tuple:
+    """A CSR table as a tuple of rows, each turned into ``kind`` (tuple or frozenset) of ints."""
+    return tuple(kind(int(x) for x in items[start[i] : start[i + 1]]) for i in range(len(start) - 1))
+
+
+def _classic_segments(units: _Units, cell_units: _Units, n: int) -> _Segments:
+    """Box-line segments of a classic shape: a box's rows then columns, a line's boxes."""
     segments = []
     for index, unit in enumerate(units):
         crossing = (0, 1) if index >= 2 * n else (2,)
@@ -73,16 +130,21 @@ def layout_of(shape: Shape) -> Layout:
             for cell in unit:
                 parts.setdefault(cell_units[cell][kind], []).append(cell)
         segments.append(tuple((other, tuple(cells)) for other, cells in parts.items()))
-    return Layout(
-        shape=shape,
-        units=units,
-        cell_units=cell_units,  # type: ignore[arg-type]
-        peers=tuple(frozenset(int(p) for p in row) for row in tables.peers),
-        row=tuple(u[0] for u in cell_units),
-        col=tuple(u[1] - n for u in cell_units),
-        box=tuple(u[2] - 2 * n for u in cell_units),
-        segments=tuple(segments),
-    )
+    return tuple(segments)
+
+
+def _crossings(units: _Units, cell_units: _Units) -> _Segments:
+    """For each unit, every other unit sharing at least two of its cells, with those cells, in unit order (a
+    single shared cell can lock nothing that a hidden single does not place first)."""
+    segments = []
+    for index, unit in enumerate(units):
+        parts: dict[int, list[int]] = {}
+        for cell in unit:
+            for other in cell_units[cell]:
+                if other != index:
+                    parts.setdefault(other, []).append(cell)
+        segments.append(tuple((other, tuple(cells)) for other, cells in sorted(parts.items()) if len(cells) >= 2))
+    return tuple(segments)
 
 
 def digits_of(mask: int) -> list[int]:
@@ -110,20 +172,24 @@ class CandidateGrid:
 
     __slots__ = ("_by_unit", "_layout", "_masks", "_shape", "_values")
 
-    def __init__(self, values: bytes, masks: tuple[int, ...], shape: Shape) -> None:
-        """Wrap checked values and masks (0 for filled cells); use the class methods to build one from data."""
+    def __init__(self, values: bytes, masks: tuple[int, ...], shape: Shape, geometry: Geometry | None = None) -> None:
+        """Wrap checked values and masks (0 for filled cells) of a grid of ``geometry`` (classic when ``None``);
+        use the class methods to build one from data."""
         self._values = bytes(values)
         self._masks = tuple(masks)
         self._shape = shape
-        self._layout = layout_of(shape)
+        self._layout = layout_of(geometry if geometry is not None else shape)
         self._by_unit: tuple[tuple[tuple[int, ...], ...], ...] | None = None
 
     # -- building -----------------------------------------------------------------------------------
 
     @classmethod
     def from_grid(cls, grid: Grid) -> CandidateGrid:
-        """The candidates a grid's filled cells leave: ``full & ~(row | column | box)`` for each empty cell."""
-        layout = layout_of(grid.shape)
+        """The candidates a grid's filled cells leave: ``full & ~(row | column | box)`` for each empty cell, and
+        for a variant the digits of its other units, of its relation peers, and those next to its neighbours'
+        digits when neighbours may not hold consecutive digits."""
+        geometry = grid.geometry
+        layout = layout_of(geometry)
         cells = grid.cells
         used = []
         for unit in layout.units:
@@ -133,15 +199,21 @@ class CandidateGrid:
                     seen |= 1 << (cells[cell] - 1)
             used.append(seen)
         full = (1 << grid.n) - 1
-        masks = tuple(
-            0 if cells[cell] else full & ~(used[r] | used[c] | used[b])
-            for cell, (r, c, b) in enumerate(layout.cell_units)
-        )
-        return cls(cells, masks, grid.shape)
+        if geometry.is_classic:
+            masks = tuple(
+                0 if cells[cell] else full & ~(used[r] | used[c] | used[b])
+                for cell, (r, c, b) in enumerate(layout.cell_units)
+            )
+        else:
+            masks = tuple(
+                0 if value else full & ~_blocked(layout, cells, cell, full) for cell, value in enumerate(cells)
+            )
+        return cls(cells, masks, grid.shape, geometry)
 
     @classmethod
-    def from_masks(cls, masks: Iterable[int], shape: Shape) -> CandidateGrid:
-        """Pencil marks as masks; a cell with one candidate is taken as filled with it (as the formats write)."""
+    def from_masks(cls, masks: Iterable[int], shape: Shape, geometry: Geometry | None = None) -> CandidateGrid:
+        """Pencil marks as masks of a grid of ``geometry`` (classic when ``None``); a cell with one candidate is
+        taken as filled with it (as the formats write)."""
         values, open_masks = bytearray(), []
         for mask in masks:
             if mask and not mask & (mask - 1):
@@ -150,21 +222,27 @@ class CandidateGrid:
             else:
                 values.append(0)
                 open_masks.append(mask)
-        return cls(bytes(values), tuple(open_masks), shape)
+        return cls(bytes(values), tuple(open_masks), shape, geometry)
 
     @classmethod
-    def parse(cls, text: str, shape: Shape | str | None = None) -> CandidateGrid:
-        """Read pencil marks (the N*N*N-character line or the candidate picture) or a puzzle in any grid format.
+    def parse(cls, text: str, shape: Shape | str | None = None, variant: str | Geometry | None = None) -> CandidateGrid:
+        """Read pencil marks (the N*N*N-character line or the candidate picture) or a puzzle in any grid format,
+        of the ``variant`` given (a name or a ``Geometry``, as ``Grid.parse`` reads it; classic by default).
 
         A puzzle's candidates are computed from its givens. Raises ``ParseError`` for text that is neither.
         """
         wanted = Shape.parse(shape) if shape is not None else None
         stripped = text.strip()
+        marks = None
         if "\n" not in stripped and looks_like_pencilmarks(stripped):
-            return cls.from_masks(*parse_pencilmarks(stripped, wanted))
-        if "\n" in stripped and _is_picture(stripped):
-            return cls.from_masks(*parse_candidate_picture(stripped, wanted))
-        return cls.from_grid(Grid.parse(text, wanted))
+            marks = parse_pencilmarks(stripped, wanted)
+        elif "\n" in stripped and _is_picture(stripped):
+            marks = parse_candidate_picture(stripped, wanted)
+        if marks is None:
+            return cls.from_grid(Grid.parse(text, wanted, variant=variant))
+        masks, found = marks
+        geometry = Geometry.parse(variant, found) if variant is not None else None
+        return cls.from_masks(masks, found, geometry)
 
     # -- reading --------------------------------------------------------------------------------------
 
@@ -177,8 +255,13 @@ class CandidateGrid:
         return self._shape.n
 
     @property
+    def geometry(self) -> Geometry:
+        """The rules of the grid: its units, peer relations and neighbours (``bitdoku.geometry``)."""
+        return self._layout.geometry
+
+    @property
     def layout(self) -> Layout:
-        """The shape's unit and peer tables in Python form."""
+        """The geometry's unit and peer tables in Python form."""
         return self._layout
 
     @property
@@ -248,13 +331,14 @@ class CandidateGrid:
                 seen |= self._masks[cell] | (1 << (self._values[cell] - 1) if self._values[cell] else 0)
             if seen != full:
                 missing = digits_of(full & ~seen)[0]
-                return f"digit {missing} has no place left in {self._shape.unit_name(index)}"
+                return f"digit {missing} has no place left in {self.layout.unit_name(index)}"
         return None
 
     # -- changing -------------------------------------------------------------------------------------
 
     def place(self, cell: int, digit: int) -> CandidateGrid:
-        """A copy with ``digit`` in ``cell`` and removed from the candidates of its peers."""
+        """A copy with ``digit`` in ``cell`` and removed from the candidates of its peers (and digit+-1 from its
+        neighbours when they may not hold consecutive digits)."""
         return self.apply_changes(((cell, digit),), ())
 
     def eliminate(self, pairs: Iterable[tuple[int, int]]) -> CandidateGrid:
@@ -270,34 +354,38 @@ class CandidateGrid:
     ) -> CandidateGrid:
         """Place and eliminate in one copy (placements first)."""
         values, masks = bytearray(self._values), list(self._masks)
-        peers = self.layout.peers
+        peers, adjacent, full = self.layout.peers, self.layout.adjacent, (1 << self.n) - 1
         for cell, digit in placements:
             values[cell] = digit
             masks[cell] = 0
             bit = ~(1 << (digit - 1))
             for peer in peers[cell]:
                 masks[peer] &= bit
+            if adjacent[cell]:
+                near = ~_consecutive(digit, full)
+                for neighbour in adjacent[cell]:
+                    masks[neighbour] &= near
         for cell, digit in eliminations:
             masks[cell] &= ~(1 << (digit - 1))
-        return CandidateGrid(bytes(values), tuple(masks), self._shape)
+        return CandidateGrid(bytes(values), tuple(masks), self._shape, self.geometry)
 
     def cleaned(self) -> CandidateGrid:
-        """A copy where no open cell keeps a digit that a peer already holds (pencil marks typed by hand may)."""
+        """A copy where no open cell keeps a digit that a peer already holds, or, for nonconsecutive grids, one
+        next to a neighbour's digit (pencil marks typed by hand may)."""
         masks = list(self._masks)
-        peers, values = self.layout.peers, self._values
+        layout, values, full = self.layout, self._values, (1 << self.n) - 1
         for cell, mask in enumerate(masks):
             if mask:
-                for peer in peers[cell]:
-                    if values[peer]:
-                        mask &= ~(1 << (values[peer] - 1))
-                masks[cell] = mask
-        return self if tuple(masks) == self._masks else CandidateGrid(self._values, tuple(masks), self._shape)
+                masks[cell] = mask & ~_blocked(layout, values, cell, full)
+        if tuple(masks) == self._masks:
+            return self
+        return CandidateGrid(self._values, tuple(masks), self._shape, self.geometry)
 
     # -- writing --------------------------------------------------------------------------------------
 
     def to_grid(self) -> Grid:
-        """The filled cells as a ``Grid`` (the candidates are dropped)."""
-        return Grid(self._values, self._shape)
+        """The filled cells as a ``Grid`` of the same geometry (the candidates are dropped)."""
+        return Grid(self._values, self._shape, self.geometry)
 
     def pencil_masks(self) -> list[int]:
         """One mask per cell as the formats write it: a filled cell as its single digit."""
@@ -315,23 +403,47 @@ class CandidateGrid:
         return self.to_picture()
 
     def __repr__(self) -> str:
-        return f"CandidateGrid.parse({self.to_pencilmarks()!r})"
+        geometry = self.geometry
+        if geometry.is_classic:
+            return f"CandidateGrid.parse({self.to_pencilmarks()!r})"
+        variant = geometry.name if geometry.regions is None else geometry
+        return f"CandidateGrid.parse({self.to_pencilmarks()!r}, variant={variant!r})"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, CandidateGrid):
             return NotImplemented
-        return (self._shape, self._values, self._masks) == (other._shape, other._values, other._masks)
+        return (self.geometry, self._values, self._masks) == (other.geometry, other._values, other._masks)
 
     def __hash__(self) -> int:
-        return hash((self._shape, self._values, self._masks))
+        return hash((self.geometry, self._values, self._masks))
+
+
+def _consecutive(digit: int, full: int) -> int:
+    """The mask of digit-1 and digit+1 (those that exist)."""
+    bit = 1 << (digit - 1)
+    return ((bit << 1) | (bit >> 1)) & full
+
+
+def _blocked(layout: Layout, values: bytes, cell: int, full: int) -> int:
+    """The digits a cell may not take because of filled cells: its peers' digits, and the digits next to its
+    neighbours' digits when neighbours may not hold consecutive digits."""
+    blocked = 0
+    for peer in layout.peers[cell]:
+        if values[peer]:
+            blocked |= 1 << (values[peer] - 1)
+    for neighbour in layout.adjacent[cell]:
+        if values[neighbour]:
+            blocked |= _consecutive(values[neighbour], full)
+    return blocked
 
 
 def _is_picture(text: str) -> bool:
     """A candidate picture has box_rows lines for each row of cells, so more lines than cells a line; a grid
-    picture (or integer rows) has as many lines as cells a line."""
+    picture (or integer rows) has as many lines as cells a line, and a jigsaw's puzzle line and region map are
+    two lines of one word each."""
     rows = [line.replace("|", " ").split() for line in text.splitlines()]
     rows = [tokens for tokens in rows if tokens and not all(set(t) <= set("-+=") for t in tokens)]
-    return bool(rows) and len(rows) > len(rows[0])
+    return bool(rows) and 1 < len(rows[0]) < len(rows)
 
 
 def as_candidates(puzzle: Grid | CandidateGrid | str) -> CandidateGrid:
@@ -340,8 +452,6 @@ def as_candidates(puzzle: Grid | CandidateGrid | str) -> CandidateGrid:
     if isinstance(puzzle, CandidateGrid):
         cg = puzzle
     elif isinstance(puzzle, Grid):
-        if not puzzle.geometry.is_classic:
-            raise ValueError(f"the logic solver does not know {puzzle.variant!r} grids yet: classic grids only")
         cg = CandidateGrid.from_grid(puzzle.validate())
     elif isinstance(puzzle, str):
         cg = CandidateGrid.parse(puzzle)

@@ -5,6 +5,14 @@ easiest applicable technique finds, and after each step the search starts again 
 applies, ``explain`` yields a "Stalled" step and stops, or, with ``guess=True``, places the solution's digit in
 an open cell with the fewest candidates (a "Guess" step; the solution comes from ``bitdoku.solve``, so a guess
 is never wrong and no backtracking is shown) and goes on.
+
+Variant grids (X, Windoku, jigsaw, anti-knight, anti-king, nonconsecutive: ``bitdoku.geometry``) are solved on
+``VARIANT_LADDER``, the techniques that stay sound on any geometry: they read units from the layout (so they see
+diagonals, windows and jigsaw regions) and "sees" from its peers (unit mates and relation cells, which may not
+share a digit either). The techniques that assume boxes in bands and stacks (finned fish, skyscrapers, kites,
+empty rectangles, Sue de Coq, ALS, the grouped chains), the uniqueness patterns (drawn on rows, columns and boxes)
+and the compiled forcing nets are left out; the guess (from the engine's solution) takes over when the ladder
+stalls.
 """
 
 from __future__ import annotations
@@ -60,6 +68,7 @@ LADDER: tuple[Rung, ...] = (
     Rung(singles.HIDDEN_SINGLE, singles.find_hidden_singles_in_boxes, single=True),
     Rung(singles.HIDDEN_SINGLE, singles.find_hidden_singles_in_rows, single=True),
     Rung(singles.HIDDEN_SINGLE, singles.find_hidden_singles_in_columns, single=True),
+    Rung(singles.HIDDEN_SINGLE, singles.find_hidden_singles_in_extra_units, single=True),  # variants only
     Rung(singles.NAKED_SINGLE, singles.find_naked_singles, single=True),
     Rung(intersections.POINTING, intersections.find_pointing),
     Rung(intersections.CLAIMING, intersections.find_claiming),
@@ -134,7 +143,8 @@ def explain(
         microsecond for 9x9); ``False`` leaves those techniques out.
     ladder : tuple of Rung
         The techniques to use, in the order they are tried: ``LADDER`` (every technique, the default),
-        ``CLASSIC_LADDER`` (the first release's 25), or a selection of rungs.
+        ``CLASSIC_LADDER`` (the first release's 25), or a selection of rungs. On a variant grid ``LADDER``
+        means ``VARIANT_LADDER``, and any other ladder keeps only the rungs of ``VARIANT_LADDER``.
 
     Yields
     ------
@@ -157,7 +167,10 @@ def explain(
     """
     state = as_candidates(puzzle).cleaned()
     budget = default_max_steps(state.shape) if max_steps is None else max_steps
-    ladder = ladder_for(state, givens_of(puzzle), has_unique_solution(state) if unique is None else unique, ladder)
+    ladder = geometry_ladder(state, ladder)
+    if unique is None:  # the count is only worth making when a technique depends on it
+        unique = any(rung.needs_unique for rung in ladder) and has_unique_solution(state)
+    ladder = ladder_for(state, givens_of(puzzle), unique, ladder)
     solution: Grid | None = None
     harder_steps = 0
     while not state.is_solved():
@@ -235,6 +248,35 @@ CLASSIC_LADDER: tuple[Rung, ...] = tuple(rung for rung in LADDER if rung.techniq
 
 #: The ladder for puzzles not known to have a unique solution.
 WITHOUT_UNIQUENESS: tuple[Rung, ...] = tuple(rung for rung in LADDER if not rung.needs_unique)
+
+#: The finders that hold on any geometry: they take units from ``CandidateGrid.layout`` (every unit of the
+#: variant) and "sees" from its peers (relation cells included: two cells a knight's move apart may not share a
+#: digit, which is all a weak link or a pincer needs). Subsets work in any unit; basic fish on rows and columns,
+#: which every geometry keeps; wings, remote pairs, colouring and X/XY-chains link cells through units and peers.
+_ANY_GEOMETRY: frozenset[Finder] = frozenset({
+    singles.find_hidden_singles_in_boxes, singles.find_hidden_singles_in_rows,
+    singles.find_hidden_singles_in_columns, singles.find_hidden_singles_in_extra_units, singles.find_naked_singles,
+    intersections.find_pointing, intersections.find_claiming,
+    subsets.find_naked_pairs, subsets.find_hidden_pairs, subsets.find_naked_triples, subsets.find_hidden_triples,
+    subsets.find_naked_quads, subsets.find_hidden_quads,
+    fish.find_x_wing, fish.find_swordfish, fish.find_jellyfish,
+    wings.find_xy_wings, wings.find_xyz_wings, wings.find_w_wings,
+    chains.find_remote_pairs, chains.find_xy_chains, single_digit.find_simple_colouring, single_digit.find_x_chains,
+})
+
+#: The techniques of ``LADDER`` that are sound on every variant geometry, in the same order: the ladder of
+#: non-classic grids (see the module docstring for what is left out and why).
+VARIANT_LADDER: tuple[Rung, ...] = tuple(rung for rung in LADDER if rung.find in _ANY_GEOMETRY)
+
+
+def geometry_ladder(state: CandidateGrid, ladder: tuple[Rung, ...] = LADDER) -> tuple[Rung, ...]:
+    """The rungs of ``ladder`` that hold on the grid's geometry: all of them on a classic grid; on a variant
+    ``VARIANT_LADDER`` for ``LADDER``, else the rungs of ``ladder`` that ``VARIANT_LADDER`` has."""
+    if state.geometry.is_classic:
+        return ladder
+    if ladder is LADDER:
+        return VARIANT_LADDER
+    return tuple(rung for rung in ladder if rung.find in _ANY_GEOMETRY)
 
 
 def ladder_for(state: CandidateGrid, givens: frozenset[int] | None, unique: bool,

@@ -324,7 +324,7 @@ def _step(cg: CandidateGrid, arr: _Arrays, mode: Mode, hint: _Hint) -> Step:
             unit, digit = hint.a, hint.b + 1
             cells = cg.cells_with(unit, digit)
             sources = [2 * int(arr.cid[c * n + digit - 1]) + 1 for c in cells]
-            intro = f"wherever {digit} goes in {cg.shape.unit_name(unit)}"
+            intro = f"wherever {digit} goes in {cg.layout.unit_name(unit)}"
             units = [unit]
         traces = [_trace(arr, mode, s) for s in sources]
         targets = [hint.target] * len(traces)

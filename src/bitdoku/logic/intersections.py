@@ -6,13 +6,20 @@
   the box. (Sudokuwiki calls this Box/Line Reduction.)
 
 See https://www.sudokuwiki.org/Intersection_Removal.
+
+On a variant grid the same reasoning holds for any two units that share cells: when a digit's places in unit A
+all lie in A and B, the digit goes from the rest of B. Pointing starts from an *area* (a box, a jigsaw region,
+a window) and claiming from a *line* (a row, a column, a diagonal); the target is any unit sharing two cells or
+more with it (``Layout.segments``): a window points into a row, a diagonal claims for a box, a jigsaw row
+claims for a region.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 
-from bitdoku.logic.candidates import CandidateGrid
+from bitdoku.logic.candidates import CandidateGrid, Layout
 from bitdoku.logic.step import Step, make_step, names, removals
 
 POINTING = "Locked Candidates (Pointing)"
@@ -20,33 +27,56 @@ CLAIMING = "Locked Candidates (Claiming)"
 
 
 def find_pointing(cg: CandidateGrid) -> Iterator[Step]:
-    """A box whose candidates for a digit all lie in one row or one column."""
-    n = cg.n
-    for box in range(2 * n, 3 * n):
-        yield from _confined(cg, POINTING, box)
+    """A box (region, window) whose candidates for a digit all lie in one row or column (or other unit)."""
+    for area in areas_and_lines(cg.layout)[0]:
+        yield from _confined(cg, POINTING, area)
 
 
 def find_claiming(cg: CandidateGrid) -> Iterator[Step]:
-    """A row or column whose candidates for a digit all lie in one box."""
-    for line in range(2 * cg.n):
+    """A row or column (or diagonal) whose candidates for a digit all lie in one box (or other unit)."""
+    for line in areas_and_lines(cg.layout)[1]:
         yield from _confined(cg, CLAIMING, line)
+
+
+@cache
+def areas_and_lines(layout: Layout) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The units that point (boxes, regions, windows) and those that claim (rows, columns, diagonals): an extra
+    unit is a line when its cells lie on one row, column or diagonal."""
+    n = layout.shape.n
+    areas, lines = list(range(2 * n, 3 * n)), list(range(2 * n))
+    for unit in range(3 * n, len(layout.units)):
+        places = [divmod(cell, n) for cell in layout.units[unit]]
+        straight = any(len({f(r, c) for r, c in places}) == 1 for f in (_row, _col, _down, _up))
+        (lines if straight else areas).append(unit)
+    return tuple(areas), tuple(lines)
+
+
+def _row(r: int, c: int) -> int:
+    return r
+
+
+def _col(r: int, c: int) -> int:
+    return c
+
+
+def _down(r: int, c: int) -> int:
+    return r - c
+
+
+def _up(r: int, c: int) -> int:
+    return r + c
 
 
 def _confined(cg: CandidateGrid, technique: str, unit: int) -> Iterator[Step]:
     """Digits of ``unit`` whose places all lie in one of its segments (its overlaps with crossing units),
     digits increasing; a box's rows come before its columns. Works on masks: a digit is confined to a segment
-    when it is in the segment's union and in no other segment of the same kind."""
+    when it is in the segment's union and not in the rest of the unit."""
     masks = cg.masks
+    whole = cg.layout.units[unit]
     parts = cg.layout.segments[unit]
-    unions = [_union(masks, cells) for _, cells in parts]
-    kinds = [target // cg.n for target, _ in parts]
-    confined = []
-    for i, union in enumerate(unions):
-        rest = 0
-        for j, other in enumerate(unions):
-            if j != i and kinds[j] == kinds[i]:
-                rest |= other
-        confined.append(union & ~rest)
+    confined = [
+        _union(masks, cells) & ~_union(masks, tuple(c for c in whole if c not in cells)) for _, cells in parts
+    ]
     digits = 0
     for bits in confined:
         digits |= bits
@@ -73,10 +103,10 @@ def _locked(cg: CandidateGrid, technique: str, digit: int, cells: tuple[int, ...
     if not gone:
         return
     cells = tuple(c for c in cells if masks[c] & bit)
-    n, shape = cg.n, cg.shape
+    n, layout = cg.n, cg.layout
     kind = "pointing" if technique == POINTING else "claiming"
     text = (
-        f"in {shape.unit_name(inside)}, {digit} fits only in {shape.unit_name(target)} ({names(cells, n)}), "
+        f"in {layout.unit_name(inside)}, {digit} fits only in {layout.unit_name(target)} ({names(cells, n)}), "
         f"so remove {removals([(c, digit) for c in gone], n)} (locked candidates, {kind})"
     )
     yield make_step(

@@ -26,6 +26,14 @@ The second term (always below 0.09, less than the gap between two difficulties) 
 same hardest technique by how often they needed help beyond singles. A puzzle already solved scores 0.
 The weights are ours, loosely following the order of Sudoku Explainer and HoDoKu; they are stable, so a score
 means the same thing from one release to the next unless this table changes.
+
+Variant grids
+-------------
+A grid of another geometry (X, Windoku, jigsaw, anti-knight, anti-king, nonconsecutive) is rated in Python on the
+techniques that hold there (the compiled singles read classic tables). On the "bitdoku" scale its steps are those
+of ``explain(puzzle, guess=True)`` (on ``VARIANT_LADDER``), weighed by the same table. The SE scale is defined for
+classic Sudoku; a variant's "se" score uses the same SE numbers for the rules of SE's ladder that hold on any
+geometry (``se.se_solve_variant``), so it reads like an SE score, but no SE program would give it.
 """
 
 from __future__ import annotations
@@ -47,10 +55,11 @@ from bitdoku.logic.explain import (
     _guess,
     _solution_for,
     default_max_steps,
+    explain,
     has_unique_solution,
     next_step,
 )
-from bitdoku.logic.se import SE_LADDER, SE_WITHOUT_UNIQUENESS, SeSolve, se_solve
+from bitdoku.logic.se import SE_LADDER, SE_WITHOUT_UNIQUENESS, SeSolve, se_solve, se_solve_variant
 from bitdoku.logic.singles import HIDDEN_SINGLE, NAKED_SINGLE
 from bitdoku.logic.step import GUESS, Step
 
@@ -118,7 +127,8 @@ class Rating:
 
 def rate(puzzle: Grid | CandidateGrid | str, *, max_steps: int | None = None, scale: str = "se") -> Rating:
     """Rate a puzzle by the hardest technique its solve needs (and, on the bitdoku scale, how often it needed
-    more than singles).
+    more than singles). Variant grids are rated on the techniques that hold on their geometry (see the module
+    docstring: on the SE scale, with SE's numbers).
 
     Parameters
     ----------
@@ -158,6 +168,10 @@ def rate(puzzle: Grid | CandidateGrid | str, *, max_steps: int | None = None, sc
         plain_line = "\n" not in text and not looks_like_pencilmarks(text)
         puzzle = Grid.parse(text) if plain_line else CandidateGrid.parse(text)
     budget = default_max_steps(puzzle.shape) if max_steps is None else max_steps
+    if not puzzle.geometry.is_classic:
+        if scale == "se":
+            return se_rating_of(se_solve_variant(puzzle, budget))
+        return rating_of(Counter(step.technique for step in explain(puzzle, guess=True, max_steps=budget)))
     if scale == "se":
         return se_rating_of(se_solve(puzzle, budget, SE_LADDER if _is_unique(puzzle) else SE_WITHOUT_UNIQUENESS))
     return rating_of(_count_steps(puzzle, budget))

@@ -20,7 +20,17 @@ This module holds:
   ``find_direct_hidden_triples``), for any box shape;
 - ``SE_LADDER``: the table of rules in SE's producer order, each a ``SeRung`` (technique, finder, base SE
   difficulty, optional grouping and rating of instances);
-- ``se_solve``: the solve loop that gives the score.
+- ``se_solve``: the solve loop that gives the score;
+- ``SE_VARIANT_LADDER`` and ``se_solve_variant``: the score of a variant grid (below).
+
+Variant grids
+-------------
+The SE scale is defined for classic Sudoku, and SE's ladder holds rules drawn on rows, columns and boxes. A
+variant grid (``bitdoku.geometry``) is rated on the same numbers with the rules of SE's ladder that hold on any
+geometry (``SE_VARIANT_LADDER``: those of ``explain.VARIANT_LADDER``, in SE's order, with the same base
+difficulties), in Python: full houses and hidden singles in every unit (a jigsaw region or a window counts as a
+box, 1.2; a diagonal as a line, 1.5), naked singles (2.3), then the ladder. SE's direct rules are classic-only
+kernels, so they are not used: a variant score may be a little higher than SE's rule for the same deductions.
 
 Registering a technique (for the lead, after the merge)
 -------------------------------------------------------
@@ -55,6 +65,7 @@ from bitdoku.logic import (
     intersections,
     se_chains,
     single_digit,
+    singles,
     subsets,
     uniqueness,
     wings,
@@ -69,6 +80,8 @@ from bitdoku.logic.difficulty import (
     NAKED_SINGLE,
     SINGLES_DIFFICULTY,
 )
+from bitdoku.logic.explain import VARIANT_LADDER
+from bitdoku.logic.intersections import areas_and_lines
 from bitdoku.logic.step import Step, digit_list, make_step, names, removals
 from bitdoku.shape import Shape
 
@@ -480,7 +493,7 @@ def _hidden_step(cg: CandidateGrid, unit: int, group: tuple[int, ...], union: in
     cells = _cells(union)
     gone = [(c, d) for c in cells for d in digits_of(masks[c] & ~keep)]
     technique = DIRECT_HIDDEN_PAIR if len(group) == 2 else DIRECT_HIDDEN_TRIPLE
-    where = cg.shape.unit_name(unit)
+    where = cg.layout.unit_name(unit)
     text = (
         f"{cell_name(cell, n)} = {digit}: in {where}, {digit_list(d + 1 for d in group)} fit only in "
         f"{names(cells, n)}, so {removals(gone, n)} are not there; then {digit} fits only in "
@@ -615,6 +628,13 @@ SE_WITHOUT_UNIQUENESS: tuple[SeRung, ...] = tuple(
 
 _BEFORE_NAKED = 3  # SE_LADDER[:3] come before naked singles
 _KERNEL_RULES = 4  # SE_LADDER[:4], the direct rules, run in the kernel in se_solve
+
+#: SE's rules that hold on any geometry, in SE's order: the techniques of ``explain.VARIANT_LADDER`` (the X-Chains
+#: of at most 4, 6 and 8 cells among them), without the direct rules (classic kernels).
+SE_VARIANT_LADDER: tuple[SeRung, ...] = tuple(
+    rung for rung in SE_LADDER[_KERNEL_RULES:]
+    if rung.technique in {r.technique for r in VARIANT_LADDER} | {TURBOT_FISH, THREE_LINKS, FOUR_LINKS}
+)
 #: The SE difficulty of each kind of kernel step (``KERNEL_KINDS``).
 KERNEL_DIFFICULTY = (1.0, 1.2, 1.5, 2.3, 1.7, 1.9, 2.0, 2.5)
 
@@ -725,45 +745,82 @@ def se_steps(puzzle: Grid | CandidateGrid | str,
              ladder: tuple[SeRung, ...] = SE_LADDER) -> Iterator[tuple[Step, float]]:
     """The steps of an SE-style solve one at a time (singles included, slowly, in Python), each with its SE
     difficulty; stops when no rule applies. For tests and for looking at a rating's path."""
-    from bitdoku.logic import singles as single_finders
-
     state = as_candidates(puzzle).cleaned()
     while not state.is_solved() and state.problem() is None:
-        found = _next_single(state, False, single_finders)
+        found = _next_single(state, False)
         if found is None:
             found = next_se_step(state, ladder[:_BEFORE_NAKED])
         if found is None:
-            found = _next_single(state, True, single_finders)
+            found = _next_single(state, True)
         if found is None:
             found = next_se_step(state, ladder[_BEFORE_NAKED:])
         if found is None:
             return
-        yield found
+        yield found[0], found[1]
         state = state.apply(found[0])
 
 
-def _next_single(state: CandidateGrid, naked: bool, finders) -> tuple[Step, float] | None:
-    """The single SE takes next: a full house, a hidden single in a box, a column, a row, then a naked one."""
+def se_solve_variant(puzzle: Grid | CandidateGrid, max_steps: int,
+                     ladder: tuple[SeRung, ...] = SE_VARIANT_LADDER) -> SeSolve:
+    """``se_solve`` for any geometry, in Python (see "Variant grids" above): singles in every unit, then the first
+    rule of ``ladder`` that applies, else a guess from the engine's solution (10.0). Same errors as ``se_solve``."""
+    from bitdoku.logic.explain import _guess, _solution_for
+
+    state = as_candidates(puzzle).cleaned()
+    solve = SeSolve()
+    solution: Grid | None = None
+    steps = 0
+    while not state.is_solved():
+        problem = state.problem()
+        if problem is not None:
+            raise InvalidGridError(f"the puzzle has no solution: {problem}")
+        single = _next_single(state, True)
+        if single is not None:
+            step, rated, kind = single
+        else:
+            if steps >= max_steps:
+                raise StepLimitError(max_steps)
+            steps += 1
+            found = next_se_step(state, ladder)
+            if found is None:
+                solution = _solution_for(state, solution)
+                found = (_guess(state, solution), GUESS_DIFFICULTY)
+                solve.guessed = True
+            (step, rated), kind = found, found[0].technique
+        solve.record(kind, rated)
+        state = state.apply(step)
+    return solve
+
+
+def _next_single(state: CandidateGrid, naked: bool) -> tuple[Step, float, str] | None:
+    """The single SE takes next, with its difficulty and SE kind: a full house, a hidden single in a box, a
+    column, a row, then (variants) in an extra unit, then a naked one. A window counts as a box, a diagonal as a
+    line."""
     n, values = state.n, state.values
     units = state.layout.units
-    for first in (2 * n, n, 0):
-        for unit in range(first, first + n):
+    for unit_range in (range(2 * n, 3 * n), range(n, 2 * n), range(n), range(3 * n, len(units))):
+        for unit in unit_range:
             empty = [c for c in units[unit] if not values[c]]
             if len(empty) == 1 and state.masks[empty[0]]:
                 cell = empty[0]
                 digit = state.masks[cell].bit_length()
-                where = state.shape.unit_name(unit)
+                where = state.layout.unit_name(unit)
                 text = f"{cell_name(cell, n)} = {digit}: the last empty cell of {where} (full house)"
                 step = make_step(FULL_HOUSE, state, text, placements=[(cell, digit)], cells=[cell], units=[unit])
-                return step, SINGLES_DIFFICULTY[FULL_HOUSE]
-    for find, name in ((finders.find_hidden_singles_in_boxes, HIDDEN_SINGLE_BOX),
-                       (finders.find_hidden_singles_in_columns, HIDDEN_SINGLE_LINE),
-                       (finders.find_hidden_singles_in_rows, HIDDEN_SINGLE_LINE)):
+                return step, SINGLES_DIFFICULTY[FULL_HOUSE], FULL_HOUSE
+    for find, name in ((singles.find_hidden_singles_in_boxes, HIDDEN_SINGLE_BOX),
+                       (singles.find_hidden_singles_in_columns, HIDDEN_SINGLE_LINE),
+                       (singles.find_hidden_singles_in_rows, HIDDEN_SINGLE_LINE),
+                       (singles.find_hidden_singles_in_extra_units, "")):
         step = next(find(state), None)
         if step is not None:
-            return step, SINGLES_DIFFICULTY[name]
+            if not name:
+                lines = areas_and_lines(state.layout)[1]
+                name = HIDDEN_SINGLE_LINE if step.units[0] in lines else HIDDEN_SINGLE_BOX
+            return step, SINGLES_DIFFICULTY[name], name
     if naked:  # only naked singles
-        step = next(finders.find_naked_singles(state), None)
+        step = next(singles.find_naked_singles(state), None)
         if step is not None:
-            return step, SINGLES_DIFFICULTY[NAKED_SINGLE]
+            return step, SINGLES_DIFFICULTY[NAKED_SINGLE], NAKED_SINGLE
     return None
+

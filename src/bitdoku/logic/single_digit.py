@@ -73,8 +73,8 @@ def find_skyscrapers(cg: CandidateGrid) -> Iterator[Step]:
                             gone = _eliminate_seen_by(cg, digit, roof_a, roof_b, pattern)
                             if gone:
                                 text = (
-                                    f"{digit} has two places in {cg.shape.unit_name(u1)} and in "
-                                    f"{cg.shape.unit_name(u2)}, and {names([base_a, base_b], n)} share a "
+                                    f"{digit} has two places in {cg.layout.unit_name(u1)} and in "
+                                    f"{cg.layout.unit_name(u2)}, and {names([base_a, base_b], n)} share a "
                                     f"{('column', 'row')[kind]}: {cell_name(roof_a, n)} or {cell_name(roof_b, n)} is "
                                     f"{digit}, so remove {removals(gone, n)} (skyscraper)"
                                 )
@@ -99,8 +99,8 @@ def find_two_string_kites(cg: CandidateGrid) -> Iterator[Step]:
                         gone = _eliminate_seen_by(cg, digit, far_r, far_c, pattern)
                         if gone:
                             text = (
-                                f"{digit} has two places in {cg.shape.unit_name(row_unit)} and in "
-                                f"{cg.shape.unit_name(col_unit)}, joined in box {layout.box[near_r] + 1}: "
+                                f"{digit} has two places in {cg.layout.unit_name(row_unit)} and in "
+                                f"{cg.layout.unit_name(col_unit)}, joined in box {layout.box[near_r] + 1}: "
                                 f"{cell_name(far_r, n)} or {cell_name(far_c, n)} is {digit}, so remove "
                                 f"{removals(gone, n)} (2-string kite)"
                             )
@@ -189,7 +189,7 @@ def _empty_rectangle_step(
     gone = [(target, digit)]
     text = (
         f"in box {box + 1}, {digit} fits only in row {row + 1} and column {col + 1}, and "
-        f"{cg.shape.unit_name(link_unit)} holds it only in {cell_name(near, n)} and {cell_name(far, n)}: were "
+        f"{cg.layout.unit_name(link_unit)} holds it only in {cell_name(near, n)} and {cell_name(far, n)}: were "
         f"{cell_name(target, n)} {digit}, {cell_name(near, n)} would be, and box {box + 1} would have no place left "
         f"for it, so remove {removals(gone, n)} (empty rectangle)"
     )
@@ -208,7 +208,7 @@ def find_simple_colouring(cg: CandidateGrid) -> Iterator[Step]:
     n = cg.n
     for digit in range(1, n + 1):
         graph: dict[int, list[int]] = {}
-        for a, b, _unit in strong_links(cg, digit, range(3 * n)):
+        for a, b, _unit in strong_links(cg, digit, range(len(cg.layout.units))):
             graph.setdefault(a, []).append(b)
             graph.setdefault(b, []).append(a)
         seen: set[int] = set()
@@ -269,7 +269,7 @@ def find_x_chains(cg: CandidateGrid) -> Iterator[Step]:
     n = cg.n
     for digit in range(1, n + 1):
         strong: dict[int, list[int]] = {}
-        for a, b, _unit in strong_links(cg, digit, range(3 * n)):
+        for a, b, _unit in strong_links(cg, digit, range(len(cg.layout.units))):
             strong.setdefault(a, []).append(b)
             strong.setdefault(b, []).append(a)
         for start in sorted(strong):

@@ -1,6 +1,7 @@
 """Singles, the placements every solver starts with.
 
-- **Hidden Single**: a digit has one place left in a unit (box, row or column), so it goes there.
+- **Hidden Single**: a digit has one place left in a unit (box, row or column; on a variant grid also a jigsaw
+  region, a diagonal or a window), so it goes there.
 - **Naked Single**: a cell has one candidate left, so it takes it.
 
 The finders yield steps in a fixed order (units in index order, digits increasing, cells in row-major order),
@@ -24,24 +25,29 @@ ROWS, COLUMNS, BOXES = 0, 1, 2
 
 
 def find_hidden_singles_in_boxes(cg: CandidateGrid) -> Iterator[Step]:
-    """Hidden singles in boxes, the easiest to see."""
-    return _hidden_singles(cg, BOXES)
+    """Hidden singles in boxes (jigsaw regions), the easiest to see."""
+    return _hidden_singles(cg, range(BOXES * cg.n, (BOXES + 1) * cg.n))
 
 
 def find_hidden_singles_in_rows(cg: CandidateGrid) -> Iterator[Step]:
     """Hidden singles in rows."""
-    return _hidden_singles(cg, ROWS)
+    return _hidden_singles(cg, range(ROWS * cg.n, (ROWS + 1) * cg.n))
 
 
 def find_hidden_singles_in_columns(cg: CandidateGrid) -> Iterator[Step]:
     """Hidden singles in columns."""
-    return _hidden_singles(cg, COLUMNS)
+    return _hidden_singles(cg, range(COLUMNS * cg.n, (COLUMNS + 1) * cg.n))
 
 
-def _hidden_singles(cg: CandidateGrid, kind: int) -> Iterator[Step]:
+def find_hidden_singles_in_extra_units(cg: CandidateGrid) -> Iterator[Step]:
+    """Hidden singles in a variant's extra units (diagonals, windows); none on a classic grid."""
+    return _hidden_singles(cg, range(3 * cg.n, len(cg.layout.units)))
+
+
+def _hidden_singles(cg: CandidateGrid, unit_range: range) -> Iterator[Step]:
     n, masks = cg.n, cg.masks
     units = cg.layout.units
-    for unit in range(kind * n, (kind + 1) * n):
+    for unit in unit_range:
         once = twice = 0
         for cell in units[unit]:
             twice |= once & masks[cell]
@@ -52,7 +58,7 @@ def _hidden_singles(cg: CandidateGrid, kind: int) -> Iterator[Step]:
             only ^= bit
             digit = bit.bit_length()
             cell = next(c for c in units[unit] if masks[c] & bit)
-            name, where = cell_name(cell, n), cg.shape.unit_name(unit)
+            name, where = cell_name(cell, n), cg.layout.unit_name(unit)
             text = f"{name} = {digit}: in {where}, {digit} fits only in {name} (hidden single)"
             yield make_step(HIDDEN_SINGLE, cg, text, placements=[(cell, digit)], cells=[cell], units=[unit])
 

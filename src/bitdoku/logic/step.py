@@ -20,8 +20,9 @@ class Step:
     """A deduction found by one technique.
 
     ``placements`` and ``eliminations`` are (cell, digit) pairs with 0-based cells; ``cells`` and ``units``
-    are where the pattern lies (unit indices as in ``Shape.tables``); ``before`` is the candidate state the
-    step was found in; ``text`` says it in one sentence, cells written ``r4c7``. ``difficulty`` is the step's own
+    are where the pattern lies (unit indices as in ``Geometry.tables``, named by ``before.layout.unit_name``);
+    ``before`` is the candidate state the step was found in; ``text`` says it in one sentence, cells written
+    ``r4c7``. ``difficulty`` is the step's own
     rating on the Sudoku Explainer scale when it depends on the instance (a chain's length, a pattern's size),
     else ``None`` and the technique's table value applies.
 
@@ -60,14 +61,14 @@ class Step:
         """A JSON-ready record: cells written ``r4c7``, units ``row 3``, and the pencil marks before the step
         (``before``, in the 729-character format for 9x9), so a page or a script can show the state."""
         n = self.before.n
-        shape = self.before.shape
+        layout = self.before.layout
         return {
             "technique": self.technique,
             "text": self.text,
             "placements": [{"cell": cell_name(c, n), "digit": d} for c, d in self.placements],
             "eliminations": [{"cell": cell_name(c, n), "digit": d} for c, d in self.eliminations],
             "cells": [cell_name(c, n) for c in self.cells],
-            "units": [shape.unit_name(u) for u in self.units],
+            "units": [layout.unit_name(u) for u in self.units],
             "before": self.before.to_pencilmarks(),
         }
 

@@ -57,7 +57,7 @@ def naked_subsets(k: int) -> Callable[[CandidateGrid], Iterator[Step]]:
                 gone = [(c, d) for c in open_cells if c not in cells for d in digits_of(masks[c] & union)]
                 if gone:
                     text = (
-                        f"in {cg.shape.unit_name(index)}, {names(cells, n)} hold only {digit_list(digits_of(union))}"
+                        f"in {cg.layout.unit_name(index)}, {names(cells, n)} hold only {digit_list(digits_of(union))}"
                         f", so remove {removals(gone, n)} ({technique.lower()})"
                     )
                     yield make_step(technique, cg, text, eliminations=gone, cells=cells, units=[index])
@@ -88,7 +88,7 @@ def hidden_subsets(k: int) -> Callable[[CandidateGrid], Iterator[Step]]:
                 gone = [(c, d) for c in cells for d in digits_of(masks[c] & ~keep)]
                 if gone:
                     text = (
-                        f"in {cg.shape.unit_name(index)}, {digit_list(digits)} fit only in {names(cells, n)}, "
+                        f"in {cg.layout.unit_name(index)}, {digit_list(digits)} fit only in {names(cells, n)}, "
                         f"so remove {removals(gone, n)} ({technique.lower()})"
                     )
                     yield make_step(technique, cg, text, eliminations=gone, cells=cells, units=[index])

@@ -270,7 +270,7 @@ def _pair_sets(
                 f"{names(cells, n)} hold {_pair_text(pair)}; {cell_name(e1, n)} or {cell_name(e2, n)} "
                 f"takes one of {digit_list(digits_of(extra))} (else the {what} could swap), a naked set on "
                 f"{digit_list(digits_of(digits))} with {names(group, n)} in "
-                f"{cg.shape.unit_name(unit)}: remove {removals(gone, n)} ({tag} type 3)"
+                f"{cg.layout.unit_name(unit)}: remove {removals(gone, n)} ({tag} type 3)"
             )
             difficulty = round(base + 0.1 * k, 1)
             step = make_step(
@@ -336,7 +336,7 @@ def _hidden_pair_sets(
                 text = (
                     f"{names(cells, n)} hold {_pair_text(pair)}; {cell_name(e1, n)} and {cell_name(e2, n)} take at "
                     f"most one of them (else the {what} could swap), so the other places of {digit_list(digits)} in "
-                    f"{cg.shape.unit_name(unit)}, {names(spots, n)}, hold only these: remove {removals(gone, n)} "
+                    f"{cg.layout.unit_name(unit)}, {names(spots, n)}, hold only these: remove {removals(gone, n)} "
                     f"({tag} type 3, hidden set)"
                 )
                 difficulty = round(base + 0.1 * t, 1)
@@ -371,7 +371,7 @@ def _locked_pair(
             if set(cg.cells_with(unit, keep)) == {e1, e2}:
                 gone = [(e1, drop), (e2, drop)]
                 text = (
-                    f"{names(cells, n)} hold {_pair_text(pair)}; in {cg.shape.unit_name(unit)} {keep} fits only in "
+                    f"{names(cells, n)} hold {_pair_text(pair)}; in {cg.layout.unit_name(unit)} {keep} fits only in "
                     f"{cell_name(e1, n)} and {cell_name(e2, n)}, so one of them is {keep} and the other can't be "
                     f"{drop} (two solutions): remove {removals(gone, n)} ({label})"
                 )
@@ -439,7 +439,7 @@ def find_hidden_unique_rectangles(cg: CandidateGrid) -> Iterator[Step]:
                     gone = [(far, drop)]
                     text = (
                         f"{cell_name(floor, n)} holds only {_pair_text(pair)} and {keep} lies in "
-                        f"{cg.shape.unit_name(far_row)} and {cg.shape.unit_name(far_col)} only in the rectangle "
+                        f"{cg.layout.unit_name(far_row)} and {cg.layout.unit_name(far_col)} only in the rectangle "
                         f"{names(corners, n)}; {cell_name(far, n)} = {drop} would force the two-solution pattern: "
                         f"remove {removals(gone, n)} (hidden unique rectangle)"
                     )
@@ -858,7 +858,7 @@ def find_bug_type_3(cg: CandidateGrid) -> Iterator[Step]:
             text = (
                 f"one of {names(cells, n)} takes one of {digit_list(digits_of(digits_all))} (else a "
                 f"two-solution grave), a naked set on {digit_list(digits_of(digits))} with "
-                f"{names(group, n)} in {cg.shape.unit_name(unit)}: remove {removals(gone, n)} (BUG type 3)"
+                f"{names(group, n)} in {cg.layout.unit_name(unit)}: remove {removals(gone, n)} (BUG type 3)"
             )
             yield make_step(
                 BUG_3,
@@ -891,7 +891,7 @@ def find_bug_type_4(cg: CandidateGrid) -> Iterator[Step]:
         if gone:
             text = (
                 f"one of {cell_name(c1, n)}, {cell_name(c2, n)} takes its extra digit (else a two-solution grave) "
-                f"and {u} fits only there in {cg.shape.unit_name(unit)}, so one is {u} and the other its extra "
+                f"and {u} fits only there in {cg.layout.unit_name(unit)}, so one is {u} and the other its extra "
                 f"digit: remove {removals(gone, n)} (BUG type 4)"
             )
             yield make_step(BUG_4, cg, text, eliminations=gone, cells=[c1, c2], units=[unit], difficulty=BUG_BASE)

@@ -82,7 +82,7 @@ def find_w_wings(cg: CandidateGrid) -> Iterator[Step]:
                 gone = [(c, other) for c in sorted(seers) if masks[c] >> (other - 1) & 1]
                 if not gone:
                     continue
-                for unit in range(3 * n):
+                for unit in range(len(layout.units)):
                     ends = cg.cells_with(unit, link_digit)
                     if len(ends) != 2 or a in ends or b in ends:
                         continue
@@ -93,7 +93,7 @@ def find_w_wings(cg: CandidateGrid) -> Iterator[Step]:
                             continue
                     text = (
                         f"{cell_name(a, n)} and {cell_name(b, n)} are both {digit_list(digits_of(masks[a]))}, and "
-                        f"{link_digit} in {cg.shape.unit_name(unit)} is in {cell_name(p, n)} or {cell_name(q, n)}, "
+                        f"{link_digit} in {cg.layout.unit_name(unit)} is in {cell_name(p, n)} or {cell_name(q, n)}, "
                         f"which see them: one of them is {other}, so remove {removals(gone, n)} (W-Wing)"
                     )
                     yield make_step(W_WING, cg, text, eliminations=gone, cells=[a, b, p, q], units=[unit])
