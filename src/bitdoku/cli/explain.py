@@ -26,8 +26,7 @@ def puzzles_to_explain(argument: str | None, shape: Shape | None, skip: int = 0,
     """The candidate grids named by the PUZZLE argument, each with its line, and whether there is just one.
 
     Pencil marks (N*N*N characters) are read as such; anything else goes through ``open_inputs`` (with the
-    variant, which the logic solver refuses with a ``ValueError`` for the kinds it does not know). ``skip``
-    leaves out the first puzzles (a resumed run).
+    variant's rules, if any). ``skip`` leaves out the first puzzles (a resumed run).
     """
     from itertools import islice
 

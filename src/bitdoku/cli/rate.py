@@ -91,7 +91,6 @@ def _rate_all(entries: Iterator[Entry], output: StepFormat, lenient: bool,
     from bitdoku.cli.console import emit, flush, warn
     from bitdoku.cli.output import error_record, to_json
     from bitdoku.errors import InvalidGridError, StepLimitError
-    from bitdoku.logic.candidates import as_candidates
     from bitdoku.logic.rating import rate as rate_puzzle
 
     tally: Counter[str] = Counter()
@@ -105,9 +104,6 @@ def _rate_all(entries: Iterator[Entry], output: StepFormat, lenient: bool,
             tally["error"] += 1
             code = max(code, ExitCode.BAD_INPUT)
             continue
-        if not entry.grid.geometry.is_classic:
-            as_candidates(entry.grid)  # ValueError while the logic solver does not know the variant: rate() would
-            # rate the grid as a classic one
         try:
             rating = rate_puzzle(entry.grid, max_steps=max_steps, scale=scale)
         except (InvalidGridError, StepLimitError) as error:

@@ -17,7 +17,7 @@ from bitdoku.errors import ParseError, StepLimitError, cell_name
 from bitdoku.formats.reader import Rules
 from bitdoku.generate.puzzles import generate_many, run_seed
 from bitdoku.grid import Grid
-from bitdoku.logic.candidates import CandidateGrid, as_candidates, digits_of
+from bitdoku.logic.candidates import CandidateGrid, digits_of
 from bitdoku.logic.explain import default_max_steps, explain, hint
 from bitdoku.logic.rating import rate
 from bitdoku.logic.step import Step
@@ -128,9 +128,6 @@ def explanation(request: ExplainIn, limits: Limits) -> ExplainOut:
 def rating(request: PuzzleIn, limits: Limits) -> RateOut:
     grid = read_grid(request, limits)
     with _answering(grid.n):
-        if not grid.geometry.is_classic:
-            as_candidates(grid)  # refuses the variants the logic solver does not know: rate() would rate them
-            # as classic grids
         found = rate(grid, max_steps=_rating_steps(grid.shape, limits))
     return RateOut(score=found.score, level=found.level, hardest=found.hardest, counts=found.counts,
                    steps=found.steps)
@@ -248,7 +245,7 @@ def _step(step: Step) -> StepOut:
     def changes(pairs: tuple[tuple[int, int], ...]) -> list[ChangeOut]:
         return [ChangeOut(cell=cell, name=cell_name(cell, n), digit=digit) for cell, digit in pairs]
 
-    units = [step.before.shape.unit_name(unit) for unit in step.units]
+    units = [step.before.layout.unit_name(unit) for unit in step.units]  # "region A" in a jigsaw
     return StepOut(technique=step.technique, text=step.text, placements=changes(step.placements),
                    eliminations=changes(step.eliminations), cells=list(step.cells), units=units)
 
