@@ -1,0 +1,366 @@
+"""Depth-first search over a geometry's tables: the compiled path for variant grids (units as data, not code).
+
+The classic kernels know rows, columns and boxes by their layout (the 9x9 band kernel, the bitboard kernel). A
+variant (``bitdoku.geometry``) has other units (diagonals, windows, jigsaw regions), peers outside every unit (a
+knight's or king's move away) and, for nonconsecutive grids, neighbours that may not hold consecutive digits. This
+kernel reads all of that from ``GeometryTables`` and nothing else, so every variant and combination runs the same
+code. Classic grids never come here (the engines keep them on the classic kernels); the tests run the classic
+tables through it as a cross-check.
+
+The rules, at every node, to a fixpoint:
+
+* naked singles: placing a digit removes it from the cell's peers (CSR ``peers``) and, for nonconsecutive, the
+  digits one above and one below from its neighbours (CSR ``adjacent``); a peer left with one candidate is queued;
+* hidden singles over every unit: one pass over a unit's cells accumulates the digits seen ``once`` and
+  ``twice`` (``twice |= once & mask; once |= mask``); a digit outside ``once`` has no place (a contradiction),
+  a digit in ``once`` but not in ``twice`` and not yet placed goes to its only cell.
+
+Branching takes the empty cell with the fewest candidates (minimum remaining values). The state is copied on
+branch: a level of the stack is the candidates (uint64, so N up to 64) and values of every cell, N*N*9 bytes
+(729 for 9x9). The stack starts at ``START_DEPTH`` levels and doubles when a search goes deeper, so memory
+follows the depth actually reached, never more than (empty cells + 1) levels. A workspace from
+``new_workspace`` can be reused across calls (batch loops, the generator) to save the allocations.
+
+Status codes and stats slots are those of ``status.py``. ``LOCKED_CANDIDATES`` is not run here (its box-line
+intersections have no meaning in a jigsaw, and singles alone keep 9x9 nodes cheap); the other rule flags and
+``RANDOM_ORDER`` are honoured.
+"""
+
+import numpy as np
+from numba import njit
+
+from bitdoku.kernels.bits import digit_bit, full_mask, lowest_bit, lowest_bit_index, popcount
+from bitdoku.kernels.rng import below, random_bit
+from bitdoku.kernels.status import (
+    BUDGET_EXHAUSTED,
+    COMPLETE,
+    CONTRADICTION,
+    HIDDEN_SINGLES,
+    INVALID,
+    LIMIT_REACHED,
+    N_STATS,
+    NAKED_SINGLES,
+    RANDOM_ORDER,
+    STAT_BACKTRACKS,
+    STAT_GUESSES,
+    STAT_MAX_DEPTH,
+    STAT_NODES,
+    STAT_PLACEMENTS,
+    STAT_SOLUTIONS,
+)
+
+#: Stack levels a workspace starts with; a deeper search doubles them (9x9 searches rarely pass 20).
+START_DEPTH = 32
+
+
+@njit(cache=True, nogil=True)
+def new_workspace(n_cells):
+    """The arrays of one search, reusable across calls: candidates and values a stack level (``START_DEPTH`` of
+    them), the queue of naked singles, and the cell and digits left of each branch frame."""
+    depth = min(START_DEPTH, n_cells + 1)
+    return (np.zeros((depth, n_cells), np.uint64), np.zeros((depth, n_cells), np.uint8), np.empty(n_cells, np.int32),
+            np.empty(depth, np.int64), np.empty(depth, np.uint64))
+
+
+@njit(cache=True, nogil=True)
+def _deeper(array):
+    """The same array with twice the levels (first axis), the old levels copied."""
+    bigger = np.empty((2 * array.shape[0],) + array.shape[1:], array.dtype)  # noqa: RUF005 (Numba has no * here)
+    bigger[: array.shape[0]] = array
+    return bigger
+
+
+@njit(cache=True, nogil=True)
+def _load_givens(cand, value, cells, n, tables):
+    """Candidates from the givens; -1 when fine, else INVALID (a digit out of range, two equal digits in peers,
+    consecutive digits side by side) or CONTRADICTION (an empty cell without candidates)."""
+    peer_start, peers = tables.peer_start, tables.peers
+    adjacent_start, adjacent = tables.adjacent_start, tables.adjacent
+    full = full_mask(n)
+    for cell in range(n * n):
+        if cells[cell] > n:
+            return INVALID
+        value[cell] = cells[cell]
+        cand[cell] = full if cells[cell] == 0 else digit_bit(cells[cell])
+    for cell in range(n * n):
+        digit = np.int64(cells[cell])
+        if digit == 0:
+            continue
+        bit = digit_bit(digit)
+        for i in range(peer_start[cell], peer_start[cell + 1]):
+            peer = peers[i]
+            if cells[peer] == digit:
+                return INVALID
+            cand[peer] &= ~bit
+        near = ((bit << np.uint64(1)) | (bit >> np.uint64(1))) & full
+        for i in range(adjacent_start[cell], adjacent_start[cell + 1]):
+            neighbour = adjacent[i]
+            if cells[neighbour] != 0 and digit_bit(cells[neighbour]) & near != 0:
+                return INVALID
+            cand[neighbour] &= ~near
+    for cell in range(n * n):
+        if value[cell] == 0 and cand[cell] == 0:
+            return CONTRADICTION
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _place(cand, value, queue, queued, cell, bit, n, tables):
+    """Put a digit in a cell and strike it from the peers (and its neighbours' consecutive digits); the peers left
+    with one candidate join ``queue``. Returns the new queue length, or -1 on a contradiction."""
+    value[cell] = lowest_bit_index(bit) + 1
+    cand[cell] = bit
+    for i in range(tables.peer_start[cell], tables.peer_start[cell + 1]):
+        peer = tables.peers[i]
+        mask = cand[peer]
+        if mask & bit != 0:
+            mask &= ~bit
+            cand[peer] = mask
+            if mask == 0:
+                return -1
+            if mask & (mask - np.uint64(1)) == 0 and value[peer] == 0:
+                queue[queued] = peer
+                queued += 1
+    adjacent_start = tables.adjacent_start
+    if adjacent_start[cell + 1] > adjacent_start[cell]:
+        near = ((bit << np.uint64(1)) | (bit >> np.uint64(1))) & full_mask(n)
+        for i in range(adjacent_start[cell], adjacent_start[cell + 1]):
+            neighbour = tables.adjacent[i]
+            mask = cand[neighbour]
+            if mask & near != 0:
+                mask &= ~near
+                cand[neighbour] = mask
+                if mask == 0:
+                    return -1
+                if mask & (mask - np.uint64(1)) == 0 and value[neighbour] == 0:
+                    queue[queued] = neighbour
+                    queued += 1
+    return queued
+
+
+@njit(cache=True, nogil=True)
+def _hidden_singles(cand, value, queue, queued, n, tables):
+    """One pass of hidden singles over every unit. Returns (queue length, cells placed); length -1 on a
+    contradiction (a digit with no place in a unit, or two digits whose only place is the same cell)."""
+    units = tables.units
+    full = full_mask(n)
+    placed = 0
+    for unit in range(units.shape[0]):
+        once = np.uint64(0)
+        twice = np.uint64(0)
+        done = np.uint64(0)
+        for i in range(n):
+            cell = units[unit, i]
+            mask = cand[cell]
+            twice |= once & mask
+            once |= mask
+            if value[cell] != 0:
+                done |= mask
+        if once != full:
+            return -1, placed
+        hidden = once & ~twice & ~done
+        while hidden != 0:
+            bit = lowest_bit(hidden)
+            hidden ^= bit
+            home = -1
+            for i in range(n):
+                if cand[units[unit, i]] & bit != 0:
+                    home = units[unit, i]
+                    break
+            if home < 0:  # an earlier placement in this unit took this digit's only cell
+                return -1, placed
+            if value[home] != 0:
+                continue
+            queued = _place(cand, value, queue, queued, home, bit, n, tables)
+            placed += 1
+            if queued < 0:
+                return -1, placed
+    return queued, placed
+
+
+@njit(cache=True, nogil=True)
+def _propagate(cand, value, queue, queued, n, tables, flags, stats):
+    """Naked singles (the ``queued`` cells first) and hidden singles until neither places anything; False on a
+    contradiction. Placements count in ``stats[STAT_PLACEMENTS]``."""
+    naked = flags & NAKED_SINGLES != 0
+    hidden = flags & HIDDEN_SINGLES != 0
+    while True:
+        head = 0
+        while naked and head < queued:
+            cell = queue[head]
+            head += 1
+            if value[cell] != 0:
+                continue
+            queued = _place(cand, value, queue, queued, cell, cand[cell], n, tables)
+            stats[STAT_PLACEMENTS] += 1
+            if queued < 0:
+                return False
+        if not hidden:
+            return True
+        queued, placed = _hidden_singles(cand, value, queue, 0, n, tables)
+        stats[STAT_PLACEMENTS] += placed
+        if queued < 0:
+            return False
+        if placed == 0:
+            return True
+
+
+@njit(cache=True, nogil=True)
+def _choose_cell(cand, value, n_cells, good_enough, randomised, rng):
+    """The empty cell with the fewest candidates, or -1 when the grid is full: the first one, stopping at
+    ``good_enough`` candidates, or one drawn at random among the ties (reservoir sampling) when ``randomised``."""
+    best = -1
+    best_count = 1 << 30
+    ties = 0
+    for cell in range(n_cells):
+        if value[cell] == 0:
+            count = popcount(cand[cell])
+            if count < best_count:
+                best, best_count, ties = cell, count, 1
+                if count <= good_enough and not randomised:
+                    break
+            elif randomised and count == best_count:
+                ties += 1
+                if below(rng, ties) == 0:
+                    best = cell
+    return best
+
+
+@njit(cache=True, nogil=True)
+def search_in(ws, cells, n, tables, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell):
+    """``search`` in a workspace the caller reuses, with the generator's extras (those of ``dfs.search_in``).
+
+    ``guide`` (uint8[N*N], or empty) is a solution whose digit is tried first at each branch; ``changed_cell``
+    (-1 for none) loses ``guide[changed_cell]`` from its candidates before the search (clue removal asks whether
+    another solution differs there). ``rng`` (a ``rng.py`` state) is drawn from, and advanced, only with
+    ``RANDOM_ORDER`` in ``flags``. ``ws`` comes from ``new_workspace(N*N)``.
+    """
+    cands, values, queue, frame_cell, frame_rest = ws
+    n_cells = n * n
+    stats[:] = 0
+    status = _load_givens(cands[0], values[0], cells, n, tables)
+    if status >= 0:
+        return status
+    stats[STAT_NODES] = 1
+    if changed_cell >= 0 and values[0, changed_cell] == 0:
+        cands[0, changed_cell] &= ~digit_bit(guide[changed_cell])
+        if cands[0, changed_cell] == 0:
+            return COMPLETE
+    queued = 0
+    for cell in range(n_cells):
+        mask = cands[0, cell]
+        if values[0, cell] == 0 and mask & (mask - np.uint64(1)) == 0:
+            queue[queued] = cell
+            queued += 1
+    if not _propagate(cands[0], values[0], queue, queued, n, tables, flags, stats):
+        return COMPLETE
+    randomised = flags & RANDOM_ORDER != 0
+    guided = guide.shape[0] == n_cells
+    good_enough = 2 if flags & NAKED_SINGLES != 0 else 1
+    depth = 0  # open frames; frame f branches from level f into level f + 1; the current state is level ``depth``
+    status = COMPLETE
+    while True:
+        cell = _choose_cell(cands[depth], values[depth], n_cells, good_enough, randomised, rng)
+        if cell < 0:
+            found = stats[STAT_SOLUTIONS]
+            if found < solutions.shape[0]:
+                solutions[found, :] = values[depth]
+            stats[STAT_SOLUTIONS] = found + 1
+            if found + 1 >= limit:
+                status = LIMIT_REACHED
+                break
+        else:
+            if depth + 1 >= cands.shape[0]:
+                cands, values = _deeper(cands), _deeper(values)
+                frame_cell, frame_rest = _deeper(frame_cell), _deeper(frame_rest)
+            if popcount(cands[depth, cell]) > 1:
+                stats[STAT_GUESSES] += 1
+            frame_cell[depth] = cell
+            frame_rest[depth] = cands[depth, cell]
+            depth += 1
+            stats[STAT_MAX_DEPTH] = max(stats[STAT_MAX_DEPTH], depth)
+        advanced = False
+        while depth > 0:
+            frame = depth - 1
+            rest = frame_rest[frame]
+            if rest == 0:
+                depth -= 1
+                continue
+            cell = frame_cell[frame]
+            if guided and rest & digit_bit(guide[cell]) != 0:
+                bit = digit_bit(guide[cell])
+            elif randomised:
+                bit = np.uint64(1) << np.uint64(random_bit(rng, rest))
+            else:
+                bit = lowest_bit(rest)
+            frame_rest[frame] = rest & ~bit
+            if stats[STAT_NODES] >= max_nodes:
+                status = BUDGET_EXHAUSTED
+                break
+            stats[STAT_NODES] += 1
+            cand, value = cands[frame + 1], values[frame + 1]
+            cand[:] = cands[frame]
+            value[:] = values[frame]
+            queued = _place(cand, value, queue, 0, cell, bit, n, tables)
+            if queued >= 0 and _propagate(cand, value, queue, queued, n, tables, flags, stats):
+                advanced = True
+                break
+            stats[STAT_BACKTRACKS] += 1
+        if not advanced:
+            break
+    return status
+
+
+@njit(cache=True, nogil=True)
+def search(cells, n, tables, limit, max_nodes, flags, solutions, stats):
+    """Search a variant puzzle for up to ``limit`` solutions within a node budget.
+
+    Parameters
+    ----------
+    cells : uint8[N*N]
+        The puzzle, row-major, 0 for an empty cell; not mutated.
+    n : int
+        Digits of the shape (N <= 64).
+    tables : GeometryTables
+        ``Geometry.tables``: units int32[U, N], and the CSR peer and neighbour tables.
+    limit : int
+        Stop after this many solutions (>= 1).
+    max_nodes : int
+        The node budget (> 0): the root, then one node per candidate tried at a branch point.
+    flags : int
+        ``status`` bits: ``NAKED_SINGLES``, ``HIDDEN_SINGLES`` (``LOCKED_CANDIDATES`` is ignored), ``RANDOM_ORDER``
+        (draws from a fixed seed here; the generator calls ``search_in`` with its own state).
+    solutions : uint8[K, N*N]
+        Out: the first min(found, K) solutions, in the order found. K may be 0.
+    stats : int64[N_STATS]
+        Out: counters, slots ``STAT_*`` in ``status``.
+
+    Returns
+    -------
+    int
+        ``COMPLETE``, ``LIMIT_REACHED``, ``BUDGET_EXHAUSTED``, ``INVALID`` (a given out of range, equal digits in
+        peers, consecutive digits side by side in a nonconsecutive grid) or ``CONTRADICTION`` (an empty cell with
+        no candidate left by the givens).
+
+    Cost: at most ``max_nodes`` propagations, each O(units * N + placements * peers); memory N*N*9 bytes a stack
+    level. Never raises.
+    """
+    return search_in(new_workspace(n * n), cells, n, tables, limit, max_nodes, flags, solutions, stats,
+                     np.ones(1, np.uint64), np.zeros(0, np.uint8), -1)
+
+
+@njit(cache=True, nogil=True)
+def count_many(puzzles, n, tables, limit, max_nodes, flags, statuses, counts, nodes):
+    """``search`` for each row of ``puzzles`` (uint8[B, N*N]) in one workspace, without keeping solutions: the
+    batch loop that leaves out the Python call per puzzle. Out: ``statuses`` (int64[B]), ``counts`` (solutions,
+    int64[B]) and ``nodes`` (int64[B])."""
+    ws = new_workspace(n * n)
+    stats = np.zeros(N_STATS, np.int64)
+    no_solutions = np.zeros((0, n * n), np.uint8)
+    rng = np.ones(1, np.uint64)
+    no_guide = np.zeros(0, np.uint8)
+    for row in range(puzzles.shape[0]):
+        statuses[row] = search_in(ws, puzzles[row], n, tables, limit, max_nodes, flags, no_solutions, stats, rng,
+                                  no_guide, -1)
+        counts[row] = stats[STAT_SOLUTIONS]
+        nodes[row] = stats[STAT_NODES]
