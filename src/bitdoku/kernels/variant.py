@@ -11,6 +11,8 @@ The rules, at every node, to a fixpoint:
 
 * naked singles: placing a digit removes it from the cell's peers (CSR ``peers``) and, for nonconsecutive, the
   digits one above and one below from its neighbours (CSR ``adjacent``); a peer left with one candidate is queued;
+* for nonconsecutive, also the neighbours of a cell whose candidates lie within three consecutive digits
+  (``_consecutive_support``): without it, generating a nonconsecutive puzzle took about a second;
 * hidden singles over every unit: one pass over a unit's cells accumulates the digits seen ``once`` and
   ``twice`` (``twice |= once & mask; once |= mask``); a digit outside ``once`` has no place (a contradiction),
   a digit in ``once`` but not in ``twice`` and not yet placed goes to its only cell.
@@ -27,8 +29,10 @@ intersections have no meaning in a jigsaw, and singles alone keep 9x9 nodes chea
 """
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
+from bitdoku.kernels import dfs, propagate
 from bitdoku.kernels.bits import digit_bit, full_mask, lowest_bit, lowest_bit_index, popcount
 from bitdoku.kernels.rng import below, random_bit
 from bitdoku.kernels.status import (
@@ -104,6 +108,22 @@ def _load_givens(cand, value, cells, n, tables):
     return -1
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _strike(cand, value, queue, queued, cell, digits):
+    """Remove ``digits`` from a cell's candidates, queueing it if one is left; the queue length, -1 if none is."""
+    mask = cand[cell]
+    if mask & digits == 0:
+        return queued
+    mask &= ~digits
+    cand[cell] = mask
+    if mask == 0:
+        return -1
+    if mask & (mask - np.uint64(1)) == 0 and value[cell] == 0:
+        queue[queued] = cell
+        queued += 1
+    return queued
+
+
 @njit(cache=True, nogil=True)
 def _place(cand, value, queue, queued, cell, bit, n, tables):
     """Put a digit in a cell and strike it from the peers (and its neighbours' consecutive digits); the peers left
@@ -111,30 +131,16 @@ def _place(cand, value, queue, queued, cell, bit, n, tables):
     value[cell] = lowest_bit_index(bit) + 1
     cand[cell] = bit
     for i in range(tables.peer_start[cell], tables.peer_start[cell + 1]):
-        peer = tables.peers[i]
-        mask = cand[peer]
-        if mask & bit != 0:
-            mask &= ~bit
-            cand[peer] = mask
-            if mask == 0:
-                return -1
-            if mask & (mask - np.uint64(1)) == 0 and value[peer] == 0:
-                queue[queued] = peer
-                queued += 1
+        queued = _strike(cand, value, queue, queued, tables.peers[i], bit)
+        if queued < 0:
+            return -1
     adjacent_start = tables.adjacent_start
     if adjacent_start[cell + 1] > adjacent_start[cell]:
         near = ((bit << np.uint64(1)) | (bit >> np.uint64(1))) & full_mask(n)
         for i in range(adjacent_start[cell], adjacent_start[cell + 1]):
-            neighbour = tables.adjacent[i]
-            mask = cand[neighbour]
-            if mask & near != 0:
-                mask &= ~near
-                cand[neighbour] = mask
-                if mask == 0:
-                    return -1
-                if mask & (mask - np.uint64(1)) == 0 and value[neighbour] == 0:
-                    queue[queued] = neighbour
-                    queued += 1
+            queued = _strike(cand, value, queue, queued, tables.adjacent[i], near)
+            if queued < 0:
+                return -1
     return queued
 
 
@@ -179,11 +185,46 @@ def _hidden_singles(cand, value, queue, queued, n, tables):
 
 
 @njit(cache=True, nogil=True)
+def _consecutive_support(cand, value, queue, n, tables):
+    """Nonconsecutive: a neighbour of a cell may not hold digit e when every candidate of the cell is e - 1, e or
+    e + 1 (the cell is a peer too, so it cannot hold e either). Only cells whose candidates span at most three
+    consecutive digits forbid anything: {d, d+1} forbids d and d+1, {d, d+2} and {d, d+1, d+2} forbid d+1. Runs
+    to a fixpoint or until a cell is left with one candidate; returns the queue length, -1 on a contradiction."""
+    adjacent_start, adjacent = tables.adjacent_start, tables.adjacent
+    queued = 0
+    changed = True
+    while changed and queued == 0:
+        changed = False
+        for cell in range(n * n):
+            if value[cell] != 0 or adjacent_start[cell + 1] == adjacent_start[cell]:
+                continue
+            mask = cand[cell]
+            low = lowest_bit_index(mask)
+            span = mask >> np.uint64(low)
+            if span == np.uint64(3):
+                forbidden = mask
+            elif span == np.uint64(5) or span == np.uint64(7):
+                forbidden = np.uint64(2) << np.uint64(low)
+            else:
+                continue
+            for i in range(adjacent_start[cell], adjacent_start[cell + 1]):
+                neighbour = adjacent[i]
+                if cand[neighbour] & forbidden != 0:
+                    changed = True
+                    queued = _strike(cand, value, queue, queued, neighbour, forbidden)
+                    if queued < 0:
+                        return -1
+    return queued
+
+
+@njit(cache=True, nogil=True)
 def _propagate(cand, value, queue, queued, n, tables, flags, stats):
-    """Naked singles (the ``queued`` cells first) and hidden singles until neither places anything; False on a
-    contradiction. Placements count in ``stats[STAT_PLACEMENTS]``."""
+    """Naked singles (the ``queued`` cells first), for nonconsecutive grids ``_consecutive_support``, and hidden
+    singles until none of them changes anything; False on a contradiction. Placements count in
+    ``stats[STAT_PLACEMENTS]``."""
     naked = flags & NAKED_SINGLES != 0
     hidden = flags & HIDDEN_SINGLES != 0
+    consecutive = naked and tables.adjacent.shape[0] > 0
     while True:
         head = 0
         while naked and head < queued:
@@ -195,6 +236,12 @@ def _propagate(cand, value, queue, queued, n, tables, flags, stats):
             stats[STAT_PLACEMENTS] += 1
             if queued < 0:
                 return False
+        if consecutive:
+            queued = _consecutive_support(cand, value, queue, n, tables)
+            if queued < 0:
+                return False
+            if queued > 0:
+                continue
         if not hidden:
             return True
         queued, placed = _hidden_singles(cand, value, queue, 0, n, tables)
@@ -364,3 +411,64 @@ def count_many(puzzles, n, tables, limit, max_nodes, flags, statuses, counts, no
                                   no_guide, -1)
         counts[row] = stats[STAT_SOLUTIONS]
         nodes[row] = stats[STAT_NODES]
+
+
+# -- one signature for both searches ---------------------------------------------------------------------------
+# The generator's kernels (``fill``, ``dig``, ``make``) take a shape's ``(n, units, cell_units, peers)``. A variant
+# passes its ``GeometryTables`` in the ``peers`` slot; these three functions pick the search and the workspace by
+# that argument's type, when Numba compiles the caller, so the classic path compiles to exactly what it was.
+
+
+def is_variant(peers):
+    """Whether the ``peers`` argument is a variant's ``GeometryTables`` (a tuple) rather than a shape's peer table.
+
+    Compiled callers get a constant, so the classic 9x9 kernels are never picked for a variant that keeps the
+    classic units (anti-knight, anti-king, nonconsecutive)."""
+    return isinstance(peers, tuple)
+
+
+def workspace_for(n, peers):
+    """The workspace of the search ``search_any`` runs for these tables."""
+    if is_variant(peers):
+        return new_workspace(n * n)
+    return propagate.new_workspace(n * n, n)
+
+
+def search_any(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng, guide,
+               changed_cell):
+    """``dfs.search_in`` for a shape's tables, ``search_in`` here for a variant's (``peers`` is its tables)."""
+    if is_variant(peers):
+        return search_in(ws, cells, n, peers, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell)
+    return dfs.search_in(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng,
+                         guide, changed_cell)
+
+
+@overload(is_variant, jit_options={"cache": True, "nogil": True})
+def _is_variant(peers):
+    answer = isinstance(peers, types.BaseTuple)
+    return lambda peers: answer
+
+
+@overload(workspace_for, jit_options={"cache": True, "nogil": True})
+def _workspace_for(n, peers):
+    if isinstance(peers, types.BaseTuple):
+        return lambda n, peers: new_workspace(n * n)
+    return lambda n, peers: propagate.new_workspace(n * n, n)
+
+
+@overload(search_any, jit_options={"cache": True, "nogil": True})
+def _search_any(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng, guide,
+                changed_cell):
+    if isinstance(peers, types.BaseTuple):
+        def variant(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng, guide,
+                    changed_cell):
+            return search_in(ws, cells, n, peers, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell)
+
+        return variant
+
+    def classic(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng, guide,
+                changed_cell):
+        return dfs.search_in(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng,
+                             guide, changed_cell)
+
+    return classic
