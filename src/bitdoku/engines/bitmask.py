@@ -12,6 +12,7 @@ from numpy.typing import NDArray
 
 from bitdoku.engines.result import SearchResult, SearchStats, Status, status_of
 from bitdoku.errors import cell_name
+from bitdoku.geometry import Geometry
 from bitdoku.grid import Grid
 from bitdoku.kernels import status as codes
 from bitdoku.kernels.dfs import search as search_kernel
@@ -116,3 +117,13 @@ def kernel_tables(shape: Shape) -> tuple[int, NDArray[np.int32], NDArray[np.int3
     """The arguments that describe a shape to every kernel: N and its unit, cell-unit and peer tables."""
     units, cell_units, peers = shape.tables
     return shape.n, units, cell_units, peers
+
+
+def geometry_kernel_tables(geometry: Geometry) -> tuple:
+    """The ``(units, cell_units, peers)`` the generator's kernels (``fill``, ``dig``, ``make``) take: the shape's
+    tables, or for a variant its units, cell units and whole ``GeometryTables`` in the ``peers`` slot
+    (``kernels.variant.search_any`` picks the variant search by that argument's type)."""
+    if geometry.is_classic:
+        return geometry.shape.tables
+    tables = geometry.tables
+    return tables.units, tables.cell_units, tables
