@@ -12,10 +12,14 @@ The rules, at every node, to a fixpoint:
 * naked singles: placing a digit removes it from the cell's peers (CSR ``peers``) and, for nonconsecutive, the
   digits one above and one below from its neighbours (CSR ``adjacent``); a peer left with one candidate is queued;
 * for nonconsecutive, also the neighbours of a cell whose candidates lie within three consecutive digits
-  (``_consecutive_support``): without it, generating a nonconsecutive puzzle took about a second;
+  (``_consecutive_support``);
 * hidden singles over every unit: one pass over a unit's cells accumulates the digits seen ``once`` and
   ``twice`` (``twice |= once & mask; once |= mask``); a digit outside ``once`` has no place (a contradiction),
-  a digit in ``once`` but not in ``twice`` and not yet placed goes to its only cell.
+  a digit in ``once`` but not in ``twice`` and not yet placed goes to its only cell;
+* with ``LOCKED_CANDIDATES``, locked candidates for any geometry (``_unit_rules``): a cell that sees every place
+  left to a digit in a unit cannot hold it. Pointing and claiming on classic units; across diagonals, windows,
+  regions and knight or king relations here. Each cell's peers are a bit set over the cells (``peer_sets``), so
+  the test is an AND of two or three rows.
 
 Branching takes the empty cell with the fewest candidates (minimum remaining values). The state is copied on
 branch: a level of the stack is the candidates (uint64, so N up to 64) and values of every cell, N*N*9 bytes
@@ -23,9 +27,7 @@ branch: a level of the stack is the candidates (uint64, so N up to 64) and value
 follows the depth actually reached, never more than (empty cells + 1) levels. A workspace from
 ``new_workspace`` can be reused across calls (batch loops, the generator) to save the allocations.
 
-Status codes and stats slots are those of ``status.py``. ``LOCKED_CANDIDATES`` is not run here (its box-line
-intersections have no meaning in a jigsaw, and singles alone keep 9x9 nodes cheap); the other rule flags and
-``RANDOM_ORDER`` are honoured.
+Status codes and stats slots are those of ``status.py``; the rule flags and ``RANDOM_ORDER`` are honoured.
 """
 
 import numpy as np
@@ -42,6 +44,7 @@ from bitdoku.kernels.status import (
     HIDDEN_SINGLES,
     INVALID,
     LIMIT_REACHED,
+    LOCKED_CANDIDATES,
     N_STATS,
     NAKED_SINGLES,
     RANDOM_ORDER,
@@ -145,46 +148,6 @@ def _place(cand, value, queue, queued, cell, bit, n, tables):
 
 
 @njit(cache=True, nogil=True)
-def _hidden_singles(cand, value, queue, queued, n, tables):
-    """One pass of hidden singles over every unit. Returns (queue length, cells placed); length -1 on a
-    contradiction (a digit with no place in a unit, or two digits whose only place is the same cell)."""
-    units = tables.units
-    full = full_mask(n)
-    placed = 0
-    for unit in range(units.shape[0]):
-        once = np.uint64(0)
-        twice = np.uint64(0)
-        done = np.uint64(0)
-        for i in range(n):
-            cell = units[unit, i]
-            mask = cand[cell]
-            twice |= once & mask
-            once |= mask
-            if value[cell] != 0:
-                done |= mask
-        if once != full:
-            return -1, placed
-        hidden = once & ~twice & ~done
-        while hidden != 0:
-            bit = lowest_bit(hidden)
-            hidden ^= bit
-            home = -1
-            for i in range(n):
-                if cand[units[unit, i]] & bit != 0:
-                    home = units[unit, i]
-                    break
-            if home < 0:  # an earlier placement in this unit took this digit's only cell
-                return -1, placed
-            if value[home] != 0:
-                continue
-            queued = _place(cand, value, queue, queued, home, bit, n, tables)
-            placed += 1
-            if queued < 0:
-                return -1, placed
-    return queued, placed
-
-
-@njit(cache=True, nogil=True)
 def _consecutive_support(cand, value, queue, n, tables):
     """Nonconsecutive: a neighbour of a cell may not hold digit e when every candidate of the cell is e - 1, e or
     e + 1 (the cell is a peer too, so it cannot hold e either). Only cells whose candidates span at most three
@@ -218,12 +181,95 @@ def _consecutive_support(cand, value, queue, n, tables):
 
 
 @njit(cache=True, nogil=True)
-def _propagate(cand, value, queue, queued, n, tables, flags, stats):
-    """Naked singles (the ``queued`` cells first), for nonconsecutive grids ``_consecutive_support``, and hidden
-    singles until none of them changes anything; False on a contradiction. Placements count in
-    ``stats[STAT_PLACEMENTS]``."""
-    naked = flags & NAKED_SINGLES != 0
+def peer_sets(n, tables):
+    """Each cell's peers as a bit set over the cells (uint64[N*N, ceil(N*N / 64)]): what ``_unit_rules`` intersects.
+    81 x 2 words for 9x9; 2 MB for 64x64, built in O(N*N * peers)."""
+    n_cells = n * n
+    words = (n_cells + 63) // 64
+    sees = np.zeros((n_cells, words), np.uint64)
+    for cell in range(n_cells):
+        for i in range(tables.peer_start[cell], tables.peer_start[cell + 1]):
+            peer = tables.peers[i]
+            sees[cell, peer >> 6] |= np.uint64(1) << np.uint64(peer & 63)
+    return sees
+
+
+@njit(cache=True, nogil=True)
+def _unit_rules(cand, value, queue, n, tables, flags, sees, common, places, stats):
+    """One pass over every unit: hidden singles and, with ``LOCKED_CANDIDATES``, locked candidates for any geometry.
+
+    For a unit, ``places[d]`` gathers the positions (bits 0..N-1 of the unit) where digit d + 1 may go. No place:
+    a contradiction. One place, not yet filled: a hidden single. Two or three places: every cell that sees them
+    all (a peer of each: a unit mate, or a knight's or king's move away) cannot hold the digit; on classic units
+    this is pointing and claiming, here it also works across diagonals, windows, jigsaw regions and relations.
+    Each cell's peers are a bit set over the cells (``sees``, from ``peer_sets``), so the test is an AND of two
+    or three rows into ``common`` (scratch). Positions gathered before a placement in the same unit may be stale:
+    a hidden single re-checks its cell, and a stale superset of places only weakens an elimination, never makes
+    it wrong. Returns (queue length, whether anything changed); length -1 on a contradiction. Placements count
+    in ``stats[STAT_PLACEMENTS]``.
+    """
+    units = tables.units
     hidden = flags & HIDDEN_SINGLES != 0
+    locked = flags & LOCKED_CANDIDATES != 0
+    queued = 0
+    changed = False
+    for unit in range(units.shape[0]):
+        places[:] = 0
+        done = np.uint64(0)
+        for i in range(n):
+            cell = units[unit, i]
+            mask = cand[cell]
+            if value[cell] != 0:
+                done |= mask
+            while mask != 0:
+                low = lowest_bit(mask)
+                mask ^= low
+                places[lowest_bit_index(low)] |= np.uint64(1) << np.uint64(i)
+        for digit in range(n):
+            spots = places[digit]
+            if spots == 0:
+                return -1, changed
+            bit = np.uint64(1) << np.uint64(digit)
+            if done & bit != 0:
+                continue
+            count = popcount(spots)
+            if count == 1 and hidden:
+                cell = units[unit, lowest_bit_index(spots)]
+                if cand[cell] & bit == 0:  # an earlier placement in this unit took the digit's only cell
+                    return -1, changed
+                if value[cell] == 0:
+                    queued = _place(cand, value, queue, queued, cell, bit, n, tables)
+                    stats[STAT_PLACEMENTS] += 1
+                    changed = True
+                    if queued < 0:
+                        return -1, changed
+            elif locked and 2 <= count <= 3:
+                common[:] = sees[units[unit, lowest_bit_index(spots)]]
+                spots &= spots - np.uint64(1)
+                while spots != 0:
+                    common &= sees[units[unit, lowest_bit_index(spots)]]
+                    spots &= spots - np.uint64(1)
+                for word in range(common.shape[0]):
+                    rest = common[word]
+                    while rest != 0:
+                        low = lowest_bit(rest)
+                        rest ^= low
+                        cell = word * 64 + lowest_bit_index(low)
+                        if cand[cell] & bit != 0:
+                            changed = True
+                            queued = _strike(cand, value, queue, queued, cell, bit)
+                            if queued < 0:
+                                return -1, changed
+    return queued, changed
+
+
+@njit(cache=True, nogil=True)
+def _propagate(cand, value, queue, queued, n, tables, flags, stats, sees, common, places):
+    """Naked singles (the ``queued`` cells first), for nonconsecutive grids ``_consecutive_support``, and the unit
+    rules (``_unit_rules``: ``sees``, ``common`` and ``places`` are theirs) until nothing changes; False on a
+    contradiction."""
+    naked = flags & NAKED_SINGLES != 0
+    by_units = flags & (HIDDEN_SINGLES | LOCKED_CANDIDATES) != 0
     consecutive = naked and tables.adjacent.shape[0] > 0
     while True:
         head = 0
@@ -242,14 +288,15 @@ def _propagate(cand, value, queue, queued, n, tables, flags, stats):
                 return False
             if queued > 0:
                 continue
-        if not hidden:
+        if not by_units:
             return True
-        queued, placed = _hidden_singles(cand, value, queue, 0, n, tables)
-        stats[STAT_PLACEMENTS] += placed
+        queued, changed = _unit_rules(cand, value, queue, n, tables, flags, sees, common, places, stats)
         if queued < 0:
             return False
-        if placed == 0:
+        if not changed:
             return True
+        if not naked:  # without naked singles, cells left with one candidate wait for the branching
+            queued = 0
 
 
 @njit(cache=True, nogil=True)
@@ -283,6 +330,9 @@ def search_in(ws, cells, n, tables, limit, max_nodes, flags, solutions, stats, r
     ``RANDOM_ORDER`` in ``flags``. ``ws`` comes from ``new_workspace(N*N)``.
     """
     cands, values, queue, frame_cell, frame_rest = ws
+    sees = peer_sets(n, tables) if flags & LOCKED_CANDIDATES != 0 else np.zeros((0, 1), np.uint64)
+    common = np.empty(sees.shape[1], np.uint64)
+    places = np.empty(n, np.uint64)
     n_cells = n * n
     stats[:] = 0
     status = _load_givens(cands[0], values[0], cells, n, tables)
@@ -299,7 +349,7 @@ def search_in(ws, cells, n, tables, limit, max_nodes, flags, solutions, stats, r
         if values[0, cell] == 0 and mask & (mask - np.uint64(1)) == 0:
             queue[queued] = cell
             queued += 1
-    if not _propagate(cands[0], values[0], queue, queued, n, tables, flags, stats):
+    if not _propagate(cands[0], values[0], queue, queued, n, tables, flags, stats, sees, common, places):
         return COMPLETE
     randomised = flags & RANDOM_ORDER != 0
     guided = guide.shape[0] == n_cells
@@ -349,7 +399,7 @@ def search_in(ws, cells, n, tables, limit, max_nodes, flags, solutions, stats, r
             cand[:] = cands[frame]
             value[:] = values[frame]
             queued = _place(cand, value, queue, 0, cell, bit, n, tables)
-            if queued >= 0 and _propagate(cand, value, queue, queued, n, tables, flags, stats):
+            if queued >= 0 and _propagate(cand, value, queue, queued, n, tables, flags, stats, sees, common, places):
                 advanced = True
                 break
             stats[STAT_BACKTRACKS] += 1
@@ -375,7 +425,7 @@ def search(cells, n, tables, limit, max_nodes, flags, solutions, stats):
     max_nodes : int
         The node budget (> 0): the root, then one node per candidate tried at a branch point.
     flags : int
-        ``status`` bits: ``NAKED_SINGLES``, ``HIDDEN_SINGLES`` (``LOCKED_CANDIDATES`` is ignored), ``RANDOM_ORDER``
+        ``status`` bits: ``NAKED_SINGLES``, ``HIDDEN_SINGLES``, ``LOCKED_CANDIDATES`` (see the module), ``RANDOM_ORDER``
         (draws from a fixed seed here; the generator calls ``search_in`` with its own state).
     solutions : uint8[K, N*N]
         Out: the first min(found, K) solutions, in the order found. K may be 0.
