@@ -118,7 +118,7 @@ def test_requests_a_variant_cannot_meet_are_refused(options: dict, words: str) -
 
 
 def test_distinct_and_rated_runs_are_refused_for_variants() -> None:
-    with pytest.raises(ValueError, match="classic 9x9"):
+    with pytest.raises(ValueError, match=r"9x9 only \(classic rules\)"):
         list(generate_many(2, variant="x", distinct=True))
     with pytest.raises(ValueError, match="cannot be rated"):
         list(generate_many(2, variant="x", rated=True))

@@ -207,8 +207,8 @@ def generate_many(
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
         raise ValueError(f"count must be a non-negative integer, not {count!r}")
     if distinct and (request.shape != Shape(3, 3) or not request.geometry.is_classic):
-        raise ValueError("distinct puzzles are told apart by their canonical form, which is defined for classic 9x9 "
-                         "grids only")
+        raise ValueError("distinct puzzles are told apart by their canonical form, which is defined for 9x9 only "
+                         "(classic rules)")
     if rated and not request.geometry.is_classic:
         raise ValueError(f"{request.geometry.name} puzzles cannot be rated yet")
     if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start <= count:
