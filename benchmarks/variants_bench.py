@@ -116,8 +116,9 @@ def time_public(puzzles: list[Grid]) -> list[float]:
     return seconds
 
 
-def solve_set(name: str, rounds: int) -> dict[str, float]:
+def solve_set(name: str, rounds: int, first: int | None = None) -> dict[str, float]:
     geometry, puzzles = load_set(name)
+    puzzles = puzzles[:first]
     cells = np.stack([np.frombuffer(p.cells, np.uint8) for p in puzzles])
     time_kernel_calls(geometry, cells[:2])  # compile or load
     time_public(puzzles[:2])
@@ -154,6 +155,7 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--threads", type=int, default=1, help="generate on this many threads (same puzzles)")
+    parser.add_argument("--first", type=int, default=None, help="solve only the first puzzles of each set")
     args = parser.parse_args()
     if args.step == "generate":
         table = ["| set | puzzles | mean clues | threads | seconds | minimal puzzles/s |",
@@ -171,7 +173,7 @@ def main() -> None:
         table = ["| set | puzzles | mean clues | kernel call median µs | kernel call mean µs | nodes mean (max) | "
                  "batch loop µs/puzzle | count_solutions median µs |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
         for name in args.only:
-            r = solve_set(name, args.rounds)
+            r = solve_set(name, args.rounds, args.first)
             table.append(f"| {name} | {r['puzzles']} | {r['clues']:.1f} | {r['median']:.1f} | {r['mean']:.1f} | "
                          f"{r['nodes']:.1f} ({r['max_nodes']}) | {r['batch']:.1f} | {r['public']:.1f} |")
             print(table[-1], flush=True)
