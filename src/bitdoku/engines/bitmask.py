@@ -12,6 +12,7 @@ from numpy.typing import NDArray
 
 from bitdoku.engines.result import SearchResult, SearchStats, Status, status_of
 from bitdoku.errors import cell_name
+from bitdoku.geometry import Geometry
 from bitdoku.grid import Grid
 from bitdoku.kernels import status as codes
 from bitdoku.kernels.dfs import search as search_kernel
@@ -20,10 +21,8 @@ from bitdoku.shape import Shape
 
 def search(puzzle: Grid, *, limit: int, max_nodes: int, keep: int, rules: int = codes.ALL_RULES) -> SearchResult:
     """Find up to ``limit`` solutions of a puzzle with the compiled search, keeping the first ``keep``."""
-    if not puzzle.geometry.is_classic:  # until the variant kernel lands: correct, slow
-        from bitdoku.engines import reference
-
-        return reference.search(puzzle, limit=limit, max_nodes=max_nodes, keep=keep)
+    if not puzzle.geometry.is_classic:
+        return _search_variant(puzzle, limit=limit, max_nodes=max_nodes, keep=keep, rules=rules)
     shape = puzzle.shape
     units, cell_units, peers = shape.tables
     cells = np.frombuffer(puzzle.cells, dtype=np.uint8)
@@ -35,6 +34,21 @@ def search(puzzle: Grid, *, limit: int, max_nodes: int, keep: int, rules: int = 
     status = public_status(code, int(stats[codes.STAT_SOLUTIONS]), limit)
     reason = explain_status(code, puzzle, max_nodes)
     return SearchResult(status, int(stats[codes.STAT_SOLUTIONS]), kept, stats_of(stats), reason)
+
+
+def _search_variant(puzzle: Grid, *, limit: int, max_nodes: int, keep: int, rules: int) -> SearchResult:
+    """``search`` for a variant grid, on the kernel that reads the geometry's tables (``kernels/variant.py``)."""
+    from bitdoku.kernels.variant import search as variant_kernel  # compiled on the first variant only
+
+    n_cells = puzzle.shape.n_cells
+    cells = np.frombuffer(puzzle.cells, dtype=np.uint8)
+    solutions = np.zeros((min(keep, limit), n_cells), dtype=np.uint8)
+    stats = np.zeros(codes.N_STATS, dtype=np.int64)
+    code = variant_kernel(cells, puzzle.n, puzzle.geometry.tables, limit, max_nodes, rules, solutions, stats)
+    count = int(stats[codes.STAT_SOLUTIONS])
+    kept = tuple(puzzle.with_cells(solutions[i].tobytes()) for i in range(min(count, len(solutions))))
+    reason = explain_status(code, puzzle, max_nodes)
+    return SearchResult(public_status(code, count, limit), count, kept, stats_of(stats), reason)
 
 
 def warm_up(shape: Shape) -> None:
@@ -94,7 +108,8 @@ def explain_status(code: int, puzzle: Grid, max_nodes: int) -> str | None:
 def _empty_cell_reason(puzzle: Grid) -> str:
     for cell, value in enumerate(puzzle.cells):
         if value == 0 and puzzle.candidates_mask(cell) == 0:
-            return f"{cell_name(cell, puzzle.n)} has no candidate left: its row, column and box hold every digit"
+            held_by = "its row, column and box hold" if puzzle.geometry.is_classic else "its peers rule out"
+            return f"{cell_name(cell, puzzle.n)} has no candidate left: {held_by} every digit"
     return "the givens leave a cell with no candidate"
 
 
@@ -102,3 +117,13 @@ def kernel_tables(shape: Shape) -> tuple[int, NDArray[np.int32], NDArray[np.int3
     """The arguments that describe a shape to every kernel: N and its unit, cell-unit and peer tables."""
     units, cell_units, peers = shape.tables
     return shape.n, units, cell_units, peers
+
+
+def geometry_kernel_tables(geometry: Geometry) -> tuple:
+    """The ``(units, cell_units, peers)`` the generator's kernels (``fill``, ``dig``, ``make``) take: the shape's
+    tables, or for a variant its units, cell units and whole ``GeometryTables`` in the ``peers`` slot
+    (``kernels.variant.search_any`` picks the variant search by that argument's type)."""
+    if geometry.is_classic:
+        return geometry.shape.tables
+    tables = geometry.tables
+    return tables.units, tables.cell_units, tables

@@ -29,11 +29,12 @@ from bitdoku.generate.removal import remove_clues
 from bitdoku.generate.request import Request
 from bitdoku.generate.seeds import Seed, puzzle_stream, root_seed, root_sequence
 from bitdoku.generate.symmetry import Symmetry, orbits
+from bitdoku.geometry import Geometry
 from bitdoku.grid import Grid
 from bitdoku.kernels import dig, make
-from bitdoku.kernels.propagate import new_workspace
 from bitdoku.kernels.rng import shuffle
 from bitdoku.kernels.status import COMPLETE
+from bitdoku.kernels.variant import workspace_for
 from bitdoku.logic.rating import Rating, rate
 from bitdoku.shape import Shape
 
@@ -87,7 +88,18 @@ class Generated:
             "attempts": self.attempts,
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
+            **self._variant_fields(),
         }
+
+    def _variant_fields(self) -> dict[str, str]:
+        """``variant`` (and a jigsaw's ``regions``) for a variant puzzle; nothing for a classic one."""
+        geometry = self.puzzle.geometry
+        if geometry.is_classic:
+            return {}
+        fields = {"variant": geometry.name}
+        if geometry.regions is not None:
+            fields["regions"] = geometry.region_map()
+        return fields
 
 
 def generate(
@@ -101,6 +113,7 @@ def generate(
     rating: tuple[float, float] | None = None,
     max_nodes: int | None = None,
     time_limit: float | None = None,
+    variant: str | Geometry | None = None,
 ) -> Grid:
     """A random puzzle with exactly one solution.
 
@@ -126,6 +139,11 @@ def generate(
     max_nodes, time_limit : optional
         The search nodes and seconds the puzzle may take, failed attempts included (defaults: the shape's
         search budget and 60 s).
+    variant : str or Geometry, optional
+        The rules (``bitdoku.geometry``): ``"x"``, ``"windoku"``, ``"anti-knight"``, ``"anti-king"``,
+        ``"nonconsecutive"``, combinations (``"x+anti-king"``), or a ``Geometry`` (a jigsaw: ``Geometry.jigsaw(map)``
+        or ``bitdoku.generate.regions.random_jigsaw``). The puzzle is unique under those rules and carries them.
+        Variants take no ``difficulty`` or ``rating`` (they cannot be rated yet).
 
     Returns
     -------
@@ -146,7 +164,7 @@ def generate(
     (True, True)
     """
     request = Request.make(shape, symmetry=symmetry, minimal=minimal, clues=clues, difficulty=difficulty,
-                           rating=rating, max_nodes=max_nodes, time_limit=time_limit)
+                           rating=rating, max_nodes=max_nodes, time_limit=time_limit, variant=variant)
     return make_puzzle(request, puzzle_stream(root_sequence(seed), 0), 0).puzzle
 
 
@@ -166,6 +184,7 @@ def generate_many(
     max_nodes: int | None = None,
     time_limit: float | None = None,
     start: int = 0,
+    variant: str | Geometry | None = None,
 ) -> Iterator[Generated]:
     """Make ``count`` puzzles on ``threads`` cores and yield them in order as they are ready.
 
@@ -173,7 +192,8 @@ def generate_many(
     sure no two puzzles of the run are equivalent (the same up to the grid's symmetries and relabelling of the
     digits; 9x9 only, by canonical form). ``rated`` rates every puzzle (``Generated.rating``), as a difficulty
     filter does anyway. Puzzle ``i`` depends only on ``seed`` and ``i``, never on ``threads``; ``start`` skips the
-    first puzzles of the run (they are not made: a resumed run goes on with puzzle ``start``).
+    first puzzles of the run (they are not made: a resumed run goes on with puzzle ``start``). ``variant`` as for
+    ``generate``.
 
     Raises ``GenerationLimitError`` when one puzzle spends its budget (the puzzles before it have been yielded).
 
@@ -183,11 +203,14 @@ def generate_many(
     [True, True, True]
     """
     request = Request.make(shape, symmetry=symmetry, minimal=minimal, clues=clues, difficulty=difficulty,
-                           rating=rating, max_nodes=max_nodes, time_limit=time_limit)
+                           rating=rating, max_nodes=max_nodes, time_limit=time_limit, variant=variant)
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
         raise ValueError(f"count must be a non-negative integer, not {count!r}")
-    if distinct and request.shape != Shape(3, 3):
-        raise ValueError("distinct puzzles are told apart by their canonical form, which is defined for 9x9 only")
+    if distinct and (request.shape != Shape(3, 3) or not request.geometry.is_classic):
+        raise ValueError("distinct puzzles are told apart by their canonical form, which is defined for 9x9 only "
+                         "(classic rules)")
+    if rated and not request.geometry.is_classic:
+        raise ValueError(f"{request.geometry.name} puzzles cannot be rated yet")
     if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start <= count:
         raise ValueError(f"start must be an integer from 0 to count, not {start!r}")
     return _Run(request, root_sequence(seed), count, distinct=distinct, rated=rated, threads=threads,
@@ -254,7 +277,7 @@ class _Maker:
         puzzles = np.zeros((len(rngs), shape.n_cells), dtype=np.uint8)
         solutions = np.zeros_like(puzzles)
         outcome = np.zeros((len(rngs), make.N_OUTCOME), dtype=np.int64)
-        make.attempt_rows(rngs, shape.n, *shape.tables, self.orbits, request.dig_target, request.check_nodes,
+        make.attempt_rows(rngs, shape.n, *request.tables, self.orbits, request.dig_target, request.check_nodes,
                           request.check_rules, max_nodes, self.check_minimal, puzzles, solutions, outcome)
         out = []
         for row, facts in enumerate(outcome):
@@ -269,15 +292,15 @@ class _Maker:
     def attempt_bounded(self, rng: NDArray[np.uint64], budget: Budget, workspace: tuple) -> _Candidate:
         """One attempt in calls of bounded work, charging ``budget`` (``BudgetSpent`` when it runs out)."""
         shape, request = self.request.shape, self.request
-        solution = fill(shape, rng, budget, workspace)
+        solution = fill(shape, rng, budget, workspace, request.tables)
         order = np.arange(len(self.orbits), dtype=np.int32)
         shuffle(rng, order)
         cells, counters = remove_clues(solution, shape, self.orbits, order, target=request.dig_target,
                                        check_nodes=request.check_nodes, check_rules=request.check_rules,
-                                       budget=budget)
+                                       budget=budget, tables=request.tables)
         minimal = -1
         if self.check_minimal and request.dig_target == 0 and counters.undecided == 0:
-            minimal = int(_proven_minimal(shape, cells, solution, request.check_rules, budget))
+            minimal = int(_proven_minimal(request, cells, solution, budget))
         return _Candidate(cells, solution, counters.undecided, minimal)
 
     def judge(self, candidate: _Candidate, seen: _Attempts, rated: bool) -> tuple[Grid, Grid, bool | None,
@@ -292,11 +315,11 @@ class _Maker:
         if request.minimal and not minimal:
             seen.not_minimal += 1
             return None
-        puzzle = Grid(candidate.cells.tobytes(), request.shape)
+        puzzle = Grid(candidate.cells.tobytes(), request.shape, request.geometry)
         grade = _rating(request, puzzle, seen, rated)
         if request.filtered_by_rating and grade is None:
             return None
-        return puzzle, Grid(candidate.solution.tobytes(), request.shape), minimal, grade
+        return puzzle, puzzle.with_cells(candidate.solution.tobytes()), minimal, grade
 
     def _minimality(self, candidate: _Candidate) -> bool | None:
         """What is known of the candidate's minimality: a complete pass over single cells with every check decided
@@ -330,7 +353,7 @@ def make_puzzles(request: Request, rngs: NDArray[np.uint64], first_index: int, *
     seen = [_Attempts() for _ in range(len(rngs))]
     made: list[Generated | GenerationLimitError | None] = [None] * len(rngs)
     pending = list(range(len(rngs)))
-    workspace = None if maker.batched else new_workspace(request.shape.n_cells, request.shape.n)
+    workspace = None if maker.batched else workspace_for(request.shape.n, request.tables[2])
     while pending:
         if maker.batched:
             rows = rngs[pending]
@@ -362,13 +385,13 @@ def make_puzzles(request: Request, rngs: NDArray[np.uint64], first_index: int, *
     return made  # type: ignore[return-value]
 
 
-def _proven_minimal(shape: Shape, cells: NDArray[np.uint8], solution: NDArray[np.uint8], rules: int,
-                    budget: Budget) -> bool:
+def _proven_minimal(request: Request, cells: NDArray[np.uint8], solution: NDArray[np.uint8], budget: Budget) -> bool:
     """Whether no single clue of a unique puzzle can go (one check a clue), charging ``budget``."""
+    shape = request.shape
     removable = np.zeros(shape.n_cells, dtype=np.bool_)
     counters = np.zeros(dig.N_DIG_COUNTERS, dtype=np.int64)
-    code = dig.removable_clues(cells, solution, shape.n, *shape.tables, budget.nodes_left(), rules, removable,
-                               counters)
+    code = dig.removable_clues(cells, solution, shape.n, *request.tables, budget.nodes_left(), request.check_rules,
+                               removable, counters)
     budget.charge(counters[dig.DIG_NODES])
     return code == COMPLETE and not removable.any()
 

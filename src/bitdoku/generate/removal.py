@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from bitdoku.engines.bitmask import geometry_kernel_tables
 from bitdoku.engines.result import Status, default_max_nodes
 from bitdoku.errors import InvalidGridError, SearchLimitError
 from bitdoku.generate.budget import Budget
@@ -54,10 +55,12 @@ def remove_clues(
     check_nodes: int,
     check_rules: int,
     budget: Budget,
+    tables: tuple | None = None,
 ) -> tuple[NDArray[np.uint8], RemovalCounters]:
     """Start from the full ``solution`` and remove the orbits in ``order`` while the puzzle stays unique, down to
-    ``target`` clues at the fewest; charges ``budget`` (``BudgetSpent`` when it runs out)."""
-    units, cell_units, peers = shape.tables
+    ``target`` clues at the fewest; charges ``budget`` (``BudgetSpent`` when it runs out). ``tables``: a variant's
+    (``engines.bitmask.geometry_kernel_tables``), else the shape's."""
+    units, cell_units, peers = shape.tables if tables is None else tables
     puzzle = solution.copy()
     counters = np.zeros(dig.N_DIG_COUNTERS, dtype=np.int64)
     total = RemovalCounters()
@@ -75,8 +78,9 @@ def remove_clues(
 def removable_clues(puzzle: Grid, *, max_nodes: int | None = None) -> list[int]:
     """The cells (0-based) of the clues that could each be removed with the puzzle staying unique.
 
-    Empty for a minimal puzzle. Raises ``InvalidGridError`` unless the puzzle has exactly one solution, and
-    ``SearchLimitError`` if a check needs more than ``max_nodes`` nodes (default: the shape's search budget).
+    Empty for a minimal puzzle; a variant's clues are checked under its rules. Raises ``InvalidGridError`` unless
+    the puzzle has exactly one solution, and ``SearchLimitError`` if a check needs more than ``max_nodes`` nodes
+    (default: the shape's search budget).
 
     Example
     -------
@@ -90,7 +94,7 @@ def removable_clues(puzzle: Grid, *, max_nodes: int | None = None) -> list[int]:
             raise SearchLimitError(budget, result.count, result.stats)
         raise InvalidGridError(f"only a unique puzzle can be minimal, and this one is {result.status}")
     shape = puzzle.shape
-    units, cell_units, peers = shape.tables
+    units, cell_units, peers = geometry_kernel_tables(puzzle.geometry)
     cells = np.frombuffer(puzzle.cells, dtype=np.uint8).copy()
     solution = np.frombuffer(result.solution.cells, dtype=np.uint8).copy()  # type: ignore[union-attr]
     removable = np.zeros(shape.n_cells, dtype=np.bool_)

@@ -9,9 +9,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from bitdoku.engines.bitmask import geometry_kernel_tables
 from bitdoku.engines.result import default_max_nodes
 from bitdoku.generate.removal import EXACT_CHECK_RULES
 from bitdoku.generate.symmetry import Symmetry, reachable_clue_counts
+from bitdoku.geometry import Geometry
 from bitdoku.kernels.status import ALL_RULES
 from bitdoku.logic.rating import LEVELS
 from bitdoku.shape import Shape
@@ -48,6 +50,7 @@ class Request:
     time_limit: float
     check_nodes: int
     check_rules: int
+    geometry: Geometry
 
     @classmethod
     def make(
@@ -61,12 +64,25 @@ class Request:
         rating: tuple[float, float] | None = None,
         max_nodes: int | None = None,
         time_limit: float | None = None,
+        variant: str | Geometry | None = None,
     ) -> Request:
-        """Check every argument and build the request; ``ValueError`` with the reason for one that cannot work."""
-        shape = Shape.parse(shape)
+        """Check every argument and build the request; ``ValueError`` with the reason for one that cannot work.
+
+        ``variant`` is a name (``"x"``, ``"windoku+anti-king"``) or a ``Geometry`` (a jigsaw needs one, built from
+        its region map: ``Geometry.jigsaw(...)`` or ``bitdoku.generate.regions.random_jigsaw``).
+        """
+        if isinstance(variant, Geometry):
+            geometry = variant
+            if geometry.shape != Shape.parse(shape):
+                raise ValueError(f"the {geometry.name} geometry has {geometry.shape} boxes, not {shape}")
+        else:
+            geometry = Geometry.parse(variant, shape)
+        shape = geometry.shape
         symmetry = Symmetry.parse(symmetry)
+        if not geometry.is_classic and (difficulty is not None or rating is not None):
+            raise ValueError(f"{geometry.name} puzzles cannot be rated yet, so they take no difficulty or rating")
         if clues is not None:
-            _check_clues(shape, symmetry, clues)
+            _check_clues(geometry, symmetry, clues)
         if difficulty is not None and difficulty not in LEVELS:
             raise ValueError(f"unknown difficulty {difficulty!r}; levels are {', '.join(LEVELS)}")
         if rating is not None:
@@ -82,7 +98,8 @@ class Request:
         capped = not minimal and shape.n in NEAR_MINIMAL_CHECK_NODES
         check_nodes = NEAR_MINIMAL_CHECK_NODES[shape.n] if capped else budget
         check_rules = ALL_RULES if capped else EXACT_CHECK_RULES
-        return cls(shape, symmetry, minimal, clues, difficulty, rating, budget, seconds, check_nodes, check_rules)
+        return cls(shape, symmetry, minimal, clues, difficulty, rating, budget, seconds, check_nodes, check_rules,
+                   geometry)
 
     @property
     def dig_target(self) -> int:
@@ -90,12 +107,18 @@ class Request:
         return self.clues if self.clues is not None and not self.minimal else 0
 
     @property
+    def tables(self) -> tuple:
+        """The kernels' ``(units, cell_units, peers)`` (``engines.bitmask.geometry_kernel_tables``)."""
+        return geometry_kernel_tables(self.geometry)
+
+    @property
     def filtered_by_rating(self) -> bool:
         return self.difficulty is not None or self.rating is not None
 
     def describe(self) -> str:
         """What is asked, as a phrase: ``'minimal 9x9 puzzle with 22 clues, rated hard'``."""
-        words = ["minimal" if self.minimal else "unique", f"{self.shape.size_name} puzzle"]
+        kind = "" if self.geometry.is_classic else f"{self.geometry.name} "
+        words = ["minimal" if self.minimal else "unique", f"{self.shape.size_name} {kind}puzzle"]
         if self.symmetry is not Symmetry.NONE:
             words.append(f"with {self.symmetry} symmetry")
         if self.clues is not None:
@@ -109,13 +132,25 @@ class Request:
         return text
 
 
-def _check_clues(shape: Shape, symmetry: Symmetry, clues: int) -> None:
-    """Refuse a clue count that no unique puzzle of the shape, or no pattern of the symmetry, can have."""
+def _fewest_clues(geometry: Geometry) -> int:
+    """A lower bound on the clues of a unique puzzle: the proven minimum of a classic grid (else N - 1), N - 1 for
+    a variant whose rules do not tell digits apart, 0 for nonconsecutive (its rule is not symmetric in the
+    digits, so the swapping argument fails)."""
+    n = geometry.shape.n
+    if geometry.is_classic:
+        return KNOWN_MINIMUM_CLUES.get(n, n - 1)
+    return 0 if "nonconsecutive" in geometry.rules else n - 1
+
+
+def _check_clues(geometry: Geometry, symmetry: Symmetry, clues: int) -> None:
+    """Refuse a clue count that no unique puzzle of the geometry, or no pattern of the symmetry, can have."""
+    shape = geometry.shape
     if isinstance(clues, bool) or not isinstance(clues, int) or not 0 <= clues <= shape.n_cells:
         raise ValueError(f"a {shape.size_name} puzzle has 0 to {shape.n_cells} clues, not {clues!r}")
-    fewest = KNOWN_MINIMUM_CLUES.get(shape.n, shape.n - 1)
+    fewest = _fewest_clues(geometry)
     if clues < fewest:
-        why = "that is proven" if shape.n in KNOWN_MINIMUM_CLUES else "two digits missing from the clues can swap"
+        proven = geometry.is_classic and shape.n in KNOWN_MINIMUM_CLUES
+        why = "that is proven" if proven else "two digits missing from the clues can swap"
         raise ValueError(
             f"no {shape.size_name} puzzle with fewer than {fewest} clues has a unique solution ({why}); "
             f"ask for {fewest} or more"

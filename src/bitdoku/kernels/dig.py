@@ -16,10 +16,9 @@ one cell an orbit, a minimal puzzle.
 import numpy as np
 from numba import njit
 
-from bitdoku.kernels.dfs import search_in
-from bitdoku.kernels.propagate import new_workspace
 from bitdoku.kernels.status import BUDGET_EXHAUSTED, COMPLETE, LIMIT_REACHED, N_STATS, STAT_NODES
 from bitdoku.kernels.sudoku9 import MAX_DEPTH, STATE_WORDS, is_standard9, other_solution9
+from bitdoku.kernels.variant import is_variant, search_any, workspace_for
 
 #: Slots of the ``counters`` out-array of ``remove_clues`` and ``removable_clues``.
 DIG_CHECKS = 0  # uniqueness checks run
@@ -30,11 +29,12 @@ N_DIG_COUNTERS = 4
 
 
 @njit(cache=True, nogil=True)
-def _new_checker(n, units):
-    """What the checks of one call share: (9x9 or not, generic workspace, 9x9 states and frames, stats, an empty
-    solutions array, an unused random state)."""
+def _new_checker(n, units, peers):
+    """What the checks of one call share: (classic 9x9 or not, generic or variant workspace, 9x9 states and frames,
+    stats, an empty solutions array, an unused random state)."""
     n_cells = n * n
-    return (n == 9 and is_standard9(units), new_workspace(n_cells, n), np.empty((MAX_DEPTH, STATE_WORDS), np.uint32),
+    specialised = n == 9 and not is_variant(peers) and is_standard9(units)
+    return (specialised, workspace_for(n, peers), np.empty((MAX_DEPTH, STATE_WORDS), np.uint32),
             np.empty((MAX_DEPTH, 3), np.int64), np.zeros(N_STATS, np.int64), np.empty((0, n_cells), np.uint8),
             np.zeros(1, np.uint64))
 
@@ -47,8 +47,8 @@ def _other_solution(puzzle, solution, cell, n, units, cell_units, peers, check_n
     specialised, ws, states, frames, stats, no_solutions, no_rng = checker
     if specialised:
         return other_solution9(puzzle, cell, solution[cell], check_nodes, stats, states, frames)
-    return search_in(ws, puzzle, n, units, cell_units, peers, 1, check_nodes, check_rules, no_solutions, stats, no_rng,
-                     solution, cell)
+    return search_any(ws, puzzle, n, units, cell_units, peers, 1, check_nodes, check_rules, no_solutions, stats,
+                      no_rng, solution, cell)
 
 
 @njit(cache=True, nogil=True)
@@ -64,7 +64,7 @@ def remove_clues(puzzle, solution, n, units, cell_units, peers, orbits, order, p
     solution : uint8[N*N]
         Its solution.
     n, units, cell_units, peers
-        The shape's N and tables, as for ``dfs.search``.
+        The shape's N and tables, as for ``dfs.search``, or a variant's (``fill.random_solution``).
     orbits : int32[n_orbits, width]
         The cells of each orbit, padded with -1.
     order : int32[n_orbits]
@@ -92,7 +92,7 @@ def remove_clues(puzzle, solution, n, units, cell_units, peers, orbits, order, p
         The position to resume from: ``len(order)`` when the pass is over or the target was reached.
     """
     n_cells = n * n
-    checker = _new_checker(n, units)
+    checker = _new_checker(n, units, peers)
     stats = checker[4]
     clues = 0
     for cell in range(n_cells):
@@ -143,7 +143,7 @@ def removable_clues(puzzle, solution, n, units, cell_units, peers, check_nodes, 
     Returns ``LIMIT_REACHED`` if some check was undecided, else ``COMPLETE``. Cost: one check a clue.
     """
     n_cells = n * n
-    checker = _new_checker(n, units)
+    checker = _new_checker(n, units, peers)
     stats = checker[4]
     status = COMPLETE
     for cell in range(n_cells):

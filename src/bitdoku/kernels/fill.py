@@ -13,10 +13,10 @@ to leave. Restarting with a fresh draw after a budget that doubles each time (th
 import numpy as np
 from numba import njit
 
-from bitdoku.kernels.dfs import search_in
 from bitdoku.kernels.rng import next_u64
 from bitdoku.kernels.status import ALL_RULES, BUDGET_EXHAUSTED, LIMIT_REACHED, N_STATS, RANDOM_ORDER, STAT_NODES
 from bitdoku.kernels.sudoku9 import MAX_DEPTH, STATE_WORDS, is_standard9, random_solution9
+from bitdoku.kernels.variant import is_variant, search_any
 
 
 @njit(cache=True, nogil=True)
@@ -28,13 +28,14 @@ def random_solution(rng, n, units, cell_units, peers, max_nodes, out, ws):
     rng : uint64[1]
         A ``rng.py`` state; advanced.
     n, units, cell_units, peers
-        The shape's N and tables, as for ``dfs.search``.
+        The shape's N and tables, as for ``dfs.search``; or a variant's, its ``GeometryTables`` as ``peers``
+        (``variant.search_any``).
     max_nodes : int
         Search nodes to spend at most, over all restarts.
     out : uint8[N*N]
         Out: the grid, when one was found.
     ws : tuple
-        A ``propagate.new_workspace(N*N, N)`` to work in.
+        A ``variant.workspace_for(n, peers)`` to work in.
 
     Returns
     -------
@@ -44,7 +45,7 @@ def random_solution(rng, n, units, cell_units, peers, max_nodes, out, ws):
     Cost: for 9x9 a few dozen nodes with no restart, almost always; larger shapes restart now and then.
     """
     n_cells = n * n
-    if n == 9 and is_standard9(units):
+    if n == 9 and not is_variant(peers) and is_standard9(units):
         return _random_solution9(rng, max_nodes, out)
     empty = np.zeros(n_cells, np.uint8)
     no_guide = np.zeros(0, np.uint8)
@@ -54,8 +55,8 @@ def random_solution(rng, n, units, cell_units, peers, max_nodes, out, ws):
     spent = 0
     while spent < max_nodes:
         attempt = min(budget, max_nodes - spent)
-        code = search_in(ws, empty, n, units, cell_units, peers, 1, attempt, ALL_RULES | RANDOM_ORDER, found, stats,
-                         rng, no_guide, -1)
+        code = search_any(ws, empty, n, units, cell_units, peers, 1, attempt, ALL_RULES | RANDOM_ORDER, found,
+                          stats, rng, no_guide, -1)
         spent += stats[STAT_NODES]
         if code == LIMIT_REACHED:
             return LIMIT_REACHED, spent

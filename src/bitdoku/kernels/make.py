@@ -19,9 +19,9 @@ from bitdoku.kernels.dig import (
     remove_clues,
 )
 from bitdoku.kernels.fill import random_solution
-from bitdoku.kernels.propagate import new_workspace
 from bitdoku.kernels.rng import shuffle
 from bitdoku.kernels.status import COMPLETE, LIMIT_REACHED
+from bitdoku.kernels.variant import workspace_for
 
 #: Slots of the ``outcome`` out-array of ``attempt_rows``, one row an attempt.
 MADE = 0  # 1 when the attempt made a unique puzzle (0: the fill spent its nodes)
@@ -60,7 +60,7 @@ def attempt_rows(rngs, n, units, cell_units, peers, orbits, target, check_nodes,
         Out: the slots above.
     """
     n_cells = n * n
-    ws = new_workspace(n_cells, n)
+    ws = workspace_for(n, peers)
     counters = np.zeros(N_DIG_COUNTERS, np.int64)
     removable = np.zeros(n_cells, np.bool_)
     order = np.empty(orbits.shape[0], np.int32)

@@ -1,0 +1,186 @@
+"""Variant puzzles (issue 14): generate 9x9 sets of every variant, then time solving them with the uniqueness check.
+
+Run from the repository root after ``pip install -e '.[test]'``::
+
+    python benchmarks/variants_bench.py generate [--count 1000] [--only x windoku ...]   # writes the data files
+    python benchmarks/variants_bench.py solve [--only ...] [--rounds 3]                   # times them
+
+* ``generate``: for each set, ``generate_many(count, variant=..., minimal=True, seed=SEED, threads=...)``; the
+  rate is unique minimal puzzles a second (one thread unless ``--threads``; the puzzles are the same on any
+  number), compile excluded (a warm-up puzzle first). The puzzles go
+  to ``benchmarks/data/variants/<set>.txt``: ``#`` header lines (``variant:``, ``seed:``, and for a jigsaw
+  ``regions:``, the one region map every puzzle of the file uses), then one puzzle a line. Jigsaw sets use maps
+  drawn by ``generate.regions.random_jigsaw(seed=1, 2, 3)``.
+* ``solve``: each file's puzzles searched to two solutions (the uniqueness check), three ways: the kernel call
+  per puzzle timed around it (median and mean µs, nodes), the compiled batch loop ``kernels.variant.count_many``
+  over the whole file (µs a puzzle: no Python call per puzzle), and the public ``bitdoku.count_solutions(...,
+  limit=2)`` per puzzle (median µs, Python overhead included). Rounds are interleaved and the medians kept.
+  Every puzzle must have exactly one solution, and each solution must pass ``Grid.is_solution_of``.
+
+Both write their table to ``benchmarks/results/variants_bench.md`` (generate and solve sections).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+from pathlib import Path
+
+import numpy as np
+
+import bitdoku
+from bitdoku.generate import generate_many
+from bitdoku.generate.regions import random_jigsaw
+from bitdoku.geometry import Geometry
+from bitdoku.grid import Grid
+from bitdoku.kernels import status as codes
+from bitdoku.kernels.variant import count_many, search
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO / "benchmarks" / "data" / "variants"
+RESULTS = REPO / "benchmarks" / "results" / "variants_bench.md"
+SEED = 14
+SETS = ("x", "windoku", "jigsaw-1", "jigsaw-2", "jigsaw-3", "anti-knight", "anti-king", "nonconsecutive")
+
+
+def geometry_of(name: str) -> Geometry:
+    """The geometry of a set: a variant name, or ``jigsaw-k`` for the map of ``random_jigsaw(seed=k)``."""
+    if name.startswith("jigsaw-"):
+        return random_jigsaw("3x3", seed=int(name.split("-")[1]))
+    return Geometry.parse(name)
+
+
+def generate_set(name: str, count: int, threads: int = 1) -> tuple[list[Grid], float]:
+    """Generate a set and save it; (puzzles, seconds). The puzzles do not depend on ``threads``."""
+    geometry = geometry_of(name)
+    next(generate_many(1, variant=geometry, minimal=True, seed=SEED + 1, threads=1))  # compile or load the kernels
+    start = time.perf_counter()
+    puzzles = [g.puzzle for g in generate_many(count, variant=geometry, minimal=True, seed=SEED, threads=threads)]
+    seconds = time.perf_counter() - start
+    DATA.mkdir(parents=True, exist_ok=True)
+    header = [f"# variant: {geometry.name}", f"# seed: {SEED} (generate_many(count, variant=..., minimal=True))"]
+    if geometry.regions is not None:
+        header.append(f"# regions: {geometry.region_map()}")
+    lines = header + [puzzle.to_line() for puzzle in puzzles]
+    (DATA / f"{name}.txt").write_text("\n".join(lines) + "\n")
+    return puzzles, seconds
+
+
+def load_set(name: str) -> tuple[Geometry, list[Grid]]:
+    """A saved set: its geometry (from the header) and its puzzles."""
+    lines = (DATA / f"{name}.txt").read_text().splitlines()
+    fields = dict(line[2:].split(": ", 1) for line in lines if line.startswith("# "))
+    geometry = Geometry.parse(fields["variant"], regions=fields.get("regions"))
+    puzzles = [Grid.parse(line).with_geometry(geometry) for line in lines if line and not line.startswith("#")]
+    return geometry, puzzles
+
+
+def time_kernel_calls(geometry: Geometry, cells: np.ndarray) -> tuple[list[float], list[int], np.ndarray]:
+    """Each puzzle through the kernel, timed around the call: (seconds, nodes, first solutions)."""
+    tables = geometry.tables
+    solutions = np.zeros((len(cells), 1, 81), np.uint8)
+    stats = np.zeros(codes.N_STATS, np.int64)
+    seconds, nodes = [], []
+    for row in range(len(cells)):
+        start = time.perf_counter()
+        status = search(cells[row], 9, tables, 2, 10**7, codes.ALL_RULES, solutions[row], stats)
+        seconds.append(time.perf_counter() - start)
+        nodes.append(int(stats[codes.STAT_NODES]))
+        if status != codes.COMPLETE or stats[codes.STAT_SOLUTIONS] != 1:
+            raise SystemExit(f"{geometry.name} puzzle {row}: status {status}, {stats[codes.STAT_SOLUTIONS]} solutions")
+    return seconds, nodes, solutions[:, 0]
+
+
+def time_batch(geometry: Geometry, cells: np.ndarray) -> float:
+    """The whole set through ``count_many``: seconds a puzzle."""
+    statuses, counts, nodes = (np.zeros(len(cells), np.int64) for _ in range(3))
+    start = time.perf_counter()
+    count_many(cells, 9, geometry.tables, 2, 10**7, codes.ALL_RULES, statuses, counts, nodes)
+    seconds = time.perf_counter() - start
+    if not (counts == 1).all():
+        raise SystemExit(f"{geometry.name}: count_many found a puzzle without exactly one solution")
+    return seconds / len(cells)
+
+
+def time_public(puzzles: list[Grid]) -> list[float]:
+    """``bitdoku.count_solutions(limit=2)`` per puzzle, timed around the call."""
+    seconds = []
+    for puzzle in puzzles:
+        start = time.perf_counter()
+        count = bitdoku.count_solutions(puzzle, limit=2)
+        seconds.append(time.perf_counter() - start)
+        if count != 1:
+            raise SystemExit(f"{puzzle.variant}: count_solutions gave {count}")
+    return seconds
+
+
+def solve_set(name: str, rounds: int, first: int | None = None) -> dict[str, float]:
+    geometry, puzzles = load_set(name)
+    puzzles = puzzles[:first]
+    cells = np.stack([np.frombuffer(p.cells, np.uint8) for p in puzzles])
+    time_kernel_calls(geometry, cells[:2])  # compile or load
+    time_public(puzzles[:2])
+    medians, means, batch, public = [], [], [], []
+    for _ in range(rounds):
+        seconds, nodes, solutions = time_kernel_calls(geometry, cells)
+        medians.append(statistics.median(seconds))
+        means.append(statistics.fmean(seconds))
+        batch.append(time_batch(geometry, cells))
+        public.append(statistics.median(time_public(puzzles)))
+    for puzzle, solution in zip(puzzles, solutions, strict=True):
+        if not puzzle.with_cells(solution.tobytes()).is_solution_of(puzzle):
+            raise SystemExit(f"{name}: a solution breaks the rules")
+    return {"puzzles": len(puzzles), "clues": statistics.fmean(p.givens for p in puzzles),
+            "median": 1e6 * statistics.median(medians), "mean": 1e6 * statistics.median(means),
+            "nodes": statistics.fmean(nodes), "max_nodes": max(nodes), "batch": 1e6 * statistics.median(batch),
+            "public": 1e6 * statistics.median(public)}
+
+
+def write_section(title: str, table: list[str]) -> None:
+    """Replace (or add) one ``## title`` section of the results file."""
+    text = RESULTS.read_text() if RESULTS.exists() else "# Variant benchmarks (issue 14)\n"
+    sections = text.split("\n## ")
+    kept = [sections[0]] + [s for s in sections[1:] if not s.startswith(title)]
+    kept.append(title + "\n\n" + "\n".join(table) + "\n")
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text("\n## ".join(part.rstrip("\n") + "\n" for part in kept))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("step", choices=("generate", "solve"))
+    parser.add_argument("--only", nargs="*", default=list(SETS), choices=SETS)
+    parser.add_argument("--count", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=1, help="generate on this many threads (same puzzles)")
+    parser.add_argument("--first", type=int, default=None, help="solve only the first puzzles of each set")
+    args = parser.parse_args()
+    if args.step == "generate":
+        table = ["| set | puzzles | mean clues | threads | seconds | minimal puzzles/s |",
+                 "|---|---:|---:|---:|---:|---:|"]
+        for name in args.only:
+            puzzles, seconds = generate_set(name, args.count, args.threads)
+            clues = statistics.fmean(p.givens for p in puzzles)
+            table.append(f"| {name} | {len(puzzles)} | {clues:.1f} | {args.threads} | {seconds:.1f} | "
+                         f"{len(puzzles) / seconds:.1f} |")
+            print(table[-1], flush=True)
+        load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+        write_section(f"Generation (9x9, unique minimal; {', '.join(args.only)})",
+                      [f"Load average at the end of the run: {load} (on {os.cpu_count()} cores).", "", *table])
+    else:
+        table = ["| set | puzzles | mean clues | kernel call median µs | kernel call mean µs | nodes mean (max) | "
+                 "batch loop µs/puzzle | count_solutions median µs |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
+        for name in args.only:
+            r = solve_set(name, args.rounds, args.first)
+            table.append(f"| {name} | {r['puzzles']} | {r['clues']:.1f} | {r['median']:.1f} | {r['mean']:.1f} | "
+                         f"{r['nodes']:.1f} ({r['max_nodes']}) | {r['batch']:.1f} | {r['public']:.1f} |")
+            print(table[-1], flush=True)
+        load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+        write_section(f"Solving with the uniqueness check (count to 2, one thread; {', '.join(args.only)})",
+                      [f"Load average at the end of the run: {load} (on {os.cpu_count()} cores).", "", *table])
+
+
+if __name__ == "__main__":
+    main()

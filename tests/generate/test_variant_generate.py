@@ -1,0 +1,131 @@
+"""Generating variant puzzles: unique and minimal under the variant's rules, seeded, carrying their geometry."""
+
+from __future__ import annotations
+
+import pytest
+
+import bitdoku
+from bitdoku import Grid
+from bitdoku.engines import reference
+from bitdoku.generate import generate, generate_many, is_minimal, random_solution, removable_clues
+from bitdoku.generate.regions import random_jigsaw
+from bitdoku.geometry import Geometry
+
+# anti-knight, anti-king and nonconsecutive keep the classic units: the 9x9 band kernel must not be used for them
+VARIANTS_9 = ["x", "windoku", "anti-knight", "anti-king", "nonconsecutive", "x+anti-king"]
+
+
+def _reference_count(puzzle: Grid, limit: int = 2) -> int:
+    return reference.search(puzzle, limit=limit, max_nodes=10**7, keep=0).count
+
+
+@pytest.mark.parametrize("variant", VARIANTS_9)
+def test_9x9_puzzles_are_unique_under_their_rules_and_so_is_their_solution(variant: str) -> None:
+    for made in generate_many(3, variant=variant, seed=11, threads=1):
+        assert made.puzzle.geometry == made.solution.geometry == Geometry.parse(variant)
+        assert made.solution.is_solution_of(made.puzzle)  # conflicts() checks relations and neighbours too
+        result = bitdoku.search(made.puzzle, limit=2)
+        assert result.status.name == "UNIQUE" and result.solution == made.solution
+        assert made.minimal is True
+
+
+@pytest.mark.parametrize("variant", ["x", "anti-king", "nonconsecutive", "x+anti-knight"])
+@pytest.mark.parametrize("shape", ["2x2", "2x3"])
+def test_small_minimal_puzzles_checked_by_the_reference_engine(variant: str, shape: str) -> None:
+    geometry = Geometry.parse(variant, shape)
+    if _reference_count(Grid.empty(shape).with_geometry(geometry), limit=1) == 0:
+        with pytest.raises(bitdoku.errors.GenerationLimitError):
+            generate(shape, variant=geometry, seed=3, max_nodes=10_000)
+        return
+    for made in generate_many(4, shape, variant=geometry, minimal=True, seed=3, threads=1):
+        puzzle = made.puzzle
+        assert _reference_count(puzzle) == 1
+        for cell, digit in enumerate(puzzle.cells):
+            if digit:
+                assert _reference_count(puzzle.with_digit(cell, 0)) == 2, f"clue {cell} could go"
+
+
+def test_a_variant_puzzle_needs_its_rules() -> None:
+    puzzle = generate(variant="x", seed=5)
+    assert bitdoku.count_solutions(puzzle.with_geometry(None), limit=2) == 2
+    assert bitdoku.count_solutions(puzzle, limit=2) == 1
+
+
+def test_minimality_is_judged_under_the_variant() -> None:
+    puzzle = generate(variant="windoku", seed=8)
+    assert is_minimal(puzzle)
+    solution = bitdoku.solve(puzzle)
+    empty = next(c for c, d in enumerate(puzzle.cells) if d == 0)
+    one_more = puzzle.with_digit(empty, solution.cells[empty])
+    assert empty in removable_clues(one_more)
+    assert not is_minimal(one_more)
+
+
+def test_seeded_runs_repeat_on_any_number_of_threads() -> None:
+    jigsaw = random_jigsaw(seed=4)
+    one = [g.puzzle for g in generate_many(6, variant=jigsaw, seed=9, threads=1)]
+    two = [g.puzzle for g in generate_many(6, variant=jigsaw, seed=9, threads=2)]
+    assert one == two
+    assert generate(variant="anti-knight", seed=2) == generate(variant="anti-knight", seed=2)
+    assert generate(variant="anti-knight", seed=2) != generate(variant="anti-knight", seed=3)
+
+
+def test_symmetric_jigsaw_puzzles_keep_the_pattern_whatever_the_map() -> None:
+    jigsaw = random_jigsaw(seed=6)
+    for made in generate_many(3, variant=jigsaw, symmetry="rotational", seed=1, threads=1):
+        assert bitdoku.generate.has_symmetry(made.puzzle, "rotational")
+        assert bitdoku.count_solutions(made.puzzle, limit=2) == 1
+
+
+def test_random_solutions_keep_the_variant() -> None:
+    for variant in [*VARIANTS_9, random_jigsaw(seed=2)]:
+        grid = random_solution(variant=variant, seed=1)
+        assert grid.is_solved() and not grid.geometry.is_classic
+        assert grid == random_solution(variant=variant, seed=1)
+
+
+def test_random_jigsaw_maps_are_connected_and_seeded() -> None:
+    for shape in ("2x2", "2x3", "3x3"):
+        geometry = random_jigsaw(shape, seed=5)
+        assert geometry == random_jigsaw(shape, seed=5)
+        n = geometry.shape.n
+        for region in range(n):
+            cells = [c for c, r in enumerate(geometry.regions) if r == region]
+            assert len(cells) == n
+            reached, todo = {cells[0]}, [cells[0]]
+            while todo:
+                row, col = divmod(todo.pop(), n)
+                for other in ((row + 1) * n + col, (row - 1) * n + col, row * n + col + 1, row * n + col - 1):
+                    near = abs(other // n - row) + abs(other % n - col) == 1
+                    if 0 <= other < n * n and near and other in cells and other not in reached:
+                        reached.add(other)
+                        todo.append(other)
+            assert len(reached) == n, f"region {region} of {geometry.region_map()} is in pieces"
+        assert bitdoku.count_solutions(Grid.empty(shape).with_geometry(geometry), limit=1) == 1
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        ({"variant": "x", "difficulty": "hard"}, "cannot be rated"),
+        ({"variant": "x", "rating": (1.0, 2.0)}, "cannot be rated"),
+        ({"variant": "x", "clues": 7}, "fewer than 8 clues"),
+    ],
+)
+def test_requests_a_variant_cannot_meet_are_refused(options: dict, words: str) -> None:
+    with pytest.raises(ValueError, match=words):
+        generate(**options)
+
+
+def test_distinct_and_rated_runs_are_refused_for_variants() -> None:
+    with pytest.raises(ValueError, match=r"9x9 only \(classic rules\)"):
+        list(generate_many(2, variant="x", distinct=True))
+    with pytest.raises(ValueError, match="cannot be rated"):
+        list(generate_many(2, variant="x", rated=True))
+
+
+def test_generated_records_name_their_variant() -> None:
+    jigsaw = random_jigsaw(seed=1)
+    record = next(generate_many(1, variant=jigsaw, seed=1)).to_dict()
+    assert record["variant"] == "jigsaw" and record["regions"] == jigsaw.region_map()
+    assert "variant" not in next(generate_many(1, seed=1)).to_dict()
