@@ -160,3 +160,33 @@ def test_the_help_names_every_variant_of_the_library():
     from bitdoku.geometry import VARIANTS
 
     assert sorted(VARIANT_NAMES) == sorted(VARIANTS)
+
+
+def test_generate_x_puzzles_unique_under_the_diagonals():
+    result = invoke("generate", "-n", "3", "--seed", "4", "--variant", "x")
+    assert result.exit_code == 0
+    lines = result.stdout.split()
+    assert len(lines) == 3
+    for line in lines:
+        assert bitdoku.count_solutions(line, variant="x") == 1
+
+
+def test_generate_jigsaw_writes_a_jigsaw_file_that_count_reads(tmp_path):
+    result = invoke("generate", "-n", "2", "--seed", "4", "--variant", "jigsaw")
+    assert result.exit_code == 0
+    lines = result.stdout.split()
+    assert len(lines) == 4 and lines[1] == lines[3]  # puzzle, map, puzzle, map: one random map a run
+    path = tmp_path / "jigsaw.txt"
+    path.write_text(result.stdout)
+    counted = invoke("count", "--variant", "jigsaw", str(path))
+    assert counted.exit_code == 0 and counted.stdout.split() == ["1", "1"]
+    given = invoke("generate", "--seed", "4", "--regions", JIGSAW_MAP_4, "--shape", "2x2")
+    puzzle, region_map = given.stdout.split()
+    assert region_map == JIGSAW_MAP_4 and bitdoku.count_solutions(f"{puzzle}\n{region_map}", variant="jigsaw") == 1
+
+
+def test_generate_refuses_what_a_jigsaw_run_cannot_do():
+    resumed = invoke("generate", "--seed", "4", "--variant", "jigsaw", "--resume", "-o", "out.txt")
+    assert resumed.exit_code == ExitCode.USAGE and "--resume needs one line a puzzle" in resumed.stderr
+    unknown = invoke("generate", "--variant", "diagonal")
+    assert unknown.exit_code == ExitCode.USAGE and "unknown variant 'diagonal'" in unknown.stderr

@@ -217,3 +217,18 @@ def test_is_minimal_and_the_public_names():
     assert not is_minimal(bitdoku.Grid.parse("1234" "3412" "2143" "43.."))
     with pytest.raises(bitdoku.InvalidGridError, match="only a unique puzzle"):
         is_minimal(Grid.empty("2x2"))
+
+
+def test_compiling_is_not_charged_to_the_time_limit(monkeypatch):
+    """A cold Numba cache compiles for tens of seconds on the first call: the generator compiles (``warm_up``)
+    before any puzzle's clock starts, so a time limit shorter than the compile still gets a puzzle."""
+    from bitdoku.generate import puzzles
+
+    real = puzzles.warm_up
+
+    def slow_compile(request, *, rated=False):
+        real(request, rated=rated)
+        time.sleep(0.5)  # what a cold cache would add
+
+    monkeypatch.setattr(puzzles, "warm_up", slow_compile)
+    assert generate("3x3", seed=3, time_limit=0.4).givens > 0

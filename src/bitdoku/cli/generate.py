@@ -15,13 +15,16 @@ from bitdoku.cli.options import (
     Difficulty,
     OutputFileOption,
     OutputFormat,
+    RegionsOption,
     ResumeOption,
     SymmetryName,
+    VariantOption,
 )
 from bitdoku.cli.output import format_seconds, to_json
 
 if TYPE_CHECKING:
     from bitdoku.generate.puzzles import Generated
+    from bitdoku.geometry import Geometry
 
 
 def generate(
@@ -71,12 +74,16 @@ def generate(
     ] = None,
     output_file: OutputFileOption = None,
     resume: ResumeOption = False,
+    variant: VariantOption = None,
+    regions: RegionsOption = None,
 ) -> None:
     """Generate puzzles with exactly one solution, one a line, as they are made.
 
     Clues are removed from a random complete grid while the engine proves the puzzle unique. With --difficulty
     or --rating, puzzles are rated and kept only if they fit. When a target cannot be met within the budget
     (--max-nodes, --time-limit per puzzle), the command says what came closest and exits with code 4.
+    With --variant the puzzles are unique under the variant's rules; a jigsaw uses the --regions map, or a random
+    map drawn from the seed, and each puzzle line is followed by its region map line (a jigsaw file).
     """
     from bitdoku.cli.runner import results_file
     from bitdoku.generate.puzzles import generate_many, run_seed
@@ -86,13 +93,16 @@ def generate(
     if resume and (distinct or output is OutputFormat.grid):
         raise ValueError("--resume needs one line a puzzle and no --distinct")
     root, seed_used = run_seed(seed)
+    geometry = _geometry(variant, regions, shape, seed_used)
+    if resume and geometry is not None and geometry.regions is not None and output is OutputFormat.line:
+        raise ValueError("--resume needs one line a puzzle: a jigsaw run writes two; use --format json")
     start, clue_counts = time.perf_counter(), []
     with results_file(output_file, resume=resume) as done:
         made = generate_many(
             count, shape, seed=root, symmetry=symmetry.value, minimal=minimal, clues=clues,
             difficulty=difficulty.value.replace("-", " ") if difficulty else None, rating=parse_range(rating),
-            distinct=distinct, rated=output is OutputFormat.json, threads=threads, max_nodes=max_nodes,
-            time_limit=time_limit, start=done,
+            distinct=distinct, rated=output is OutputFormat.json and geometry is None, threads=threads,
+            max_nodes=max_nodes, time_limit=time_limit, start=done, variant=geometry,
         )
         for generated in _with_progress(made, count - done):
             emit(_show(generated, output, seed_used))
@@ -100,6 +110,25 @@ def generate(
             clue_counts.append(generated.clues)
     if count > 1 or seed is None:
         warn(_summary(clue_counts, time.perf_counter() - start, seed_used))
+
+
+def _geometry(variant: str | None, regions: str | None, shape: str, seed: int | None) -> Geometry | None:
+    """The checked --variant and --regions as a ``Geometry`` (a random jigsaw map from the seed when a jigsaw
+    has no map), or None for classic puzzles."""
+    from bitdoku.cli.inputs import read_rules
+    from bitdoku.geometry import Geometry
+    from bitdoku.shape import Shape
+
+    rules = read_rules(variant, regions, Shape.parse(shape))
+    if rules is None:
+        return None
+    if rules.paired:  # a jigsaw without a map
+        from bitdoku.generate.regions import random_jigsaw
+
+        others = "+".join(w for w in rules.variant.split("+") if w.strip().lower() != "jigsaw") or None
+        drawn = random_jigsaw(shape, seed=seed)
+        return Geometry(drawn.shape, Geometry.parse(others, shape).rules, drawn.regions, drawn.labels)
+    return Geometry.parse(rules.variant, shape, rules.regions)
 
 
 def parse_range(text: str | None) -> tuple[float, float] | None:
@@ -120,6 +149,9 @@ def _show(generated: Generated, output: OutputFormat, seed: int | None) -> str:
         return to_json({**generated.to_dict(), "seed": seed})
     if output is OutputFormat.grid:
         return generated.puzzle.to_picture() + "\n"
+    geometry = generated.puzzle.geometry
+    if geometry.regions is not None:  # a jigsaw file: the puzzle, then its region map
+        return f"{generated.puzzle.to_line()}\n{geometry.region_map()}"
     return generated.puzzle.to_line()
 
 

@@ -32,7 +32,7 @@ def open_inputs(argument: str | None, shape: Shape | None, variant: str | None =
     ``variant`` and ``regions`` (``--variant``, ``--regions``) put every puzzle under a variant's rules; they
     are checked before anything is read, and a bad one is a usage error naming its option.
     """
-    rules = _rules(variant, regions, shape)
+    rules = read_rules(variant, regions, shape)
     if argument is None:
         if rules is not None:
             raise ValueError("the demo grid is classic: give a puzzle, a file or '-' with --variant")
@@ -57,7 +57,7 @@ def open_inputs(argument: str | None, shape: Shape | None, variant: str | None =
     return Inputs(iter([Entry(1, grid)]), single=True, name="puzzle", rules=rules)
 
 
-def _rules(variant: str | None, regions: str | None, shape: Shape | None) -> Rules | None:
+def read_rules(variant: str | None, regions: str | None, shape: Shape | None) -> Rules | None:
     """The checked ``--variant`` and ``--regions`` (``@FILE`` read), or None for classic puzzles."""
     if regions is not None and regions.startswith("@"):
         try:

@@ -347,6 +347,7 @@ def make_puzzles(request: Request, rngs: NDArray[np.uint64], first_index: int, *
     """Puzzles ``first_index, first_index + 1, ...``, one a row of ``rngs`` (uint64[k, 1], advanced), each with its
     own budget; a puzzle whose budget runs out comes back as its ``GenerationLimitError``. ``Cancelled`` when
     ``cancel`` is set."""
+    warm_up(request, rated=rated)
     maker = _Maker(request)
     cancel = cancel or threading.Event()
     budgets = [Budget(request.max_nodes, request.time_limit, cancel) for _ in range(len(rngs))]
@@ -383,6 +384,33 @@ def make_puzzles(request: Request, rngs: NDArray[np.uint64], first_index: int, *
                                   attempts_seen.count, budget.nodes, budget.seconds)
         pending = still
     return made  # type: ignore[return-value]
+
+
+_warmed: set[tuple[bool, bool]] = set()
+
+
+def warm_up(request: Request, *, rated: bool = False) -> None:
+    """Compile the kernels a request runs, or load them from Numba's cache, before any puzzle's clock starts.
+
+    Why: on a cold cache the first kernel call compiles for tens of seconds (minutes on a busy machine), and that
+    is not the puzzle's work: charged to its ``time_limit`` it made a first ``bitdoku generate`` fail. The kernels
+    take the same argument types for every shape, so an attempt at a 4x4 grid of the same kind (classic, or a
+    variant's tables) compiles both paths, whole attempts in one call and the bounded fill and removal, in
+    microseconds of work; a request that rates compiles the logic solver's kernels too. Once a process.
+    """
+    kind = (request.geometry.is_classic, rated or request.filtered_by_rating)
+    if kind in _warmed:
+        return
+    small = _Maker(Request.make("2x2", variant=None if kind[0] else "x"))
+    rng = np.ones(1, dtype=np.uint64)
+    small.attempt_rows(rng.reshape(1, 1).copy(), small.request.max_nodes)
+    workspace = workspace_for(small.request.shape.n, small.request.tables[2])
+    small.attempt_bounded(rng, Budget(small.request.max_nodes, float("inf")), workspace)
+    if kind[1]:
+        from bitdoku.logic.warmup import warm_up as warm_up_logic
+
+        warm_up_logic()
+    _warmed.add(kind)
 
 
 def _proven_minimal(request: Request, cells: NDArray[np.uint8], solution: NDArray[np.uint8], budget: Budget) -> bool:
