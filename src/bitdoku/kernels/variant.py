@@ -36,7 +36,7 @@ from numba.extending import overload
 
 from bitdoku.kernels import dfs, propagate
 from bitdoku.kernels.bits import digit_bit, full_mask, lowest_bit, lowest_bit_index, popcount
-from bitdoku.kernels.rng import below, random_bit
+from bitdoku.kernels.rng import random_bit
 from bitdoku.kernels.status import (
     BUDGET_EXHAUSTED,
     COMPLETE,
@@ -311,23 +311,12 @@ def _propagate(cand, value, queue, queued, n, tables, flags, stats, sees, places
 
 @njit(cache=True, nogil=True)
 def _choose_cell(cand, value, n_cells, good_enough, randomised, rng):
-    """The empty cell with the fewest candidates, or -1 when the grid is full: the first one, stopping at
-    ``good_enough`` candidates, or one drawn at random among the ties (reservoir sampling) when ``randomised``."""
-    best = -1
-    best_count = 1 << 30
-    ties = 0
-    for cell in range(n_cells):
-        if value[cell] == 0:
-            count = popcount(cand[cell])
-            if count < best_count:
-                best, best_count, ties = cell, count, 1
-                if count <= good_enough and not randomised:
-                    break
-            elif randomised and count == best_count:
-                ties += 1
-                if below(rng, ties) == 0:
-                    best = cell
-    return best
+    """The empty cell with the fewest candidates, or -1 when the grid is full: the classic cell-by-cell kernel's
+    choice (``dfs``), the first one stopping at ``good_enough`` candidates, or one drawn at random among the ties
+    when ``randomised``."""
+    if randomised:
+        return dfs._choose_cell_at_random((value, cand), n_cells, rng)
+    return dfs._choose_cell((value, cand), n_cells, good_enough)
 
 
 @njit(cache=True, nogil=True)
