@@ -107,8 +107,6 @@ def test_random_jigsaw_maps_are_connected_and_seeded() -> None:
 @pytest.mark.parametrize(
     ("options", "words"),
     [
-        ({"variant": "x", "difficulty": "hard"}, "cannot be rated"),
-        ({"variant": "x", "rating": (1.0, 2.0)}, "cannot be rated"),
         ({"variant": "x", "clues": 7}, "fewer than 8 clues"),
     ],
 )
@@ -117,11 +115,16 @@ def test_requests_a_variant_cannot_meet_are_refused(options: dict, words: str) -
         generate(**options)
 
 
-def test_distinct_and_rated_runs_are_refused_for_variants() -> None:
+def test_distinct_runs_are_refused_for_variants() -> None:
     with pytest.raises(ValueError, match=r"9x9 only \(classic rules\)"):
         list(generate_many(2, variant="x", distinct=True))
-    with pytest.raises(ValueError, match="cannot be rated"):
-        list(generate_many(2, variant="x", rated=True))
+
+
+def test_variants_are_generated_at_a_difficulty_and_rated() -> None:
+    puzzle = generate(variant="x", difficulty="easy", seed=2)
+    assert bitdoku.rate(puzzle).level == "easy" and bitdoku.count_solutions(puzzle) == 1
+    made = next(generate_many(1, variant="windoku", rated=True, seed=2))
+    assert made.rating == bitdoku.rate(made.puzzle) and made.puzzle.variant == "windoku"
 
 
 def test_generated_records_name_their_variant() -> None:

@@ -101,7 +101,7 @@ def generate(
         made = generate_many(
             count, shape, seed=root, symmetry=symmetry.value, minimal=minimal, clues=clues,
             difficulty=difficulty.value.replace("-", " ") if difficulty else None, rating=parse_range(rating),
-            distinct=distinct, rated=output is OutputFormat.json and geometry is None, threads=threads,
+            distinct=distinct, rated=output is OutputFormat.json, threads=threads,
             max_nodes=max_nodes, time_limit=time_limit, start=done, variant=geometry,
         )
         for generated in _with_progress(made, count - done):

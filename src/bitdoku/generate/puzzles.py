@@ -143,7 +143,8 @@ def generate(
         The rules (``bitdoku.geometry``): ``"x"``, ``"windoku"``, ``"anti-knight"``, ``"anti-king"``,
         ``"nonconsecutive"``, combinations (``"x+anti-king"``), or a ``Geometry`` (a jigsaw: ``Geometry.jigsaw(map)``
         or ``bitdoku.generate.regions.random_jigsaw``). The puzzle is unique under those rules and carries them.
-        Variants take no ``difficulty`` or ``rating`` (they cannot be rated yet).
+        A variant's ``difficulty`` and ``rating`` are those of ``bitdoku.rate`` on it (the SE numbers of the
+        techniques that hold on its geometry).
 
     Returns
     -------
@@ -209,8 +210,6 @@ def generate_many(
     if distinct and (request.shape != Shape(3, 3) or not request.geometry.is_classic):
         raise ValueError("distinct puzzles are told apart by their canonical form, which is defined for 9x9 only "
                          "(classic rules)")
-    if rated and not request.geometry.is_classic:
-        raise ValueError(f"{request.geometry.name} puzzles cannot be rated yet")
     if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start <= count:
         raise ValueError(f"start must be an integer from 0 to count, not {start!r}")
     return _Run(request, root_sequence(seed), count, distinct=distinct, rated=rated, threads=threads,

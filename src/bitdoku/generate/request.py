@@ -79,8 +79,6 @@ class Request:
             geometry = Geometry.parse(variant, shape)
         shape = geometry.shape
         symmetry = Symmetry.parse(symmetry)
-        if not geometry.is_classic and (difficulty is not None or rating is not None):
-            raise ValueError(f"{geometry.name} puzzles cannot be rated yet, so they take no difficulty or rating")
         if clues is not None:
             _check_clues(geometry, symmetry, clues)
         if difficulty is not None and difficulty not in LEVELS:
