@@ -171,6 +171,12 @@ class Geometry:
         """Units, cell units, peers and neighbours (cached; the arrays are read-only)."""
         return _tables(self.shape, self.rules, self.regions)
 
+    @property
+    def relations(self) -> tuple[tuple[int, ...], ...]:
+        """For each cell, the peers it shares no unit with (a knight's or king's move away): the cells whose equal
+        digit is a conflict of a relation, not of a unit (cached)."""
+        return _relations(self.shape, self.rules, self.regions)
+
     def region_map(self) -> str:
         """The jigsaw's region map as one line of symbols (the boxes, lettered A.., for a box geometry)."""
         n = self.shape.n
@@ -207,6 +213,13 @@ class Geometry:
 _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 
+def consecutive_mask(digit: int, n: int) -> int:
+    """The bits of digit - 1 and digit + 1 (those in 1..n): what a nonconsecutive neighbour of ``digit`` may not
+    hold."""
+    bit = 1 << (digit - 1)
+    return ((bit << 1) | (bit >> 1)) & ((1 << n) - 1)
+
+
 @cache
 def _classic(shape: Shape) -> Geometry:
     return Geometry(shape)
@@ -219,6 +232,18 @@ def _windows(shape: Shape) -> list[NDArray[np.int32]]:
     tops = range(1, n - r, r + 1)
     lefts = range(1, n - c, c + 1)
     return [cells[top : top + r, left : left + c].ravel() for top in tops for left in lefts]
+
+
+@cache
+def _relations(shape: Shape, rules: frozenset[str], regions: tuple[int, ...] | None) -> tuple[tuple[int, ...], ...]:
+    tables = _tables(shape, rules, regions)
+    found = []
+    for cell in range(shape.n_cells):
+        mine = tables.cell_units[tables.cell_unit_start[cell] : tables.cell_unit_start[cell + 1]]
+        mates = set(tables.units[mine].ravel().tolist())
+        peers = tables.peers[tables.peer_start[cell] : tables.peer_start[cell + 1]].tolist()
+        found.append(tuple(peer for peer in peers if peer not in mates))
+    return tuple(found)
 
 
 def _moves(n: int, cell: int, moves: tuple[tuple[int, int], ...]) -> list[int]:

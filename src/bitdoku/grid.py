@@ -17,7 +17,7 @@ from bitdoku.errors import InvalidGridError, ParseError, ShapeError, cell_name
 from bitdoku.formats.block import format_block, format_jigsaw_block, format_rows, parse_block
 from bitdoku.formats.json import format_json, parse_json
 from bitdoku.formats.line import _shape_for, format_line, parse_line
-from bitdoku.geometry import Geometry
+from bitdoku.geometry import Geometry, consecutive_mask
 from bitdoku.shape import Shape
 
 
@@ -262,7 +262,7 @@ class Grid:
             for neighbour in tables.adjacent[tables.adjacent_start[cell] : tables.adjacent_start[cell + 1]]:
                 value = self._cells[neighbour]
                 if value:
-                    seen |= 1 << value | (1 << (value - 2) if value > 1 else 0)  # digits value +- 1
+                    seen |= consecutive_mask(value, self.n)
         return ((1 << self.n) - 1) & ~seen
 
     def _peers(self, cell: int) -> NDArray[np.int32]:
@@ -303,12 +303,10 @@ class Grid:
         for cell, value in enumerate(cells):
             if not value:
                 continue
-            in_units = set(tables.units[tables.cell_units[tables.cell_unit_start[cell] : tables.cell_unit_start[
-                cell + 1]]].ravel().tolist())
-            for peer in self._peers(cell):
-                if peer > cell and cells[peer] == value and int(peer) not in in_units:
-                    pair = (cell_name(cell, n), cell_name(int(peer), n))
-                    found.append(Conflict(value, geometry.relation(cell, int(peer)), pair))
+            for peer in geometry.relations[cell]:
+                if peer > cell and cells[peer] == value:
+                    pair = (cell_name(cell, n), cell_name(peer, n))
+                    found.append(Conflict(value, geometry.relation(cell, peer), pair))
             for neighbour in tables.adjacent[tables.adjacent_start[cell] : tables.adjacent_start[cell + 1]]:
                 other = cells[neighbour]
                 if neighbour > cell and other and abs(other - value) == 1:

@@ -125,9 +125,7 @@ def _geometry(variant: str | None, regions: str | None, shape: str, seed: int | 
     if rules.paired:  # a jigsaw without a map
         from bitdoku.generate.regions import random_jigsaw
 
-        others = "+".join(w for w in rules.variant.split("+") if w.strip().lower() != "jigsaw") or None
-        drawn = random_jigsaw(shape, seed=seed)
-        return Geometry(drawn.shape, Geometry.parse(others, shape).rules, drawn.regions, drawn.labels)
+        return Geometry.parse(rules.variant, shape, random_jigsaw(shape, seed=seed).region_map())
     return Geometry.parse(rules.variant, shape, rules.regions)
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from functools import cache
 
 from bitdoku.engines.result import SearchResult, SearchStats, Status, conflict_result, status_of
-from bitdoku.geometry import Geometry
+from bitdoku.geometry import Geometry, consecutive_mask
 from bitdoku.grid import Grid
 
 
@@ -62,7 +62,7 @@ def search(puzzle: Grid, *, limit: int, max_nodes: int, keep: int) -> SearchResu
         for unit in units[cell]:
             occupied |= occupied_sets[unit]
         if related[cell] or adjacent[cell]:
-            occupied |= _occupied_by_relations(cell, cells, related, adjacent) & full
+            occupied |= _occupied_by_relations(cell, cells, related, adjacent, n)
         if occupied + code > full:
             if not stack:
                 break
@@ -86,18 +86,15 @@ def _cell_tables(geometry: Geometry) -> tuple[list[list[int]], list[list[int]], 
     """For each cell: its units, its peers outside those units (relations) and its orthogonal neighbours when
     they may not hold consecutive digits."""
     tables = geometry.tables
-    units, related, adjacent = [], [], []
+    units, adjacent = [], []
     for cell in range(geometry.shape.n_cells):
-        mine = tables.cell_units[tables.cell_unit_start[cell] : tables.cell_unit_start[cell + 1]].tolist()
-        mates = set(tables.units[mine].ravel().tolist())
-        peers = tables.peers[tables.peer_start[cell] : tables.peer_start[cell + 1]].tolist()
-        units.append(mine)
-        related.append([peer for peer in peers if peer not in mates])
+        units.append(tables.cell_units[tables.cell_unit_start[cell] : tables.cell_unit_start[cell + 1]].tolist())
         adjacent.append(tables.adjacent[tables.adjacent_start[cell] : tables.adjacent_start[cell + 1]].tolist())
-    return units, related, adjacent
+    return units, [list(peers) for peers in geometry.relations], adjacent
 
 
-def _occupied_by_relations(cell: int, cells: list[int], related: list[list[int]], adjacent: list[list[int]]) -> int:
+def _occupied_by_relations(cell: int, cells: list[int], related: list[list[int]], adjacent: list[list[int]],
+                           n: int) -> int:
     """The digits a cell may not take because of relation peers and, for nonconsecutive, its neighbours."""
     occupied = 0
     for peer in related[cell]:
@@ -106,7 +103,7 @@ def _occupied_by_relations(cell: int, cells: list[int], related: list[list[int]]
     for neighbour in adjacent[cell]:
         digit = cells[neighbour]
         if digit:
-            occupied |= 1 << digit | (1 << (digit - 2) if digit > 1 else 0)  # digit + 1 and digit - 1
+            occupied |= consecutive_mask(digit, n)
     return occupied
 
 

@@ -30,7 +30,7 @@ from bitdoku.formats.pencilmarks import (
     parse_candidate_picture,
     parse_pencilmarks,
 )
-from bitdoku.geometry import Geometry
+from bitdoku.geometry import Geometry, consecutive_mask
 from bitdoku.grid import Grid
 from bitdoku.shape import Shape
 
@@ -189,8 +189,12 @@ class CandidateGrid:
         for a variant the digits of its other units, of its relation peers, and those next to its neighbours'
         digits when neighbours may not hold consecutive digits."""
         geometry = grid.geometry
-        layout = layout_of(geometry)
         cells = grid.cells
+        layout = layout_of(geometry)
+        full = (1 << grid.n) - 1
+        if not geometry.is_classic:
+            masks = tuple(0 if value else full & ~_blocked(layout, cells, cell) for cell, value in enumerate(cells))
+            return cls(cells, masks, grid.shape, geometry)
         used = []
         for unit in layout.units:
             seen = 0
@@ -198,16 +202,10 @@ class CandidateGrid:
                 if cells[cell]:
                     seen |= 1 << (cells[cell] - 1)
             used.append(seen)
-        full = (1 << grid.n) - 1
-        if geometry.is_classic:
-            masks = tuple(
-                0 if cells[cell] else full & ~(used[r] | used[c] | used[b])
-                for cell, (r, c, b) in enumerate(layout.cell_units)
-            )
-        else:
-            masks = tuple(
-                0 if value else full & ~_blocked(layout, cells, cell, full) for cell, value in enumerate(cells)
-            )
+        masks = tuple(
+            0 if cells[cell] else full & ~(used[r] | used[c] | used[b])
+            for cell, (r, c, b) in enumerate(layout.cell_units)
+        )
         return cls(cells, masks, grid.shape, geometry)
 
     @classmethod
@@ -354,7 +352,7 @@ class CandidateGrid:
     ) -> CandidateGrid:
         """Place and eliminate in one copy (placements first)."""
         values, masks = bytearray(self._values), list(self._masks)
-        peers, adjacent, full = self.layout.peers, self.layout.adjacent, (1 << self.n) - 1
+        peers, adjacent, n = self.layout.peers, self.layout.adjacent, self.n
         for cell, digit in placements:
             values[cell] = digit
             masks[cell] = 0
@@ -362,7 +360,7 @@ class CandidateGrid:
             for peer in peers[cell]:
                 masks[peer] &= bit
             if adjacent[cell]:
-                near = ~_consecutive(digit, full)
+                near = ~consecutive_mask(digit, n)
                 for neighbour in adjacent[cell]:
                     masks[neighbour] &= near
         for cell, digit in eliminations:
@@ -373,10 +371,10 @@ class CandidateGrid:
         """A copy where no open cell keeps a digit that a peer already holds, or, for nonconsecutive grids, one
         next to a neighbour's digit (pencil marks typed by hand may)."""
         masks = list(self._masks)
-        layout, values, full = self.layout, self._values, (1 << self.n) - 1
+        layout, values = self.layout, self._values
         for cell, mask in enumerate(masks):
             if mask:
-                masks[cell] = mask & ~_blocked(layout, values, cell, full)
+                masks[cell] = mask & ~_blocked(layout, values, cell)
         if tuple(masks) == self._masks:
             return self
         return CandidateGrid(self._values, tuple(masks), self._shape, self.geometry)
@@ -418,13 +416,7 @@ class CandidateGrid:
         return hash((self.geometry, self._values, self._masks))
 
 
-def _consecutive(digit: int, full: int) -> int:
-    """The mask of digit-1 and digit+1 (those that exist)."""
-    bit = 1 << (digit - 1)
-    return ((bit << 1) | (bit >> 1)) & full
-
-
-def _blocked(layout: Layout, values: bytes, cell: int, full: int) -> int:
+def _blocked(layout: Layout, values: bytes, cell: int) -> int:
     """The digits a cell may not take because of filled cells: its peers' digits, and the digits next to its
     neighbours' digits when neighbours may not hold consecutive digits."""
     blocked = 0
@@ -433,7 +425,7 @@ def _blocked(layout: Layout, values: bytes, cell: int, full: int) -> int:
             blocked |= 1 << (values[peer] - 1)
     for neighbour in layout.adjacent[cell]:
         if values[neighbour]:
-            blocked |= _consecutive(values[neighbour], full)
+            blocked |= consecutive_mask(values[neighbour], layout.shape.n)
     return blocked
 
 
