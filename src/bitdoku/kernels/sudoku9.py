@@ -539,7 +539,7 @@ def _load_givens(cells, states):
             states[0, 3 * digit + band] &= ~(filled & ~np.int64(states[1, 3 * digit + band]))
     states[0, S_HIDDEN_DIRTY] = 0x1FF
     states[0, S_LOCKED_DIRTY] = 0x1FF
-    if _naked_singles(states, 0, False) < 0:
+    if _naked_singles(states, np.int64(0), np.bool_(False)) < 0:  # typed arguments: see _search_loaded
         return CONTRADICTION
     return -1
 
@@ -610,13 +610,18 @@ def _search_loaded(limit, max_nodes, flags, solutions, stats, states, frames, se
     """The search of ``search9_in`` from the givens already loaded in state 0 (stats zeroed by the caller).
 
     With ``RANDOM_ORDER`` in ``flags``, digits are tried in an order drawn from ``seed`` (``random_solution9``).
+
+    Written for a short first compile (the first ``bitdoku solve`` waits for it): the helpers are called with
+    typed variables, never a literal ``0`` or ``False`` (Numba would compile a second copy of each helper, and of
+    everything it calls, for the literal type), and states are copied word by word (a slice copy brings in
+    Numba's shape-mismatch error, which compiles a dozen string functions).
     """
     stats[STAT_NODES] = 1
-    filled = _propagate(states, 0, flags)
+    top = np.int64(0)
+    filled = _propagate(states, top, flags)
     if filled < 0:
         return COMPLETE
     placements = filled
-    top = 0
     status = COMPLETE
     while True:
         band, pos, mask = _choose_cell(states, top)
@@ -655,7 +660,8 @@ def _search_loaded(limit, max_nodes, flags, solutions, stats, states, frames, se
                 rest &= rest - 1
             frames[frame, 2] = rest
             if rest != 0:
-                states[frame + 1] = states[frame]
+                for word in range(STATE_WORDS):  # a loop, not a slice copy: see _search_loaded's docstring
+                    states[frame + 1, word] = states[frame, word]
                 target = frame + 1
             else:
                 top -= 1  # the frame is used up: its state becomes the child
