@@ -13,7 +13,7 @@ function that could reach both would bring both along. A ``prange`` version meas
 import numpy as np
 from numba import njit
 
-from bitdoku.kernels.dfs import search_generic
+from bitdoku.kernels.dfs import box_rows, box_search, search_generic
 from bitdoku.kernels.status import GENERIC_ONLY
 from bitdoku.kernels.sudoku9 import MAX_DEPTH, STATE_WORDS, is_standard9_table, search9_in
 
@@ -36,10 +36,22 @@ def search_rows(puzzles, n, units, cell_units, peers, limit, max_nodes, flags, s
 
     Cost: the sum of the rows' searches.
     """
-    if is_standard9_table(units) and not flags & GENERIC_ONLY:
+    kernel = rows_kernel(n, units, flags)
+    if kernel is search_rows9:
         search_rows9(puzzles, limit, max_nodes, flags, solutions, status, stats)
+    elif kernel is search_rows_boxes:
+        search_rows_boxes(puzzles, n, box_rows(n, units, flags), limit, max_nodes, flags, solutions, status, stats)
     else:
         search_rows_generic(puzzles, n, units, cell_units, peers, limit, max_nodes, flags, solutions, status, stats)
+
+
+def rows_kernel(n, units, flags):
+    """The compiled loop ``search_rows`` runs: the 9x9 band kernel, the bitboard kernel of box shapes (not
+    through ``search_generic``, so that a first batch does not compile the cell-by-cell kernel too), or that
+    one for other unit tables."""
+    if is_standard9_table(units) and not flags & GENERIC_ONLY:
+        return search_rows9
+    return search_rows_boxes if box_rows(n, units, flags) > 0 else search_rows_generic
 
 
 @njit(cache=True, nogil=True)
@@ -50,6 +62,16 @@ def search_rows9(puzzles, limit, max_nodes, flags, solutions, status, stats):
     for row in range(puzzles.shape[0]):
         status[row] = search9_in(puzzles[row], limit, max_nodes, flags, solutions[row : row + 1], stats[row], states,
                                  frames)
+
+
+@njit(cache=True, nogil=True)
+def search_rows_boxes(puzzles, n, r, limit, max_nodes, flags, solutions, status, stats):
+    """``search_rows`` for grids of the plain box geometry with boxes of ``r`` rows, on the bitboard kernel."""
+    no_guide = np.zeros(0, np.uint8)
+    for row in range(puzzles.shape[0]):
+        rng = np.zeros(1, np.uint64)  # each row's own, as a single search has
+        status[row] = box_search(puzzles[row], n, r, limit, max_nodes, flags, solutions[row : row + 1], stats[row],
+                                 rng, no_guide, np.int64(-1))
 
 
 @njit(cache=True, nogil=True)

@@ -429,15 +429,16 @@ def _load(cells, st, n, r, c):
     st[0, _dirty(n)] = full
     st[0, _dirty(n) + 1] = full
     invalid = False
+    root = np.int64(0)  # typed, not a literal 0: see _search
     for cell in range(n * n):
         value = np.int64(cells[cell])
         if value == 0:
             continue
-        if value > n or not _place(st, 0, n, r, c, value - 1, cell // n, cell % n):
+        if value > n or not _place(st, root, n, r, c, value - 1, cell // n, cell % n):
             invalid = True
     if invalid:
         return INVALID
-    if _naked(st, 0, n, r, c, False) < 0:
+    if _naked(st, root, n, r, c, np.bool_(False)) < 0:
         return CONTRADICTION
     return -1
 
@@ -480,8 +481,8 @@ def first_solution(cells, n, r, max_nodes, flags, solutions, stats, rng, unit, s
     run = 1
     while True:
         depth = max(FIRST_DEPTH, stats[STAT_MAX_DEPTH] + 2)  # no run regrows the stack an earlier run needed
-        status = _search(cells, n, r, 1, max_nodes - stats[STAT_NODES], _luby(run) * unit, flags | RANDOM_ORDER,
-                         solutions, run_stats, rng, no_guide, -1, depth)
+        status = _search(cells, n, r, np.int64(1), max_nodes - stats[STAT_NODES], _luby(run) * unit,
+                         flags | RANDOM_ORDER, solutions, run_stats, rng, no_guide, np.int64(-1), depth)
         for slot in (STAT_NODES, STAT_GUESSES, STAT_BACKTRACKS, STAT_PLACEMENTS):
             stats[slot] += run_stats[slot]
         stats[STAT_MAX_DEPTH] = max(stats[STAT_MAX_DEPTH], run_stats[STAT_MAX_DEPTH])
@@ -516,14 +517,17 @@ def search_boards(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, g
     depth, the stack doubling as needed.
     """
     return _search(cells, n, r, limit, max_nodes, max_nodes, flags, solutions, stats, rng, guide, changed_cell,
-                   FIRST_DEPTH)
+                   np.int64(FIRST_DEPTH))
 
 
 @njit(cache=True, nogil=True)
 def _search(cells, n, r, limit, max_nodes, max_backtracks, flags, solutions, stats, rng, guide, changed_cell,
             depth):
     """``search_boards``, also cut (``BUDGET_EXHAUSTED``) after ``max_backtracks`` dead ends, with a stack of
-    ``depth`` states to start with."""
+    ``depth`` states to start with.
+
+    Helpers get typed variables, never a literal ``0`` (``root``): Numba would compile a second copy of each
+    helper, and of all it calls, for the literal type, which doubles the first compile."""
     stats[:] = 0
     c = n // r
     words = n * n + n + 2
@@ -539,14 +543,15 @@ def _search(cells, n, r, limit, max_nodes, max_backtracks, flags, solutions, sta
         st[0, (np.int64(guide[changed_cell]) - 1) * n + changed_cell // n] &= ~_bit(changed_cell % n)
     stats[STAT_NODES] = 1
     work = _scratch(n)
-    filled = _propagate(st, 0, n, r, c, flags, bands, work)
+    root = np.int64(0)
+    filled = _propagate(st, root, n, r, c, flags, bands, work)
     if filled < 0:
         return COMPLETE
     placements = filled
     planes = np.empty(8, np.uint64)
     good_enough = 2 if flags & NAKED_SINGLES else 1
     randomised = flags & RANDOM_ORDER != 0
-    top = 0
+    top = np.int64(0)
     status = COMPLETE
     while True:
         row, col = _choose_cell(st, top, n, good_enough, planes, randomised, rng)
@@ -587,7 +592,8 @@ def _search(cells, n, r, limit, max_nodes, max_backtracks, flags, solutions, sta
             rest &= ~(ONE << np.uint64(digit))
             rests[frame] = rest
             if rest != ZERO:
-                st[frame + 1] = st[frame]
+                for word in range(st.shape[1]):  # a loop, not a slice copy: see _copy_rows
+                    st[frame + 1, word] = st[frame, word]
                 target = frame + 1
             else:
                 top -= 1  # the frame is used up: its state becomes the child
@@ -638,12 +644,22 @@ def _deeper(st, frames, rests):
     """The stack with twice the depths, the states and frames so far copied over."""
     depth = st.shape[0]
     bigger = np.empty((2 * depth, st.shape[1]), np.uint64)
-    bigger[:depth] = st
+    _copy_rows(st, bigger)
     more_frames = np.empty((2 * depth, 2), np.int64)
-    more_frames[:depth] = frames
+    _copy_rows(frames, more_frames)
     more_rests = np.empty(2 * depth, np.uint64)
-    more_rests[:depth] = rests
+    for i in range(depth):
+        more_rests[i] = rests[i]
     return bigger, more_frames, more_rests
+
+
+@njit(cache=True, nogil=True)
+def _copy_rows(source, target):
+    """Copy the rows of ``source`` into the first rows of ``target``, element by element: a slice copy would bring
+    in Numba's shape-mismatch error, a dozen string functions that lengthen the first compile by seconds."""
+    for i in range(source.shape[0]):
+        for j in range(source.shape[1]):
+            target[i, j] = source[i, j]
 
 
 @njit(cache=True, nogil=True)

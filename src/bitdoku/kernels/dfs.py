@@ -43,7 +43,7 @@ from bitdoku.kernels.status import (
     STAT_PLACEMENTS,
     STAT_SOLUTIONS,
 )
-from bitdoku.kernels.sudoku9 import is_standard9_table, search9
+from bitdoku.kernels.sudoku9 import is_standard9_table, search9, search9_in
 
 #: The seed of the random runs of a restarted first-solution search when the caller gives none.
 RESTART_SEED = 0x5EED
@@ -143,6 +143,39 @@ def search_generic(cells, n, units, cell_units, peers, limit, max_nodes, flags, 
 
 
 @njit(cache=True, nogil=True)
+def box_rows(n, units, flags):
+    """The rows of a box when ``units`` is the plain box geometry that the bitboard kernel assumes (and ``flags``
+    do not ask for the generic kernel), else 0."""
+    r = units[2 * n, n - 1] // n + 1  # the first box's last cell is in row box_rows - 1
+    if flags & GENERIC_ONLY == 0 and is_box_geometry(units, n, r):
+        return r
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def box_search(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell):
+    """``search_in`` for a grid of the plain box geometry (boxes of ``r`` rows), on the bitboard kernel: a first
+    solution (``limit`` 1, no guide) restarts on a schedule unless ``flags`` has ``NO_RESTARTS``."""
+    if restarts(limit, guide.shape[0] > 0, changed_cell, flags):
+        return first_solution(cells, n, r, max_nodes, flags, solutions, stats, restart_rng(flags, rng),
+                              np.int64(RESTART_UNIT), np.zeros(1, np.int64))
+    return search_boards(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell)
+
+
+@njit(cache=True, nogil=True)
+def restarts(limit, guided, changed_cell, flags):
+    """Whether a search of the bitboard kernel is a first-solution search that restarts (``first_solution``)."""
+    return limit == 1 and not guided and changed_cell < 0 and flags & NO_RESTARTS == 0
+
+
+@njit(cache=True, nogil=True)
+def restart_rng(flags, rng):
+    """The random state of restarted runs: the caller's with ``RANDOM_ORDER``, else a fixed seed (one puzzle,
+    one answer)."""
+    return rng if flags & RANDOM_ORDER else np.full(1, RESTART_SEED, np.uint64)
+
+
+@njit(cache=True, nogil=True)
 def search_in(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng, guide,
               changed_cell):
     """``search_generic`` in a workspace the caller reuses, with two extras for the generator.
@@ -160,13 +193,9 @@ def search_in(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, s
     (``limit`` 1, no guide) restarts on a schedule unless ``flags`` has ``NO_RESTARTS``; its random runs draw
     from ``rng`` with ``RANDOM_ORDER``, else from a fixed seed, so that a puzzle always gets the same answer.
     """
-    r = units[2 * n, n - 1] // n + 1  # the first box's last cell is in row box_rows - 1
-    if flags & GENERIC_ONLY == 0 and is_box_geometry(units, n, r):
-        if limit == 1 and guide.shape[0] == 0 and changed_cell < 0 and flags & NO_RESTARTS == 0:
-            own_rng = rng if flags & RANDOM_ORDER else np.full(1, RESTART_SEED, np.uint64)
-            return first_solution(cells, n, r, max_nodes, flags, solutions, stats, own_rng, RESTART_UNIT,
-                                  np.zeros(1, np.int64))
-        return search_boards(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell)
+    r = box_rows(n, units, flags)
+    if r > 0:
+        return box_search(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell)
     stats[:] = 0
     n_cells = n * n
     reset_workspace(ws)
@@ -309,6 +338,28 @@ def search(cells, n, units, cell_units, peers, limit, max_nodes, flags, solution
     A Python function, not a compiled one: a compiled dispatcher would compile every kernel it may reach, and a
     first 9x9 run would wait for the 16x16/25x25 kernels too (70 s against 20 s).
     """
-    if n == 9 and flags & GENERIC_ONLY == 0 and is_standard9_table(units):
+    kernel, r = kernel_for(n, units, limit, flags)
+    if kernel is search9_in:
         return search9(cells, limit, max_nodes, flags, solutions, stats)
-    return search_generic(cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats)
+    if kernel is search_generic:
+        return search_generic(cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats)
+    rng = np.zeros(1, np.uint64)
+    if kernel is first_solution:
+        return first_solution(cells, n, r, max_nodes, flags, solutions, stats, restart_rng(flags, rng),
+                              RESTART_UNIT, np.zeros(1, np.int64))
+    return search_boards(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, np.zeros(0, np.uint8), -1)
+
+
+def kernel_for(n, units, limit, flags):
+    """The compiled function that ``search`` runs for these arguments, and the box rows it needs (0 if none).
+
+    ``search`` calls it from Python, not through ``box_search``, so that a first call compiles that one kernel
+    only (a 4x4 count compiles ``search_boards``, not also the restarted search and the cell-by-cell kernel:
+    measured 62 s of compiling against 13 s); ``cache.is_compiled`` asks it whether a call will compile.
+    """
+    if n == 9 and flags & GENERIC_ONLY == 0 and is_standard9_table(units):
+        return search9_in, 0  # through search9, which is plain Python
+    r = box_rows(n, units, flags)
+    if r == 0:
+        return search_generic, 0
+    return (first_solution if restarts(limit, False, -1, flags) else search_boards), r
