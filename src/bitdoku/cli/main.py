@@ -25,6 +25,7 @@ from bitdoku.cli.hint import hint
 from bitdoku.cli.rate import rate
 from bitdoku.cli.serve import serve
 from bitdoku.cli.solve import solve
+from bitdoku.cli.warmup import warmup
 from bitdoku.errors import (
     BitdokuError,
     GenerationLimitError,
@@ -132,6 +133,7 @@ app.command()(rate)
 app.command()(generate)
 app.command()(canon)
 app.command()(serve)
+app.command()(warmup)
 
 
 def run() -> None:

@@ -30,6 +30,7 @@ from bitdoku.cli.output import error_record, format_seconds, to_json
 if TYPE_CHECKING:
     from bitdoku.batch import BatchResult
     from bitdoku.cli.inputs import Inputs
+    from bitdoku.engines.registry import Engine
     from bitdoku.engines.result import SearchResult, Status
     from bitdoku.formats.reader import Entry
     from bitdoku.grid import Grid
@@ -202,7 +203,7 @@ def _results(inputs: Inputs, plan: Plan, skip: int = 0) -> Iterator[tuple[Entry,
                 yield entry, None, None
                 continue
             if entry.grid.shape not in warm:
-                _warm_up(engine.warm_up, entry.grid.shape)
+                _warm_up(engine, entry.grid.shape, plan.limit)
                 warm.add(entry.grid.shape)
             start = time.perf_counter()
             result = search(entry.grid, limit=plan.limit, keep=plan.keep, engine=plan.engine, max_nodes=plan.max_nodes,
@@ -216,24 +217,42 @@ def _results(inputs: Inputs, plan: Plan, skip: int = 0) -> Iterator[tuple[Entry,
         flush()
 
 
-def _warm_up(warm_up: Callable[[Shape], None] | None, shape: Shape) -> None:
-    """Compile a JIT engine before timing a puzzle, and say so when that took a while (the first run)."""
-    if warm_up is None:
+def _warm_up(engine: Engine, shape: Shape, limit: int) -> None:
+    """Compile a JIT engine before timing a puzzle; say so before a first compile starts, and how long it took."""
+    if engine.warm_up is None:
         return
+    announced = say_if_compiling(engine, shape, limit)
     start = time.perf_counter()
-    warm_up(shape)
+    engine.warm_up(shape, limit)
     seconds = time.perf_counter() - start
-    if seconds > 1:
-        warn(f"compiled the engine in {format_seconds(seconds)} (first run only: Numba caches it)")
+    if announced or seconds > 1:
+        warn(f"bitdoku: compiled in {format_seconds(seconds)}")
+
+
+def say_if_compiling(engine: Engine, shape: Shape, limit: int, *, batch: bool = False) -> bool:
+    """Say that a first compile is about to start (it takes seconds; later runs load it from Numba's cache);
+    True if it said so."""
+    if engine.will_compile is None or not engine.will_compile(shape, limit, batch=batch):
+        return False
+    from bitdoku.kernels.cache import NOTE
+
+    what = f"the {shape.n}x{shape.n} engine" + (" for files" if batch else "")
+    warn(f"bitdoku: compiling {what}, once (Numba caches it for later runs){f'; {NOTE}' if NOTE else ''}")
+    return True
 
 
 def _is_variant(entry: Entry) -> bool:
     return entry.grid is not None and not entry.grid.geometry.is_classic
 
 
+#: Shapes whose batch kernel was looked at in this process (``say_if_compiling``).
+_batch_shapes: set[Shape] = set()
+
+
 def _search_chunk(chunk: list[Entry], plan: Plan) -> list[SearchResult | None]:
     """Search the good entries of a chunk: classic ones as one batch per shape, variants one by one."""
     from bitdoku.batch import solve_many
+    from bitdoku.engines.registry import get_engine
     from bitdoku.solver import search
 
     rows_by_shape: dict[Shape, list[int]] = {}
@@ -245,6 +264,9 @@ def _search_chunk(chunk: list[Entry], plan: Plan) -> list[SearchResult | None]:
         elif entry.grid is not None:
             rows_by_shape.setdefault(entry.grid.shape, []).append(index)
     for shape, rows in rows_by_shape.items():
+        if shape not in _batch_shapes:
+            _batch_shapes.add(shape)
+            say_if_compiling(get_engine(plan.engine), shape, plan.limit, batch=True)
         batch = solve_many(
             [chunk[i].grid for i in rows],  # type: ignore[misc]
             shape=shape,

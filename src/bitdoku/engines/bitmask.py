@@ -51,10 +51,23 @@ def _search_variant(puzzle: Grid, *, limit: int, max_nodes: int, keep: int, rule
     return SearchResult(public_status(code, count, limit), count, kept, stats_of(stats), reason)
 
 
-def warm_up(shape: Shape) -> None:
-    """Compile the kernel (or load it from Numba's cache) by searching a solved grid: no search work, so the
-    next call's time is the search alone."""
-    search(Grid.pattern(shape), limit=1, max_nodes=1, keep=0)
+def warm_up(shape: Shape, limit: int = 1) -> None:
+    """Compile the kernel that searches of this shape and ``limit`` run (or load it from Numba's cache) by
+    searching a solved grid: no search work, so the next call's time is the search alone."""
+    search(Grid.pattern(shape), limit=limit, max_nodes=1, keep=0)
+
+
+def will_compile(shape: Shape, limit: int = 1, *, batch: bool = False) -> bool:
+    """Whether the first search of this shape and ``limit`` (or the first batch, ``solve_many``) in this process
+    compiles its kernel, its code being neither loaded nor in Numba's cache; False when that cannot be told."""
+    from bitdoku.kernels.batch import rows_kernel
+    from bitdoku.kernels.cache import is_compiled
+    from bitdoku.kernels.dfs import kernel_for
+
+    units = shape.tables[0]
+    kernel = rows_kernel(shape.n, units, codes.ALL_RULES) if batch else kernel_for(shape.n, units, limit,
+                                                                                    codes.ALL_RULES)[0]
+    return is_compiled(kernel) is False
 
 
 def public_status(code: int, count: int, limit: int) -> Status:

@@ -22,7 +22,8 @@ class Engine:
     summary: str
     search: SearchFunction
     batched: bool = False  # whether bitdoku.solve_many runs it on a compiled batch kernel
-    warm_up: Callable[[Shape], None] | None = None  # compiles a JIT engine before anything is timed
+    warm_up: Callable[[Shape, int], None] | None = None  # compiles a JIT engine (shape, limit) before timing
+    will_compile: Callable[..., bool] | None = None  # whether that (or a batch) compiles: bitmask.will_compile
 
     def __call__(self, puzzle: Grid, *, limit: int, max_nodes: int, keep: int) -> SearchResult:
         return self.search(puzzle, limit=limit, max_nodes=max_nodes, keep=keep)
@@ -35,6 +36,7 @@ ENGINES: dict[str, Engine] = {
         bitmask.search,
         batched=True,
         warm_up=bitmask.warm_up,
+        will_compile=bitmask.will_compile,
     ),
     "reference": Engine(
         "reference", "the seed brute force in pure Python: readable, the oracle, slow", reference.search

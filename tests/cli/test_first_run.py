@@ -1,0 +1,86 @@
+"""The first run on a cold cache: it compiles what the call needs and nothing more, says so before it starts, and
+``bitdoku warmup`` does it ahead of time. Each test that must see a compile runs a child process on an empty
+Numba cache of its own (``NUMBA_CACHE_DIR``)."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from bitdoku.cli.main import app
+from bitdoku.warmup import STEPS
+
+
+def bitdoku(*args, cache):
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+    return subprocess.run([sys.executable, "-m", "bitdoku", *args], env=env, capture_output=True, text=True,
+                          timeout=900)
+
+
+def compiled_modules(cache):
+    """The kernel modules with compiled code in a cache folder (index files are named module.function-line)."""
+    return {path.name.split(".")[0] for path in cache.rglob("*.nbi")}
+
+
+@pytest.fixture(scope="module")
+def first_solve(tmp_path_factory):
+    cache = tmp_path_factory.mktemp("numba")
+    return cache, bitdoku("solve", cache=cache)
+
+
+def test_a_first_solve_says_it_compiles_before_it_does(first_solve):
+    _, run = first_solve
+    assert run.returncode == 0, run.stderr
+    lines = run.stderr.splitlines()
+    assert lines[0] == "bitdoku: compiling the 9x9 engine, once (Numba caches it for later runs)"
+    assert lines[1].startswith("bitdoku: compiled in ")
+    assert "unique solution" in lines[2]
+
+
+def test_a_first_9x9_solve_compiles_the_9x9_kernel_only(first_solve):
+    cache, _ = first_solve
+    assert compiled_modules(cache) <= {"sudoku9", "rng", "bits"}
+    assert "sudoku9" in compiled_modules(cache)
+
+
+def test_the_second_solve_loads_the_cache_and_says_nothing_of_compiling(first_solve):
+    cache, _ = first_solve
+    run = bitdoku("solve", cache=cache)
+    assert run.returncode == 0
+    assert "compil" not in run.stderr
+
+
+def test_a_first_4x4_count_compiles_the_bitboard_kernel_only(tmp_path):
+    run = bitdoku("count", "..3..4.221......", cache=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert run.stderr.startswith("bitdoku: compiling the 4x4 engine, once")
+    assert "sudoku9" not in compiled_modules(tmp_path)
+    assert "propagate" not in compiled_modules(tmp_path)  # the cell-by-cell kernel is for other unit tables
+
+
+def test_warmup_compiles_the_engine_with_a_line_a_step(first_solve):
+    cache, _ = first_solve
+    run = bitdoku("warmup", cache=cache)
+    assert run.returncode == 0, run.stderr
+    for step in STEPS:
+        assert (f"{step.name}: " in run.stderr) == step.engine
+    assert f"compiled kernels are cached in {cache}" in run.stderr
+    assert {"sudoku9", "batch", "boards"} <= compiled_modules(cache)
+    again = bitdoku("count", "..3..4.221......", cache=cache)
+    assert again.returncode == 0 and "compil" not in again.stderr
+
+
+def test_warmup_all_runs_every_step():
+    result = CliRunner().invoke(app, ["warmup", "--all"])
+    assert result.exit_code == 0, result.output
+    for step in STEPS:
+        assert f"{step.name}: " in result.output
+
+
+def test_an_unwritable_cache_folder_is_named_and_the_run_goes_on(tmp_path):
+    run = bitdoku("warmup", cache="/proc/bitdoku-no-cache")  # /proc refuses new folders, even to root
+    assert run.returncode == 0, run.stderr
+    assert "NUMBA_CACHE_DIR=/proc/bitdoku-no-cache cannot be written" in run.stderr
+    assert "Traceback" not in run.stderr
