@@ -9,8 +9,9 @@ from bitdoku.kernels import cache
 def _package(tmp_path):
     (tmp_path / "kernels" / "__pycache__").mkdir(parents=True)
     (tmp_path / "logic" / "__pycache__").mkdir(parents=True)
-    (tmp_path / "kernels" / "dfs.py").write_text("x = 1\n")
-    (tmp_path / "logic" / "_fast.py").write_text("y = 1\n")
+    (tmp_path / "kernels" / "dfs.py").write_text("@njit\ndef x(): return 1\n")
+    (tmp_path / "logic" / "_fast.py").write_text("@njit\ndef y(): return 1\n")
+    (tmp_path / "logic" / "explain.py").write_text("def z(): return 1\n")
     return tmp_path
 
 
@@ -35,10 +36,19 @@ def test_an_edit_to_any_kernel_source_drops_every_cache_file(tmp_path):
     cache.clear_stale(package, _in_tree(package))
     (package / "kernels" / "__pycache__" / "batch.search_rows9-1.py311.nbi").write_text("index")
     (package / "logic" / "__pycache__" / "_fast.run-1.py311.1.nbc").write_text("code")
-    (package / "kernels" / "dfs.py").write_text("x = 2\n")  # batch's cache would not notice this edit
+    (package / "kernels" / "dfs.py").write_text("@njit\ndef x(): return 2\n")  # batch's cache would miss it
     assert cache.clear_stale(package, _in_tree(package))
     assert _cache_files(package) == []
     assert not cache.clear_stale(package, _in_tree(package))
+
+
+def test_an_edit_to_a_module_without_compiled_code_keeps_the_cache(tmp_path):
+    package = _package(tmp_path)
+    cache.clear_stale(package, _in_tree(package))
+    (package / "logic" / "__pycache__" / "_fast.run-1.py311.nbi").write_text("index")
+    (package / "logic" / "explain.py").write_text("def z(): return 2\n")
+    assert not cache.clear_stale(package, _in_tree(package))
+    assert _cache_files(package) == ["_fast.run-1.py311.nbi"]
 
 
 def test_a_stale_cache_under_numba_cache_dir_is_dropped_too(tmp_path):
@@ -49,7 +59,7 @@ def test_a_stale_cache_under_numba_cache_dir_is_dropped_too(tmp_path):
     assert cache.clear_stale(package, locations[:1])  # a new place in use gets its stamp
     (locations[0][0] / "sudoku9.search9-1.py311.nbi").write_text("index")
     assert not cache.clear_stale(package, locations[:1])
-    (package / "logic" / "_fast.py").write_text("y = 2\n")
+    (package / "logic" / "_fast.py").write_text("@njit\ndef y(): return 2\n")
     assert cache.clear_stale(package, locations[:1])
     assert _cache_files(tmp_path / "numba") == []
 

@@ -22,8 +22,9 @@ def serve(
     """Serve the web page: type or paste a grid, see it checked as you type, solve, hint, explain, rate, generate.
 
     The first start compiles the engine's kernels (a minute or more, once: Numba caches them; ``bitdoku warmup
-    --all`` does it ahead of time); the server takes requests only when that is done. The JSON API is under /api, with its documentation at /docs. One server
-    process a core by default: a 2-core machine answers about 7,000 small requests a second.
+    --all`` does it ahead of time); the server takes requests only when that is done. The JSON API is under
+    /api, with its documentation at /docs. One server process a core by default: a 2-core machine answers about
+    7,000 small requests a second.
     """
     from bitdoku.batch import default_threads
     from bitdoku.cli.console import warn

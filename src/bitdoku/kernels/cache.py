@@ -29,8 +29,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent
-#: Every file that defines compiled code, relative to the package; a change to any invalidates all caches.
-SOURCES = ("kernels/*.py", "logic/_fast.py")
+#: Where the files that define compiled code are, relative to the package (those that use ``@njit``); a change
+#: to any of them invalidates all caches.
+SOURCES = ("kernels/*.py", "logic/*.py")
 STAMP = "bitdoku-sources.sha256"
 #: Why the cache is not where Numba would normally put it, or None; set by ``prepare``.
 NOTE: str | None = None
@@ -41,8 +42,10 @@ def fingerprint(package: Path = PACKAGE) -> str:
     digest = hashlib.sha256()
     for pattern in SOURCES:
         for path in sorted(package.glob(pattern)):
-            digest.update(path.name.encode())
-            digest.update(path.read_bytes())
+            text = path.read_bytes()
+            if b"@njit" in text:  # an edit to a pure-Python module does not throw compiled code away
+                digest.update(path.name.encode())
+                digest.update(text)
     return digest.hexdigest()
 
 

@@ -563,7 +563,7 @@ def search9_in(cells, limit, max_nodes, flags, solutions, stats, states, frames)
     status = _load_givens(cells, states)
     if status >= 0:
         return status
-    return _search_loaded(limit, max_nodes, flags, solutions, stats, states, frames, 0)
+    return _search_loaded(limit, max_nodes, flags, solutions, stats, states, frames, np.int64(0))
 
 
 @njit(cache=True, nogil=True)
@@ -587,7 +587,8 @@ def other_solution9(cells, cell, digit, max_nodes, stats, states, frames):
     states[0, S_HIDDEN_DIRTY] |= np.int64(1) << (digit - 1)
     states[0, S_LOCKED_DIRTY] |= np.int64(1) << (digit - 1)
     no_solutions = np.empty((0, 81), np.uint8)
-    return _search_loaded(1, max_nodes, ALL_RULES, no_solutions, stats, states, frames, 0)
+    return _search_loaded(np.int64(1), max_nodes, np.int64(ALL_RULES), no_solutions, stats, states, frames,
+                          np.int64(0))
 
 
 @njit(cache=True, nogil=True)
@@ -602,7 +603,8 @@ def random_solution9(seed, max_nodes, out, stats, states, frames):
     stats[STAT_SPECIALISED] = 1
     states = _borrowed(states)
     _load_givens(np.zeros(81, np.uint8), states)
-    return _search_loaded(1, max_nodes, ALL_RULES | RANDOM_ORDER, out, stats, states, frames, seed)
+    return _search_loaded(np.int64(1), max_nodes, np.int64(ALL_RULES | RANDOM_ORDER), out, stats, states, frames,
+                          seed)
 
 
 @njit(cache=True, nogil=True)

@@ -532,7 +532,7 @@ def _run_inner(src, n, units, cell_units, orig, cnt0, cid, ccell, cdig, dynamic,
     """A run without nesting (level 0 or 1), for the nested step."""
     _start(src, n, orig, cnt0, cur, cnt, der, pstart, plen, cause, weight, order, qon, qoff, meta, virtual)
     while True:
-        if _drain(n, units, cell_units, orig, cid, ccell, cdig, 0, dynamic,
+        if _drain(n, units, cell_units, orig, cid, ccell, cdig, np.int64(0), dynamic,
                   cur, cnt, der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual):
             return
         if level < 1 or not dynamic:
@@ -749,7 +749,7 @@ def search(n, units, cell_units, orig, cnt0, cid, ccell, cdig, L, xonly, dynamic
                 if conf[r] >= 0:
                     cx = _complexity(r, conf[r], pst_all, pln_all, wt_all, pool_all, seen, stack, stamp)
                     cx += _complexity(r, virtual, pst_all, pln_all, wt_all, pool_all, seen, stack, stamp)
-                    count = _emit(hints, count, CONTRA_ON if state == 1 else CONTRA_OFF, lo, 0, conf[r], cx)
+                    count = _emit(hints, count, CONTRA_ON if state == 1 else CONTRA_OFF, lo, np.int64(0), conf[r], cx)
     both = np.empty(words, np.uint64)
     if do_double and want_off:
         for lo in range(L):
@@ -757,8 +757,8 @@ def search(n, units, cell_units, orig, cnt0, cid, ccell, cdig, L, xonly, dynamic
                 continue
             for w in range(words):
                 both[w] = dset[2 * lo + 1, w] & dset[2 * lo, w]
-            count = _emit_set(both, words, L, (2 * lo + 1, 2 * lo), 2, pst_all, pln_all, wt_all, pool_all,
-                              seen, stack, stamp, hints, count, DOUBLE, lo, 0)
+            count = _emit_set(both, words, L, (2 * lo + 1, 2 * lo), np.int64(2), pst_all, pln_all, wt_all, pool_all,
+                              seen, stack, stamp, hints, count, np.int64(DOUBLE), lo, np.int64(0))
     members = np.empty(n, np.int32)
     if do_cell:
         for c in range(ncells):
@@ -771,7 +771,7 @@ def search(n, units, cell_units, orig, cnt0, cid, ccell, cdig, L, xonly, dynamic
                     members[size] = 2 * cid[c * n + d] + 1
                     size += 1
             count = _intersect(members, size, dset, both, words, L, pst_all, pln_all, wt_all, pool_all,
-                               seen, stack, stamp, hints, count, CELL, c, 0)
+                               seen, stack, stamp, hints, count, np.int64(CELL), c, np.int64(0))
     if do_unit:
         for u in range(3 * n):
             for d in range(n):
@@ -785,7 +785,7 @@ def search(n, units, cell_units, orig, cnt0, cid, ccell, cdig, L, xonly, dynamic
                         members[size] = 2 * cid[c * n + d] + 1
                         size += 1
                 count = _intersect(members, size, dset, both, words, L, pst_all, pln_all, wt_all, pool_all,
-                                   seen, stack, stamp, hints, count, UNIT, u, d)
+                                   seen, stack, stamp, hints, count, np.int64(UNIT), u, d)
     return count
 
 

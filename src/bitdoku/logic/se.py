@@ -152,7 +152,7 @@ def se_singles(values, masks, units, peers, cell_units, n, direct, counts):
         if status < 0:
             return CONTRADICTION
         if status == 0 and direct:
-            kind = _direct_rules(values, masks, units, cell_units, n, 2, pos, found)
+            kind = _direct_rules(values, masks, units, cell_units, n, np.int64(2), pos, found)
             status = 1 if kind else 0
         if status > 0:
             _place(values, masks, peers, found[0], found[1])
@@ -175,7 +175,7 @@ def se_singles(values, masks, units, peers, cell_units, n, direct, counts):
             _place(values, masks, peers, naked_cell, _digit_of(masks[naked_cell]))
             counts[3] += 1
             continue
-        if direct and _direct_hidden_single(values, masks, units, n, 3, pos, found):
+        if direct and _direct_hidden_single(values, masks, units, n, np.int64(3), pos, found):
             _place(values, masks, peers, found[0], found[1])
             counts[7] += 1
             continue
@@ -191,7 +191,7 @@ def _direct_rules(values, masks, units, cell_units, n, k, pos, found):
             for d in range(n):
                 if _direct_locking_in(masks, units, cell_units, n, pointing, kind, d, found):
                     return 4 if pointing else 5
-    if _direct_hidden_single(values, masks, units, n, 2, pos, found):
+    if _direct_hidden_single(values, masks, units, n, np.int64(2), pos, found):
         return 6
     return 0
 
@@ -281,7 +281,7 @@ def _direct_hidden_single(values, masks, units, n, k, pos, found):
                     if cb < 2 or cb > k:
                         continue
                     if k == 2:
-                        if pos[a] == pos[b] and _hidden_single_left(masks, units, u, n, pos, pos[a], a, b, -1,
+                        if pos[a] == pos[b] and _hidden_single_left(masks, units, u, n, pos, pos[a], a, b, np.int64(-1),
                                                                      found):
                             return True
                         continue
