@@ -24,7 +24,9 @@ class Limits:
     ``explain_seconds``: ``/api/explain`` and ``/api/rate`` stop after about this long. ``generate_seconds``:
     the most a ``/api/generate`` request may take. ``workers``: threads for compiled and logic work (the
     event loop never runs more than ``inline_seconds`` of it). ``max_pending``: heavy requests running or waiting
-    beyond which the server answers 503 at once instead of queueing. ``inline_seconds``: the search a solve or
+    beyond which the server answers 429 (with Retry-After) at once instead of queueing: an overload is the
+    client's to wait out, never a server error. ``body_seconds``: the time a request body may take to arrive
+    (408 after it: a client sending a byte at a time holds nothing for long). ``inline_seconds``: the search a solve or
     count of a grid up to 9x9 may do on the event loop before it goes to a worker thread (0: never).
     """
 
@@ -37,6 +39,7 @@ class Limits:
     workers: int = default_threads()
     max_pending: int = 256
     inline_seconds: float = 0.0001
+    body_seconds: float = 10.0
 
     def nodes(self, shape: Shape, seconds: float) -> int:
         """A node budget worth about ``seconds`` of search on this shape."""

@@ -2,7 +2,8 @@
 
 The event loop never runs a search: the compiled kernels release the GIL, so worker threads run them side by
 side. A heavy request waits for one of ``Limits.workers`` threads; past ``Limits.max_pending`` waiting or
-running, the answer is 503 at once, so a flood of requests queues nowhere without bound.
+running, the answer is 429 with Retry-After at once (the client's to slow down: no 5xx for an overload), so a
+flood of requests queues nowhere without bound.
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ from bitdoku.web.schemas import (
 In = TypeVar("In")
 Job = Callable[..., BaseModel | None]
 
-ERRORS = {422: {"model": ErrorOut}, 503: {"model": ErrorOut}}
+ERRORS = {422: {"model": ErrorOut}, 429: {"model": ErrorOut}}
+RETRY_SECONDS = 1  # what a 429 asks the client to wait
 
 
 class Workers:
@@ -63,7 +65,8 @@ class Workers:
     async def _in_thread(self, job: Job, request: In) -> BaseModel:
         with self._lock:
             if self._pending >= self.limits.max_pending:
-                raise ApiError(503, ErrorBody(kind="busy", message="the server is busy; try again in a moment"))
+                raise ApiError(429, ErrorBody(kind="busy", message=f"the server is busy; try again in "
+                                              f"{RETRY_SECONDS} s"), headers={"Retry-After": str(RETRY_SECONDS)})
             self._pending += 1
         try:
             return await anyio.to_thread.run_sync(job, request, self.limits, limiter=self.limiter)
@@ -80,8 +83,9 @@ router = APIRouter(prefix="/api", responses=ERRORS)
 
 
 @router.get("/health", response_model=HealthOut)
-def health(request: Request) -> HealthOut:
+async def health(request: Request) -> HealthOut:
     """Whether the server is up, its version, the shapes the page offers and the limits of a request."""
+    # async: answered on the event loop, never queued behind the thread pool that a burst of requests fills
     return work.health(workers_of(request).limits)
 
 
