@@ -225,8 +225,8 @@ def run(args: argparse.Namespace) -> dict:
         prober.start()
         time.sleep(args.quiet_seconds)
         started = time.time()
-        report = asyncio.run(burst(base, request_mix(random.Random(args.seed)), args.requests, args.clients,
-                                   args.seed))
+        kinds = [kind for kind in request_mix(random.Random(args.seed)) if not args.only or kind.name in args.only]
+        report = asyncio.run(burst(base, kinds, args.requests, args.clients, args.seed))
         ended = time.time()
         time.sleep(args.quiet_seconds)
         stop.set()
@@ -275,6 +275,7 @@ def main() -> None:
     parser.add_argument("--probe-ms", type=float, default=100, help="the health probe's interval")
     parser.add_argument("--quiet-seconds", type=float, default=2, help="probing alone before and after the burst")
     parser.add_argument("--seed", type=int, default=16)
+    parser.add_argument("--only", nargs="+", metavar="KIND", help="send only these kinds (names as in the report)")
     parser.add_argument("--json", type=Path, help="write the report here too")
     args = parser.parse_args()
     report = run(args)

@@ -105,6 +105,24 @@ def test_near_empty_and_oversized_grids_end_within_the_budgets(client):
     assert time.perf_counter() - start < 30
 
 
+def test_human_style_answers_on_a_near_empty_25x25_grid_end_at_the_time_budget():
+    """These took 14 s (hint), 16 s (explain, with a 3 s budget), 67 s (rate) and 178 s (generate, 10 s budget):
+    one step of the techniques on such a grid takes seconds, and nothing looked at the clock inside it."""
+    with TestClient(create_app(Limits(explain_seconds=0.3, generate_seconds=0.5), warm_up=False)) as client:
+        near_empty = {"puzzle": "1" + "." * 624, "shape": "5x5"}
+        for path in ("hint", "explain", "rate"):
+            start = time.perf_counter()
+            reply = client.post(f"/api/{path}", json=near_empty)
+            if path == "explain":
+                assert reply.status_code == 200 and reply.json()["truncated"]
+            else:
+                assert error_of(reply)["message"] == "human-style solving stopped at its time budget of 0.3 s"
+            assert time.perf_counter() - start < 3, path
+        start = time.perf_counter()
+        made = client.post("/api/generate", json={"shape": "5x5", "minimal": True, "difficulty": "extreme"})
+        assert error_of(made)["kind"] == "limit" and time.perf_counter() - start < 6
+
+
 # -- slow clients, over real sockets ------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
