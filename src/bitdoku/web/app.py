@@ -16,6 +16,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from bitdoku import __version__
+from bitdoku.web.admission import Admission
 from bitdoku.web.errors import ApiError
 from bitdoku.web.limits import Limits
 from bitdoku.web.routes import Workers, router
@@ -55,6 +56,7 @@ def create_app(limits: Limits | None = None, *, warm_up: bool = True) -> FastAPI
                   description="Solve, count, explain, rate and generate Sudoku puzzles of every box shape.")
     app.state.workers = Workers(limits)
     app.include_router(router)
+    app.add_middleware(Admission, active=limits.max_active, waiting=limits.max_waiting)
     app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes, seconds=limits.body_seconds)
     app.add_middleware(SecurityHeaders)  # added last, so outermost: the 413 and 408 answers carry the headers too
     app.add_exception_handler(ApiError, _api_error)  # type: ignore[arg-type]
