@@ -161,6 +161,7 @@ def latency_summary(samples: list[tuple[float, float | None]]) -> dict:
     if not latencies:
         return {"probes": len(samples), "failed": len(samples)}
     return {"probes": len(samples), "failed": len(samples) - len(latencies),
+            "over_50_ms": sum(latency > 50 for latency in latencies),
             "p50_ms": round(statistics.median(latencies), 2),
             "p99_ms": round(latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))], 2),
             "max_ms": round(latencies[-1], 2)}
