@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -50,6 +51,11 @@ def create_app(limits: Limits | None = None, *, warm_up: bool = True) -> FastAPI
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if warm_up:
             await anyio.to_thread.run_sync(compile_kernels)
+        # Numba, FastAPI and the kernels leave ~160,000 long-lived objects, and a full garbage collection that
+        # scans them stopped the server for ~170 ms: the health check's tail under load (docs/reliability/web.md).
+        # Frozen, they are never scanned again; what is garbage now is collected first.
+        gc.collect()
+        gc.freeze()
         yield
 
     app = FastAPI(title="bitdoku", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
