@@ -117,6 +117,19 @@ class StepLimitError(BitdokuError):
         )
 
 
+class TimeLimitError(StepLimitError):
+    """A human-style solve ran out of its time budget (``bitdoku.logic.budget.time_budget``): a step limit in
+    seconds, handled wherever a step limit is."""
+
+    def __init__(self, seconds: float) -> None:
+        BitdokuError.__init__(self, seconds)
+        self.max_steps = 0
+        self.seconds = seconds
+
+    def __str__(self) -> str:
+        return f"human-style solving stopped at its time budget of {self.seconds:g} s"
+
+
 class GenerationLimitError(BitdokuError):
     """The generator spent its node or time budget before it found a puzzle that meets the request.
 

@@ -165,7 +165,8 @@ def test_every_budget_ends_a_request_quickly():
 
 def test_past_max_pending_the_server_says_busy_at_once():
     with TestClient(create_app(Limits(max_pending=0), warm_up=False)) as client:
-        assert error_of(post(client, "hint", puzzle=SMALL), 503)["kind"] == "busy"
+        busy = post(client, "hint", puzzle=SMALL)
+        assert error_of(busy, 429)["kind"] == "busy" and busy.headers["retry-after"] == "1"
         assert post(client, "count", puzzle=SMALL).json()["status"] == "unique"  # answered on the event loop
         assert client.get("/api/health").status_code == 200
 

@@ -43,12 +43,15 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def page(browser: Browser, tmp_path, request) -> Iterator[Page]:
-    """A fresh desktop-sized tab; a screenshot of it goes to tmp_path, and a script error fails the test."""
+    """A fresh desktop-sized tab; a screenshot of it goes to tmp_path, and a script error or anything the
+    Content-Security-Policy refused (Chromium says so on the console) fails the test."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.set_default_timeout(15_000)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text) if "Content Security Policy" in message.text
+            else None)
     yield page
     page.screenshot(path=tmp_path / f"{request.node.name}.png", full_page=True)
     context.close()

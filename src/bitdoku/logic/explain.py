@@ -35,6 +35,7 @@ from bitdoku.logic import (
     uniqueness,
     wings,
 )
+from bitdoku.logic.budget import check_time
 from bitdoku.logic.candidates import CandidateGrid, as_candidates
 from bitdoku.logic.step import CONTRADICTION, GUESS, STALLED, Step, digit_list, make_step
 from bitdoku.shape import Shape
@@ -228,8 +229,10 @@ def hint(puzzle: Grid | CandidateGrid | str, *, guess: bool = False, unique: boo
 
 
 def next_step(state: CandidateGrid, ladder: tuple[Rung, ...] = LADDER) -> Step | None:
-    """The first step found by the easiest technique that applies, or ``None``."""
+    """The first step found by the easiest technique that applies, or ``None``; the time budget (``budget``) is
+    checked before each rung."""
     for rung in ladder:
+        check_time()
         step = next(rung.find(state), None)
         if step is not None:
             return step

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from bitdoku.errors import cell_name
+from bitdoku.logic.budget import check_time
 from bitdoku.logic.candidates import CandidateGrid, Layout, layout_of
 from bitdoku.shape import Shape
 
@@ -208,6 +209,7 @@ def _link_groups(
         node_of[(digit, cells)] = size + g
     # Weak links: a group sees the cells that see all its cells.
     for g, (digit, cells) in enumerate(groups):
+        check_time()  # groups x groups: 4 s on a near-empty 25x25 grid
         k = digit - 1
         seen = -1
         for c in iter_bits(cells):
@@ -283,6 +285,7 @@ def lockstep(
     for links in range(1, max_links + 1):
         still = []
         for index in live:
+            check_time()  # a rung of chains can take seconds on a near-empty big grid
             seen, layers, first_truth = states[index]
             truth = first_truth ^ (links & 1)  # the truth of the nodes this step reaches
             new = (spread(layers[-1] & linked, strong) if truth else spread(layers[-1], weak)) & ~seen[truth]

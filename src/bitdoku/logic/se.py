@@ -71,6 +71,7 @@ from bitdoku.logic import (
     wings,
 )
 from bitdoku.logic._fast import CONTRADICTION, SOLVED, STALLED, _digit_of, _hidden_single, _place
+from bitdoku.logic.budget import check_time
 from bitdoku.logic.candidates import CandidateGrid, as_candidates, digits_of
 from bitdoku.logic.difficulty import (
     FULL_HOUSE,
@@ -652,6 +653,7 @@ def next_se_step(state: CandidateGrid, ladder: tuple[SeRung, ...] = SE_LADDER) -
     """The step SE would take next (singles aside) and its difficulty, or ``None`` when no rule applies."""
     index = 0
     while index < len(ladder):
+        check_time()
         rung = ladder[index]
         if rung.group is None:
             step = next(rung.find(state), None)

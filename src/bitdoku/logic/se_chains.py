@@ -46,6 +46,7 @@ from functools import cache
 
 from bitdoku.errors import cell_name
 from bitdoku.logic import _se_fast
+from bitdoku.logic.budget import check_time
 from bitdoku.logic.candidates import CandidateGrid, layout_of
 from bitdoku.logic.difficulty import length_bonus
 from bitdoku.logic.links import LinkGraph, cell_tables, iter_bits, link_graph, spread
@@ -441,6 +442,7 @@ def _se_steps(cg: CandidateGrid, cycles: bool, forcing: bool) -> Iterator[Step]:
         search.found = found  # type: ignore[attr-defined]
 
     while True:
+        check_time()  # on a near-empty big grid these searches run for seconds
         live = [search for search in searches if search.live()]
         nearest = min(live, key=_Search.bound, default=None)
         if nearest is not None and (not heap or heap[0][0][:3] >= nearest.bound()):

@@ -22,12 +22,13 @@ _CELL_NAME = re.compile(r"r(\d+)c(\d+)")
 
 
 class ApiError(Exception):
-    """An answer that is an error: the HTTP status and the body."""
+    """An answer that is an error: the HTTP status, the body and any headers (``Retry-After``)."""
 
-    def __init__(self, status: int, body: ErrorBody) -> None:
+    def __init__(self, status: int, body: ErrorBody, headers: dict[str, str] | None = None) -> None:
         super().__init__(body.message)
         self.status = status
         self.body = body
+        self.headers = headers
 
 
 def cell_index(name: str | None, n: int | None) -> int | None:

@@ -24,7 +24,12 @@ class Limits:
     ``explain_seconds``: ``/api/explain`` and ``/api/rate`` stop after about this long. ``generate_seconds``:
     the most a ``/api/generate`` request may take. ``workers``: threads for compiled and logic work (the
     event loop never runs more than ``inline_seconds`` of it). ``max_pending``: heavy requests running or waiting
-    beyond which the server answers 503 at once instead of queueing. ``inline_seconds``: the search a solve or
+    beyond which the server answers 429 (with Retry-After) at once instead of queueing: an overload is the
+    client's to wait out, never a server error. ``body_seconds``: the time a request body may take to arrive
+    (408 after it: a client sending a byte at a time holds nothing for long). ``max_active``: requests a server
+    process works on at once (``admission``: the rest wait without costing the event loop anything, so
+    ``/api/health``, which never waits, stays quick under a burst); ``max_waiting``: requests waiting for that
+    beyond which the answer is 429 at once. ``inline_seconds``: the search a solve or
     count of a grid up to 9x9 may do on the event loop before it goes to a worker thread (0: never).
     """
 
@@ -37,6 +42,9 @@ class Limits:
     workers: int = default_threads()
     max_pending: int = 256
     inline_seconds: float = 0.0001
+    body_seconds: float = 10.0
+    max_active: int = 4
+    max_waiting: int = 1024
 
     def nodes(self, shape: Shape, seconds: float) -> int:
         """A node budget worth about ``seconds`` of search on this shape."""

@@ -2,27 +2,28 @@
 
 The event loop never runs a search: the compiled kernels release the GIL, so worker threads run them side by
 side. A heavy request waits for one of ``Limits.workers`` threads; past ``Limits.max_pending`` waiting or
-running, the answer is 503 at once, so a flood of requests queues nowhere without bound.
+running, the answer is 429 with Retry-After at once (the client's to slow down: no 5xx for an overload), so a
+flood of requests queues nowhere without bound.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import anyio
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel
 
 from bitdoku.web import work
+from bitdoku.web.admission import RETRY_SECONDS, busy_body, released
 from bitdoku.web.errors import ApiError
 from bitdoku.web.limits import Limits
 from bitdoku.web.schemas import (
     CandidatesOut,
     CountIn,
     CountOut,
-    ErrorBody,
     ErrorOut,
     ExplainIn,
     ExplainOut,
@@ -38,7 +39,7 @@ from bitdoku.web.schemas import (
 In = TypeVar("In")
 Job = Callable[..., BaseModel | None]
 
-ERRORS = {422: {"model": ErrorOut}, 503: {"model": ErrorOut}}
+ERRORS = {422: {"model": ErrorOut}, 429: {"model": ErrorOut}}
 
 
 class Workers:
@@ -50,23 +51,26 @@ class Workers:
         self._pending = 0
         self._lock = threading.Lock()
 
-    async def run(self, job: Job, request: In, *, inline: bool = False) -> Response:
+    async def run(self, job: Job, request: In, scope: dict[str, Any], *, inline: bool = False) -> Response:
         """The job's answer as JSON. With ``inline``, first ask the job for a quick answer on the event loop
         (``job(..., inline=True)`` spends at most ``Limits.inline_seconds`` of search and returns None when that
-        is not enough); the thread hop costs more than most 9x9 searches (benchmarks/RESULTS.md, issue 10)."""
+        is not enough); the thread hop costs more than most 9x9 searches (benchmarks/RESULTS.md, issue 10).
+        While it waits for a thread, the request's place in ``admission`` goes to another (``scope``: its ASGI
+        scope)."""
         answer = job(request, self.limits, inline=True) if inline and self.limits.inline_seconds > 0 else None
         if answer is None:
-            answer = await self._in_thread(job, request)
+            answer = await self._in_thread(job, request, scope)
         # serialised here, once: FastAPI would validate the model against ``response_model`` again
         return Response(answer.model_dump_json(), media_type="application/json")
 
-    async def _in_thread(self, job: Job, request: In) -> BaseModel:
+    async def _in_thread(self, job: Job, request: In, scope: dict[str, Any]) -> BaseModel:
         with self._lock:
             if self._pending >= self.limits.max_pending:
-                raise ApiError(503, ErrorBody(kind="busy", message="the server is busy; try again in a moment"))
+                raise ApiError(429, busy_body(), headers={"Retry-After": str(RETRY_SECONDS)})
             self._pending += 1
         try:
-            return await anyio.to_thread.run_sync(job, request, self.limits, limiter=self.limiter)
+            async with released(scope):
+                return await anyio.to_thread.run_sync(job, request, self.limits, limiter=self.limiter)
         finally:
             with self._lock:
                 self._pending -= 1
@@ -80,48 +84,49 @@ router = APIRouter(prefix="/api", responses=ERRORS)
 
 
 @router.get("/health", response_model=HealthOut)
-def health(request: Request) -> HealthOut:
+async def health(request: Request) -> HealthOut:
     """Whether the server is up, its version, the shapes the page offers and the limits of a request."""
+    # async: answered on the event loop, never queued behind the thread pool that a burst of requests fills
     return work.health(workers_of(request).limits)
 
 
 @router.post("/count", response_model=CountOut)
 async def count(body: CountIn, request: Request) -> Response:
     """Count solutions up to ``limit`` (2 tells unique from several): the live verdict while typing."""
-    return await workers_of(request).run(work.count, body, inline=True)
+    return await workers_of(request).run(work.count, body, request.scope, inline=True)
 
 
 @router.post("/solve", response_model=SolveOut)
 async def solve(body: PuzzleIn, request: Request) -> Response:
     """A solution, whether it is the only one, and the search's statistics."""
-    return await workers_of(request).run(work.solve, body, inline=True)
+    return await workers_of(request).run(work.solve, body, request.scope, inline=True)
 
 
 @router.post("/candidates", response_model=CandidatesOut)
 async def candidates(body: PuzzleIn, request: Request) -> Response:
     """The candidates of every empty cell (pencil marks), and the conflicting givens."""
-    return await workers_of(request).run(work.candidates, body)
+    return await workers_of(request).run(work.candidates, body, request.scope)
 
 
 @router.post("/hint", response_model=HintOut)
 async def hint(body: PuzzleIn, request: Request) -> Response:
     """The next step a person would take, with its cells, candidates and sentence."""
-    return await workers_of(request).run(work.next_hint, body)
+    return await workers_of(request).run(work.next_hint, body, request.scope)
 
 
 @router.post("/explain", response_model=ExplainOut)
 async def explain(body: ExplainIn, request: Request) -> Response:
     """Every step of a human-style solve, in order, from the start state."""
-    return await workers_of(request).run(work.explanation, body)
+    return await workers_of(request).run(work.explanation, body, request.scope)
 
 
 @router.post("/rate", response_model=RateOut)
 async def rate(body: PuzzleIn, request: Request) -> Response:
     """How hard the puzzle is for a person: level, score and the hardest technique it needs."""
-    return await workers_of(request).run(work.rating, body)
+    return await workers_of(request).run(work.rating, body, request.scope)
 
 
 @router.post("/generate", response_model=GenerateOut)
 async def generate(body: GenerateIn, request: Request) -> Response:
     """A new puzzle with exactly one solution: shape, difficulty, symmetry, minimality and seed."""
-    return await workers_of(request).run(work.generation, body)
+    return await workers_of(request).run(work.generation, body, request.scope)

@@ -7,13 +7,20 @@ with ``.`` for an empty cell and the shape, so ``"3x2"`` and ``"2x3"`` are never
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 PUZZLE_CHARS = 20_000  # a 64x64 grid in integer rows fits; anything longer is refused before parsing
 REGIONS_CHARS = 8_192  # a 64x64 region map, with room for line breaks
 
 
-class PuzzleIn(BaseModel):
+class Strict(BaseModel):
+    """A request body: a field this API does not know is refused (422 naming it), so a typo such as ``shap``
+    is heard about instead of silently ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class PuzzleIn(Strict):
     """A puzzle and, when its cell count does not say it, its box shape (``"2x3"``); for a variant, its name
     (``"x"``, ``"windoku+anti-king"``: ``bitdoku.geometry``) and for a jigsaw its region map (N*N letters or
     digits, N cells each). Without ``variant``, a ``regions`` map means a jigsaw."""
@@ -35,7 +42,7 @@ class ExplainIn(PuzzleIn):
     guess: bool = Field(default=True, description="Go on past a stall by placing the solution's digit.")
 
 
-class GenerateIn(BaseModel):
+class GenerateIn(Strict):
     shape: str = Field(default="3x3", max_length=8)
     difficulty: str | None = Field(default=None, max_length=20, examples=["hard"])
     symmetry: str = Field(default="none", max_length=20, examples=["rotational"])
@@ -153,9 +160,10 @@ class HealthOut(BaseModel):
 
 
 class ErrorBody(BaseModel):
-    """What went wrong and where: ``kind`` is parse, shape, invalid, limit, too_large, busy, bad_request, variant
-    (an unknown variant name) or regions (a bad region map: ``cell`` is where it goes wrong); ``cell`` (0-based)
-    and ``name`` point at the first cell involved, ``cells`` at all of them."""
+    """What went wrong and where: ``kind`` is parse, shape, invalid, limit, too_large, busy (429: try again
+    later), timeout (408: the body came too slowly), bad_request, variant (an unknown variant name) or regions (a
+    bad region map: ``cell`` is where it goes wrong); ``cell`` (0-based) and ``name`` point at the first cell
+    involved, ``cells`` at all of them."""
 
     kind: str
     message: str

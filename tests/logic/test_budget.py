@@ -1,0 +1,51 @@
+"""The time budget of human-style solving: the techniques look at the clock, so a near-empty big grid ends on
+time instead of after one step of many seconds (a hint took 14 s, a rating 67 s on an empty 25x25 grid)."""
+
+import threading
+import time
+
+import pytest
+
+from bitdoku import Grid
+from bitdoku.errors import StepLimitError, TimeLimitError
+from bitdoku.logic import explain, hint, rate
+from bitdoku.logic.budget import check_time, time_budget
+
+NEAR_EMPTY_25 = Grid.parse("1" + "." * 624, shape="5x5")
+
+
+def test_a_check_raises_only_once_the_budget_of_its_block_is_spent():
+    check_time()  # no budget: never raises
+    with time_budget(None):
+        check_time()
+    with time_budget(60):
+        check_time()
+        with time_budget(0), pytest.raises(TimeLimitError, match="time budget of 0 s"):
+            check_time()
+        check_time()  # the outer budget is back
+    check_time()
+
+
+def test_a_budget_belongs_to_its_thread():
+    seen = []
+    with time_budget(0):
+        thread = threading.Thread(target=lambda: seen.append(check_time()))
+        thread.start()
+        thread.join()
+    assert seen == [None]
+
+
+def test_a_time_limit_is_a_step_limit_so_every_caller_already_handles_it():
+    assert issubclass(TimeLimitError, StepLimitError) and TimeLimitError(2.5).seconds == 2.5
+
+
+@pytest.mark.parametrize("work", [
+    lambda: hint(NEAR_EMPTY_25, guess=True),
+    lambda: list(explain(NEAR_EMPTY_25, guess=True)),
+    lambda: rate(NEAR_EMPTY_25),
+], ids=["hint", "explain", "rate"])
+def test_a_near_empty_25x25_grid_stops_at_its_budget(work):
+    start = time.perf_counter()
+    with time_budget(0.3), pytest.raises(TimeLimitError):
+        work()
+    assert time.perf_counter() - start < 2.5  # the budget plus the longest stretch between two checks
