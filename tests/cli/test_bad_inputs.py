@@ -236,6 +236,28 @@ def test_a_tiny_budget_on_a_file_answers_limit_and_goes_on(tmp_path):
         assert result.stdout.splitlines()[1].startswith("limit") and "limit 1" in result.stderr
 
 
+def test_the_library_takes_the_same_budgets_and_says_what_was_done():
+    import bitdoku
+    from bitdoku.batch import solve_many
+    from bitdoku.engines.result import Status
+    from bitdoku.errors import GenerationLimitError, SearchLimitError, StepLimitError
+    from bitdoku.logic.explain import explain
+    from bitdoku.logic.rating import rate
+
+    grid = Grid.parse(NEAR_EMPTY_25)
+    assert bitdoku.search(grid, max_nodes=50).status is Status.LIMIT
+    assert solve_many([grid], max_nodes=50).result(0).status is Status.LIMIT
+    with pytest.raises(SearchLimitError, match="search stopped after 50 nodes with 0 solutions found"):
+        bitdoku.count_solutions(grid, limit=10, max_nodes=50)
+    hardest = sample_lines("hardest_sample.txt")[0]
+    with pytest.raises(StepLimitError, match="stopped after 1 steps beyond singles"):
+        list(explain(hardest, max_steps=1))
+    with pytest.raises(StepLimitError):
+        rate(hardest, max_steps=1)
+    with pytest.raises(GenerationLimitError, match="found no unique 25x25 puzzle within 10 nodes"):
+        bitdoku.generate("5x5", max_nodes=10)
+
+
 # -- in a process of its own: memory, and a reader that goes away ------------------------------------------------
 
 def run_measured(args: list[str], folder: Path) -> tuple[int, str, str, int]:
