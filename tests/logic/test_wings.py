@@ -18,3 +18,31 @@ def test_xy_wing_text_from_top1465():
     assert step.text == (
         "pivot r4c2 {2, 8} with pincers r2c2 {2, 9} and r5c3 {8, 9}: one of them is 9, so remove 9 from r6c2 (XY-Wing)"
     )
+
+
+def test_the_almost_locked_set_cache_stays_a_few_megabytes():
+    """The cache of ``als_wings._unit_sets`` lives as long as the process: ``bitdoku rate`` of a big file filled
+    it for every puzzle, at 65,536 entries of about 1.3 KB each (its hits come from the passes of one puzzle).
+    Its capacity times what an entry holds must stay small."""
+    import gc
+    import tracemalloc
+
+    from bitdoku.data import sample_lines
+    from bitdoku.logic import als_wings
+    from bitdoku.logic.rating import rate
+
+    puzzles = sample_lines("top1465_sample.txt")[:5]
+    rate(puzzles[0])  # the tables built once per shape are not what is measured
+    als_wings._unit_sets.cache_clear()
+    gc.collect()
+    tracemalloc.start()
+    try:
+        for line in puzzles[1:]:
+            rate(line)
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    info = als_wings._unit_sets.cache_info()
+    assert info.currsize > 50  # the puzzles used the cache
+    assert info.maxsize * held / info.currsize < 16 * 2**20

@@ -7,8 +7,16 @@ integers with 0 for a blank.
 
 from __future__ import annotations
 
-from bitdoku.errors import ShapeError
-from bitdoku.formats.tokens import char_value, fast_char_values, format_chars, is_token_text, token_value
+from bitdoku.errors import ParseError, ShapeError
+from bitdoku.formats.tokens import (
+    char_value,
+    fast_char_values,
+    format_chars,
+    is_binary_char,
+    is_token_text,
+    token_value,
+    unexpected,
+)
 from bitdoku.shape import Shape
 
 
@@ -19,6 +27,14 @@ def parse_line(text: str, shape: Shape | None = None) -> tuple[bytes | list[int]
     ``ShapeError`` when the number of cells fits no grid (or not the given shape).
     """
     text = text.strip()
+    try:
+        return _parse_cells(text, shape)
+    except ShapeError:
+        _check_is_text(text)
+        raise
+
+
+def _parse_cells(text: str, shape: Shape | None) -> tuple[bytes | list[int], Shape]:
     if is_token_text(text):
         return _parse_tokens(text, shape)
     if " " not in text and "\t" not in text:
@@ -30,6 +46,14 @@ def parse_line(text: str, shape: Shape | None = None) -> tuple[bytes | list[int]
     shape = _shape_for(len(positions), shape)
     cells = [char_value(text[col - 1], index=i, n=shape.n, column=col) for i, col in enumerate(positions)]
     return cells, shape
+
+
+def _check_is_text(text: str) -> None:
+    """A line whose cell count fits no grid may be binary data: then say so, at the first byte that no text
+    holds, rather than count its "cells"."""
+    for column, ch in enumerate(text, start=1):
+        if is_binary_char(ch):
+            raise ParseError(unexpected(ch), column=column)
 
 
 def _parse_tokens(text: str, shape: Shape | None) -> tuple[list[int], Shape]:

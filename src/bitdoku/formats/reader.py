@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 MAX_LINE_LENGTH = 1 << 16
 
 Source = str | Path | TextIO
+#: The byte order mark that editors on Windows put at the start of a UTF-8 file: not part of the first line.
+BOM = "\ufeff"
 
 
 @dataclass(frozen=True)
@@ -129,13 +131,16 @@ def _open(source: Source) -> Iterator[tuple[TextIO, str]]:
 
 
 def _numbered_lines(stream: TextIO, name: str) -> Iterator[tuple[int, str | ParseError]]:
-    """Yield (line number, text) with comments stripped, or a ParseError for an overlong line."""
+    """Yield (line number, text) with comments stripped (and a leading BOM), or a ParseError for an overlong
+    line."""
     number = 0
     while True:
         text = stream.readline(MAX_LINE_LENGTH)
         if not text:
             return
         number += 1
+        if number == 1:
+            text = text.removeprefix(BOM)
         if len(text) >= MAX_LINE_LENGTH and not text.endswith("\n"):
             while (rest := stream.readline(MAX_LINE_LENGTH)) and not rest.endswith("\n"):
                 pass

@@ -45,11 +45,25 @@ def char_value(ch: str, *, index: int, n: int, column: int) -> int:
     """The value of one cell character, or a ParseError that names the character and the cell."""
     value = _VALUE_OF_CHAR.get(ch)
     if value is None:
-        raise ParseError(
-            f"unexpected character {ch!r}; {digits_hint(n)}", column=column, cell=cell_name(index, n)
-        )
+        raise ParseError(f"{unexpected(ch)}; {digits_hint(n)}", column=column, cell=cell_name(index, n))
     _check_range(value, ch, index=index, n=n, column=column)
     return value
+
+
+def unexpected(ch: str) -> str:
+    """Name a character that is no cell. A file read as UTF-8 holds U+FFFD where its bytes are not UTF-8
+    (readers decode with ``errors="replace"``), and control characters such as NUL mean a binary file: both are
+    said in words, since their repr tells a person nothing."""
+    if ch == "\ufffd":
+        return "unexpected bytes that are not UTF-8 (puzzle files are UTF-8 or ASCII text)"
+    if is_binary_char(ch):
+        return f"unexpected character {ch!r} (a control character: a binary file, not puzzle text?)"
+    return f"unexpected character {ch!r}"
+
+
+def is_binary_char(ch: str) -> bool:
+    """Whether a character is one no puzzle text holds: a control character, or bytes that are not UTF-8."""
+    return ch == "\ufffd" or ((ord(ch) < 32 or 127 <= ord(ch) < 160) and not ch.isspace())
 
 
 def token_value(token: str, *, index: int, n: int, column: int | None) -> int:

@@ -26,6 +26,8 @@ _NEEDS_REASON = (codes.INVALID, codes.CONTRADICTION, codes.BUDGET_EXHAUSTED)
 
 def solve_lines(batch: BatchResult) -> bytes:
     """``bitdoku solve``'s lines: the (first) solution, or the status when there is none."""
+    if not batch.shape.uses_alphabet:  # 36x36 and up: cells are integers, so lines are written one by one
+        return "".join(solution_line(batch.result(row)) + "\n" for row in range(len(batch.status_codes))).encode()
     has_solution = np.isin(batch.status_codes, [STATUS_INDEX[s] for s in STATUSES if s.has_solution])
     keys = np.where(has_solution, _SOLUTION, batch.status_codes.astype(np.int64))
     texts = {int(code): STATUSES[code].value for code in np.unique(batch.status_codes)}

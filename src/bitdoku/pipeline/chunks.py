@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 
 from bitdoku.errors import ParseError, ShapeError
 from bitdoku.formats.block import is_rule_line
-from bitdoku.formats.reader import MAX_LINE_LENGTH, Entry, Scanner
+from bitdoku.formats.reader import BOM, MAX_LINE_LENGTH, Entry, Scanner
 from bitdoku.formats.tokens import _VALUE_TABLE
 from bitdoku.shape import Shape
 
@@ -161,8 +161,14 @@ def _line_blocks(stream: BinaryIO) -> Iterator[_Lines]:
     rest = b""
     number = 1
     dropping = False  # inside an overlong line already reported
+    bom = BOM.encode("utf-8")  # dropped at the start of the stream, as the line reader drops it
     while True:
         block = stream.read(BLOCK_BYTES)
+        if bom:
+            while len(block) < len(bom) and (more := stream.read(BLOCK_BYTES)):
+                block += more
+            block, bom = block.removeprefix(bom), b""
+            block = block or stream.read(BLOCK_BYTES)  # the BOM was the whole first read
         at_end = not block
         data = np.frombuffer(rest + block, dtype=np.uint8)
         if not len(data):
