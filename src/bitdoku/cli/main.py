@@ -29,6 +29,7 @@ from bitdoku.errors import (
     BitdokuError,
     GenerationLimitError,
     InvalidGridError,
+    OutputError,
     ParseError,
     SearchLimitError,
     StepLimitError,
@@ -86,6 +87,8 @@ def _exit_code(error: Exception) -> ExitCode:
         return ExitCode.BAD_INPUT
     if isinstance(error, (SearchLimitError, StepLimitError, GenerationLimitError)):
         return ExitCode.LIMIT
+    if isinstance(error, OutputError):
+        return ExitCode.OUTPUT
     if isinstance(error, ValueError):
         return ExitCode.USAGE
     return ExitCode.INTERNAL
@@ -99,7 +102,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     help="bitdoku: a fast and complete Sudoku toolkit for every box shape from 4x4 to 64x64.\n\n"
     "Exit codes: 0 all answered, 1 internal error, 2 usage, 3 no solution (or not unique, for check), "
-    "4 node budget spent, 5 invalid grid, 6 bad input, 7 a chunk failed on the cluster, 130 interrupted.",
+    "4 node budget spent, 5 invalid grid, 6 bad input, 7 a chunk failed on the cluster, "
+    "8 the output could not be written (disk full), 130 interrupted.",
 )
 
 
