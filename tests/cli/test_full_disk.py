@@ -8,6 +8,7 @@ import errno
 import io
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -87,6 +88,16 @@ def test_a_full_tmpfs_gives_a_clear_error_and_resume_finishes_once_there_is_room
     resumed = invoke(*args, "--resume")
     assert resumed.exit_code == ExitCode.BAD_INPUT, resumed.output  # the bad line, as without a full disk
     assert out.read_text() == whole and not (small_disk / "out.txt.partial").exists()
+
+
+def test_results_sent_to_a_full_disk_through_stdout_say_so(small_disk, puzzles):
+    """``bitdoku solve FILE > DISK/out.txt``: the shell made the file, so it is cut short, but the error is clear."""
+    with open(small_disk / "out.txt", "wb") as stdout:
+        done = subprocess.run([sys.executable, "-m", "bitdoku", "solve", str(puzzles), "--lenient"], stdout=stdout,
+                              stderr=subprocess.PIPE, text=True, timeout=300)
+    assert done.returncode == ExitCode.OUTPUT
+    assert "bitdoku: error: cannot write the standard output: the disk is full" in done.stderr
+    assert "Traceback" not in done.stderr
 
 
 # -- the same in process: writes that fail as a full disk's do --------------------------------------------------

@@ -58,6 +58,9 @@ class _ErrorsToExitCodes(TyperGroup):
         except Exception as error:
             if (ctx.obj or {}).get("debug"):
                 raise
+            from bitdoku.pipeline.outfile import out_of_room
+
+            error = out_of_room(error, "the standard output") or error  # -o FILE says so itself
             warn(f"bitdoku: error: {_message(error)}")
             raise typer.Exit(_exit_code(error)) from None
 

@@ -68,10 +68,15 @@ class ResultFile:
         """Close the file after ``error`` stopped the run, and return the error to raise: an ``OutputError``
         naming the file when a write ran out of room, else ``error`` itself."""
         self.close()
-        if isinstance(error, OSError) and error.errno in _NO_ROOM:
-            reason = f"{_NO_ROOM[error.errno]} ({error.strerror or os.strerror(error.errno)})"
-            return OutputError(str(self.partial), reason)
-        return error
+        return out_of_room(error, str(self.partial)) or error
+
+
+def out_of_room(error: BaseException, path: str) -> OutputError | None:
+    """The ``OutputError`` for ``path`` when ``error`` is a write that ran out of room (a full disk or quota, a
+    file too large), else None."""
+    if isinstance(error, OSError) and error.errno in _NO_ROOM:
+        return OutputError(path, f"{_NO_ROOM[error.errno]} ({error.strerror or os.strerror(error.errno)})")
+    return None
 
 
 def _keep_whole_lines(path: Path) -> int:
