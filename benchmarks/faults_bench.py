@@ -180,7 +180,11 @@ def dask_campaign(batches: int, kills: int, seed: int) -> dict:
             for index, result in dd.solve_chunks(client, chunks, limit=2):
                 while points and index >= points[0]:
                     points.pop(0)
-                    client.wait_for_workers(2, timeout=60)  # the nanny has restarted the last one killed
+                    try:
+                        client.wait_for_workers(2, timeout=120)  # the nanny has restarted the last one killed
+                    except TimeoutError:  # counted: a nanny that did not bring its worker back
+                        outcome["kills skipped: a killed worker not back after 120 s"] += 1
+                        continue
                     pids = client.run(os.getpid)
                     os.kill(draw.choice(sorted(pids.values())), signal.SIGKILL)
                     outcome["workers killed"] += 1
@@ -192,6 +196,7 @@ def dask_campaign(batches: int, kills: int, seed: int) -> dict:
                 for field in ("puzzles", "solutions", "status_codes", "counts"))
             outcome["identical batches"] += same
             outcome["batches"] += 1
+            print(json.dumps(dict(outcome)), file=sys.stderr, flush=True)  # progress: one line a batch
     finally:
         client.close()
         cluster.close()
