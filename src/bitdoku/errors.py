@@ -153,6 +153,22 @@ class GenerationLimitError(BitdokuError):
         )
 
 
+class OutputError(BitdokuError):
+    """The results could not be written: the disk (or the user's quota) is full, or the file grew past the
+    largest size the file system allows. ``path`` is the file and ``reason`` the system's words.
+
+    Raised from the ``OSError`` of the write, which a person would otherwise read as a bug in bitdoku.
+    """
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(path, reason)
+        self.path = path
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return f"cannot write {self.path}: {self.reason}"
+
+
 class MissingExtraError(BitdokuError, ImportError):
     """An optional feature whose packages are not installed."""
 

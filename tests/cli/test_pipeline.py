@@ -203,6 +203,64 @@ def test_ctrl_c_stops_within_a_second_and_leaves_whole_lines(tmp_path, big_file,
     assert out.read_bytes() == uninterrupted
 
 
+#: One kill point for each batch command, the two signals in turn (the campaign of 100 random points a command
+#: is benchmarks/faults_bench.py); rate writes a line at a time, the others a chunk of 16,384 lines at a time.
+KILLS = {"solve": (["solve", "-j", "1"], signal.SIGINT),
+         "count": (["count", "--limit", "2", "-j", "1"], signal.SIGKILL),
+         "check": (["check", "-j", "1"], signal.SIGINT),
+         "canon": (["canon", "-j", "1"], signal.SIGKILL),
+         "rate": (["rate"], signal.SIGINT)}
+
+
+@pytest.fixture(scope="module")
+def three_chunks(tmp_path_factory):
+    """35,000 puzzles (three chunks) and a bad line, and a file of easy ones for rate (a few ms each)."""
+    folder = tmp_path_factory.mktemp("chunks")
+    lines = sample_lines("17clue_sample.txt") + sample_lines("top1465_sample.txt") + sample_lines("famous.txt")
+    many, easy = folder / "many.txt", folder / "easy.txt"
+    many.write_text("\n".join([*(lines * 300)[:17_500], "not a puzzle", *(lines * 300)[:17_500]]) + "\n")
+    easy.write_text("\n".join([*sample_lines("17clue_sample.txt") * 10, "not a puzzle"]) + "\n")
+    return many, easy
+
+
+@pytest.mark.parametrize("name", KILLS)
+def test_a_kill_after_the_first_results_then_resume_gives_identical_output(tmp_path, three_chunks, name):
+    command, sig = KILLS[name]
+    source = three_chunks[1] if name == "rate" else three_chunks[0]
+    whole = invoke(*command, str(source), "--lenient").stdout
+    out, partial = tmp_path / "out.txt", tmp_path / "out.txt.partial"
+    args = command_line(*command, str(source), "--lenient", "-o", str(out))
+    process = subprocess.Popen(args, stderr=subprocess.PIPE)
+    deadline = time.time() + 120
+    while (not partial.exists() or partial.stat().st_size == 0) and time.time() < deadline:
+        time.sleep(0.005)
+    process.send_signal(sig)
+    _, err = process.communicate(timeout=60)
+    assert not out.exists() and 0 < partial.stat().st_size < len(whole)  # the kill landed mid-run
+    if sig == signal.SIGINT:
+        assert process.returncode == ExitCode.INTERRUPTED and b"Traceback" not in err
+    resumed = subprocess.run([*args, "--resume"], capture_output=True, timeout=300)
+    assert b"resuming after" in resumed.stderr and resumed.returncode == ExitCode.BAD_INPUT  # the bad line
+    assert out.read_text() == whole and not partial.exists()
+
+
+@pytest.mark.parametrize("where", ["importing", "running"])
+def test_ctrl_c_while_the_command_starts_ends_quietly(where):
+    """A Ctrl-C in the imports or the CLI's setup (before its own handler runs) ends with 130 and no traceback."""
+    interrupt = "raise KeyboardInterrupt"
+    setup = {
+        "importing": "import builtins\nreal = builtins.__import__\n"
+                     "def hook(name, *args, **kwargs):\n"
+                     f"    if name == 'bitdoku.cli.main':\n        {interrupt}\n"
+                     "    return real(name, *args, **kwargs)\n"
+                     "builtins.__import__ = hook\n",
+        "running": f"import bitdoku.cli.main\ndef app():\n    {interrupt}\nbitdoku.cli.main.app = app\n",
+    }[where]
+    done = subprocess.run([sys.executable, "-c", setup + "from bitdoku.__main__ import main\nmain()"],
+                          capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stderr) == (ExitCode.INTERRUPTED, "bitdoku: interrupted\n")
+
+
 def test_the_console_script_keeps_exit_codes_and_output(tmp_path):
     path = tmp_path / "p.txt"
     path.write_text("..3..4.221......\n" + "11" + "." * 14 + "\n")

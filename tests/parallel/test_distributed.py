@@ -132,6 +132,42 @@ def test_killing_a_worker_mid_batch_loses_nothing():
         cluster.close()
 
 
+def test_killing_a_worker_during_a_cli_cluster_run_prints_the_same_lines(tmp_path, monkeypatch):
+    """``bitdoku solve FILE --cluster``: a worker killed once the first chunk is back; its nanny starts another,
+    and the lines are those of the thread path, none lost or doubled."""
+    from typer.testing import CliRunner
+
+    from bitdoku.cli import cluster as cli_cluster
+    from bitdoku.cli.main import app
+
+    lines = [line for name in (*SAMPLES, "hardest_sample.txt", "hardest_sample.txt") for line in sample_lines(name)]
+    path = tmp_path / "puzzles.txt"
+    path.write_text("\n".join(lines * 40) + "\n")  # ~6,000 puzzles, ~1.5 s of kernel time on one core
+    cluster, client = _cluster()
+    try:
+        pids = client.run(os.getpid)
+        real = dd.solve_chunks
+
+        def killing_a_worker(*args, **kwargs):
+            for index, result in real(*args, **kwargs):
+                if index == 0:
+                    os.kill(pids[sorted(pids)[0]], signal.SIGKILL)
+                yield index, result
+
+        monkeypatch.setattr(dd, "solve_chunks", killing_a_worker)
+        monkeypatch.setattr(cli_cluster, "CLUSTER_CHUNK_SIZE", 300)
+        runner = CliRunner()
+        remote = runner.invoke(app, ["solve", str(path), "--cluster", client.scheduler.address])
+        client.wait_for_workers(2, timeout=60)
+        assert sorted(pids)[0] not in client.nthreads() and len(client.nthreads()) == 2  # killed and replaced
+    finally:
+        client.close()
+        cluster.close()
+    local = runner.invoke(app, ["solve", str(path)])
+    assert remote.exit_code == local.exit_code and "failed" not in remote.stderr
+    assert remote.stdout == local.stdout and remote.stdout.count("\n") == len(lines) * 40
+
+
 def test_farm_counts_every_solution_like_a_local_search(client):
     stats = dd.SchedulerStats()
     result = dd.search(client, MANY, limit=3_000_000, keep=0, stats=stats)

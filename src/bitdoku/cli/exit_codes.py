@@ -16,4 +16,5 @@ class ExitCode(enum.IntEnum):
     INVALID_GRID = 5  # givens break a rule: the same digit twice in a row, column or box
     BAD_INPUT = 6  # input that is not a puzzle: unreadable file, bad character, wrong cell count
     CLUSTER_FAILURE = 7  # a chunk failed on the Dask cluster after its retries; its lines say 'failed'
+    OUTPUT = 8  # the results could not be written: the disk is full; FILE.partial keeps them for --resume
     INTERRUPTED = 130  # stopped by Ctrl-C; the lines already printed are complete

@@ -30,6 +30,7 @@ from bitdoku.errors import (
     BitdokuError,
     GenerationLimitError,
     InvalidGridError,
+    OutputError,
     ParseError,
     SearchLimitError,
     StepLimitError,
@@ -58,6 +59,9 @@ class _ErrorsToExitCodes(TyperGroup):
         except Exception as error:
             if (ctx.obj or {}).get("debug"):
                 raise
+            from bitdoku.pipeline.outfile import out_of_room
+
+            error = out_of_room(error, "the standard output") or error  # -o FILE says so itself
             warn(f"bitdoku: error: {_message(error)}")
             raise typer.Exit(_exit_code(error)) from None
 
@@ -87,6 +91,8 @@ def _exit_code(error: Exception) -> ExitCode:
         return ExitCode.BAD_INPUT
     if isinstance(error, (SearchLimitError, StepLimitError, GenerationLimitError)):
         return ExitCode.LIMIT
+    if isinstance(error, OutputError):
+        return ExitCode.OUTPUT
     if isinstance(error, ValueError):
         return ExitCode.USAGE
     return ExitCode.INTERNAL
@@ -100,7 +106,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     help="bitdoku: a fast and complete Sudoku toolkit for every box shape from 4x4 to 64x64.\n\n"
     "Exit codes: 0 all answered, 1 internal error, 2 usage, 3 no solution (or not unique, for check), "
-    "4 node budget spent, 5 invalid grid, 6 bad input, 7 a chunk failed on the cluster, 130 interrupted.",
+    "4 node budget spent, 5 invalid grid, 6 bad input, 7 a chunk failed on the cluster, "
+    "8 the output could not be written (disk full), 130 interrupted.",
 )
 
 

@@ -174,11 +174,13 @@ def results_file(path: Path | None, *, resume: bool) -> Iterator[int]:
     try:
         with results_to(target.stream):
             yield target.done
-    except BaseException:
-        target.close()
+        target.commit()  # its last flush may fail too (a full disk)
+    except BaseException as error:
+        reported = target.failed(error)
         warn(f"bitdoku: the results so far are in {target.partial}; run again with --resume to go on")
-        raise
-    target.commit()
+        if reported is error:
+            raise
+        raise reported from error
 
 
 def _results(inputs: Inputs, plan: Plan, skip: int = 0) -> Iterator[tuple[Entry, SearchResult | None, float | None]]:

@@ -131,10 +131,12 @@ def solve_file(
         target = ResultFile(output, resume=resume)
         try:
             statuses = _solve_into(source, target.stream, search, shape, lenient, skip=target.done)
-        except BaseException:
-            target.close()
-            raise
-        target.commit()
+            target.commit()
+        except BaseException as error:
+            reported = target.failed(error)
+            if reported is error:
+                raise
+            raise reported from error
         return statuses
     if resume:
         raise ValueError("resume needs an output file: the lines already written are read back from it")

@@ -5,15 +5,29 @@ the last line is written. A run stopped any way at all (Ctrl-C, an error, ``kill
 last flush) leaves ``FILE.partial`` holding whole lines for the first puzzles and perhaps a piece of the next
 one; ``resume`` drops that piece and says how many puzzles are done, so the run can skip exactly those and
 append the rest: no line is computed or written twice.
+
+A full disk is one more way to stop: the write that fails leaves whole lines and perhaps a piece, like a kill,
+and ``failed`` turns its ``OSError`` into an ``OutputError`` that names the file and says the disk is full
+(the final name is never given to a file that was cut short). Once space is freed, ``resume`` goes on.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 from pathlib import Path
 from typing import TextIO
 
+from bitdoku.errors import OutputError
+
 _READ = 1 << 20
+#: The errors of a write that ran out of room, and how each is told.
+_NO_ROOM = {
+    errno.ENOSPC: "the disk is full",
+    errno.EDQUOT: "the disk quota is full",
+    errno.EFBIG: "the file is larger than the file system allows",
+}
 
 
 class ResultFile:
@@ -42,8 +56,27 @@ class ResultFile:
             os.replace(self.partial, self.path)
 
     def close(self) -> None:
-        """Close the file and leave it as ``FILE.partial`` (a run that did not finish)."""
-        self.stream.close()
+        """Close the file and leave it as ``FILE.partial`` (a run that did not finish).
+
+        Closing flushes what is buffered; when that write fails too (the disk is still full), the lines it held
+        are lost, as in a kill, and the error that stopped the run is the one to report: so it is not raised.
+        """
+        with contextlib.suppress(OSError):
+            self.stream.close()
+
+    def failed(self, error: BaseException) -> BaseException:
+        """Close the file after ``error`` stopped the run, and return the error to raise: an ``OutputError``
+        naming the file when a write ran out of room, else ``error`` itself."""
+        self.close()
+        return out_of_room(error, str(self.partial)) or error
+
+
+def out_of_room(error: BaseException, path: str) -> OutputError | None:
+    """The ``OutputError`` for ``path`` when ``error`` is a write that ran out of room (a full disk or quota, a
+    file too large), else None."""
+    if isinstance(error, OSError) and error.errno in _NO_ROOM:
+        return OutputError(path, f"{_NO_ROOM[error.errno]} ({error.strerror or os.strerror(error.errno)})")
+    return None
 
 
 def _keep_whole_lines(path: Path) -> int:
