@@ -1,0 +1,73 @@
+"""Every input the fuzzers ever failed on, as a plain test with the literal input (long ones are files in
+``tests/fuzz/regressions/``), and what it found: a bug fixed in the library, or a property that asked too much."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from bitdoku import Grid, Shape, search
+from bitdoku.engines.result import Status
+from bitdoku.errors import ShapeError
+from bitdoku.generate import generate
+from bitdoku.logic import CandidateGrid
+from tests.fuzz import properties
+
+REGRESSIONS = Path(__file__).parent / "regressions"
+
+
+@pytest.mark.parametrize("variant", ["anti-king", "nonconsecutive", "x+anti-knight"])
+def test_generate_refuses_at_once_rules_that_no_4x4_grid_obeys(variant: str) -> None:
+    """Found by hypothesis: ``generate('2x2', variant='anti-king', time_limit=1.0, ...)`` ran 170 s, one kernel
+    call restarting its random fill on rules that allow no grid. ``Request.make`` now proves it and refuses."""
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=re.escape(f"no 4x4 grid obeys the {variant} rules")):
+        generate("2x2", seed=914710, time_limit=1.0, symmetry="dihedral", minimal=True, variant=variant)
+    assert time.perf_counter() - start < 10
+
+
+def test_a_single_candidate_cell_reads_back_as_filled() -> None:
+    """Found by hypothesis (a property that asked too much): a puzzle's open cell with one candidate is written as
+    that digit, which reads back as a filled cell; the pencil masks are the same."""
+    marks = CandidateGrid.parse(".234341223414123")
+    again = CandidateGrid.parse(marks.to_pencilmarks(), marks.shape)
+    assert again.pencil_masks() == marks.pencil_masks() and again.values != marks.values
+    properties.check_pencilmarks(".234341223414123")
+
+
+def test_a_63x63_grid_of_characters_has_no_pencil_mark_line() -> None:
+    """Found by atheris: 3,969 characters read as a 63x63 grid, whose pencil marks cannot be written one character
+    a digit: the documented ``ShapeError``, not a crash (the property now skips the write past 35 digits)."""
+    text = (REGRESSIONS / "pencilmarks-63x63.bin").read_bytes()[1:].decode("utf-8", "replace")
+    marks = CandidateGrid.parse(text)
+    assert marks.n == 63
+    with pytest.raises(ShapeError, match="stops at 35 digits"):
+        marks.to_pencilmarks()
+    properties.check_pencilmarks(text)
+
+
+def test_a_hard_variant_grid_stops_at_its_node_budget() -> None:
+    """Found by hypothesis: a nearly empty 9x9 jigsaw+anti-knight grid took the variant kernel 33 s for 2 million
+    nodes (the rules leave few grids or none); the node budget stops it, and the fuzz budget is now 200,000."""
+    grid = Grid.parse(
+        "....................................7..................1.........................\n"
+        "AABBBBCCCAAAEEBBCCDDAEEBCCFGDAAEBCCFGDDAEBIFFGGDEEIIFFGDDEHHIIFGDHHHHIFFGGGHHHIII",
+        variant="jigsaw+anti-knight")
+    result = search(grid, max_nodes=10_000)
+    assert result.status is Status.LIMIT and result.stats.nodes == 10_000
+
+
+@pytest.mark.parametrize("text", ["1\x1dx4", "²x3", "3x³", "2\x00x2"])
+def test_a_shape_with_an_odd_space_or_digit_is_a_shape_error(text: str) -> None:
+    """Found by atheris: ``Shape.parse('1\\x1dx4')`` raised int()'s bare ``ValueError`` (``str.strip`` removes the
+    group separator, ``int`` does not; ``isdigit`` accepts '²', ``int`` does not) instead of ``ShapeError``."""
+    with pytest.raises(ShapeError):
+        Shape.parse(text)
+    properties.check_shape(text)
+
+
+def test_a_shape_in_other_decimal_digits_reads_as_int_reads_them() -> None:
+    assert Shape.parse(" 2\x1d x ٣ ") == Shape(2, 3)
