@@ -11,7 +11,7 @@ import pytest
 
 from bitdoku import Grid, Shape, search
 from bitdoku.engines.result import Status
-from bitdoku.errors import ShapeError
+from bitdoku.errors import ParseError, ShapeError
 from bitdoku.generate import generate
 from bitdoku.logic import CandidateGrid
 from tests.fuzz import properties
@@ -71,3 +71,22 @@ def test_a_shape_with_an_odd_space_or_digit_is_a_shape_error(text: str) -> None:
 
 def test_a_shape_in_other_decimal_digits_reads_as_int_reads_them() -> None:
     assert Shape.parse(" 2\x1d x ٣ ") == Shape(2, 3)
+
+
+JSON_ROWS_AND_A_NUMBER = (
+    '{"shape":"4x4","cells":[[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16],[5,6,7,8,9,10,11,12,13,14,15,16,1,2,3,4],'
+    '[9,10,11,12,13,14,15,16,1,2,3,4,5,6,7,8],[13,14,15,16,1,2,3,4],2,[7,8,9,10,11,12,13,14,15,16,1,2,3,4,5,6],'
+    '[11,12,13,14,15,16,1,2,3,4,5,6,7,8,9,10],[15,16,1,2,3,4,5,6,444444444444444444444444444444444444444444447,8,9,'
+    '10,11,12,13,14],[4,5,6,7,8,9,10,11,12,13,14,15,16,1,2,3],[8,9,10,11,12,13,14,15,16,1,2,3,4,5,6,7],'
+    '[12,13,14,15,16,1,2,3,4,5,6,7,8,9,10,11],[16,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15]]}'
+)
+
+
+@pytest.mark.parametrize("text", [JSON_ROWS_AND_A_NUMBER, '{"cells": [[1, 2], 3]}', '{"cells": [[1], null]}'])
+def test_json_cells_mixing_rows_and_numbers_are_a_parse_error(text: str) -> None:
+    """Found by atheris: a "cells" list of rows with a bare number among them raised ``TypeError: 'int' object is
+    not iterable`` from ``parse_json`` (and so from ``Grid.parse`` and the reader) instead of ``ParseError``."""
+    with pytest.raises(ParseError, match="each a list of cells"):
+        Grid.parse(text)
+    properties.check_json(text)
+    properties.check_grid_parse(text)
