@@ -86,10 +86,12 @@ def main(argv: list[str] | None = None) -> int:
 
 def run_hypothesis(args: argparse.Namespace) -> tuple[dict, list[str]]:
     """Run every hypothesis target; return {target: {"examples", "calls", "seconds", "slowest"}} and failures."""
-    from hypothesis import HealthCheck, seed, settings
+    from hypothesis import HealthCheck, Phase, seed, settings
 
+    # No shrinking: a failure is reported as found (shrinking a slow input can take longer than the campaign).
     settings.register_profile("fuzz", deadline=None, database=None, derandomize=False, print_blob=True,
-                              suppress_health_check=list(HealthCheck))
+                              suppress_health_check=list(HealthCheck), phases=[Phase.generate],
+                              report_multiple_bugs=False)
     settings.load_profile("fuzz")
     from tests.fuzz import properties
     from tests.fuzz.targets import TARGETS, case
