@@ -31,6 +31,7 @@ import sys
 import tempfile
 import time
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,7 +73,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.atheris_seconds:
         figures["atheris"], found = run_atheris(args.atheris_seconds)
         failures += found
-    figures["hypothesis"], found = run_hypothesis(args)
+    def save(figures: dict, failures: list[str]) -> None:  # after each target too: a stopped run keeps its figures
+        if args.json:
+            args.json.write_text(json.dumps({"figures": figures, "failures": failures,
+                                             "seconds": time.perf_counter() - started}, indent=1))
+
+    figures["hypothesis"], found = run_hypothesis(args, lambda done, new: save({**figures, "hypothesis": done},
+                                                                             failures + new))
     failures += found
     seconds = time.perf_counter() - started
     print_table(figures, failures, seconds)
@@ -84,8 +91,9 @@ def main(argv: list[str] | None = None) -> int:
 # -- hypothesis -------------------------------------------------------------------------------------------------
 
 
-def run_hypothesis(args: argparse.Namespace) -> tuple[dict, list[str]]:
-    """Run every hypothesis target; return {target: {"examples", "calls", "seconds", "slowest"}} and failures."""
+def run_hypothesis(args: argparse.Namespace, progress: Callable[[dict, list[str]], None]) -> tuple[dict, list[str]]:
+    """Run every hypothesis target; return {target: {"examples", "calls", "seconds", "slowest"}} and failures
+    (also handed to ``progress`` after each target)."""
     from hypothesis import HealthCheck, Phase, seed, settings
 
     # No shrinking: a failure is reported as found (shrinking a slow input can take longer than the campaign).
@@ -124,6 +132,7 @@ def run_hypothesis(args: argparse.Namespace) -> tuple[dict, list[str]]:
         figures[name] = {"examples": counts[name], "calls": calls, "seconds": time.perf_counter() - start,
                          "slowest": {key: properties.SLOWEST.get(key, 0.0) for key in calls}}
         print(f"  {sum(calls.values()):,} calls in {figures[name]['seconds']:.0f} s: {calls}", flush=True)
+        progress(figures, failures)
     return figures, failures
 
 

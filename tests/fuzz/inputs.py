@@ -138,7 +138,7 @@ def variant_solution(geometry: Geometry, seed: int) -> Grid | None:
     from bitdoku.generate.grids import random_solution
 
     try:
-        return random_solution(geometry.shape, seed=seed, variant=geometry, max_nodes=200_000)
+        return random_solution(geometry.shape, seed=seed, variant=geometry, max_nodes=20_000)
     except BitdokuError:
         return None
 

@@ -43,7 +43,7 @@ CALL_SECONDS = 30.0
 #: The node budget of the oracle; past it the reference engine's answer is LIMIT and there is nothing to compare.
 REFERENCE_NODES = 20_000
 #: The node budget of a compiled engine: ten times the oracle's, far above what the grids it finishes need.
-FAST_NODES = 200_000
+FAST_NODES = 100_000
 #: Steps beyond singles that explain and rate may take on the fuzzed grids.
 MAX_STEPS = 200
 
@@ -198,12 +198,12 @@ def check_public_search(grid: Grid, limit: int) -> None:
     from bitdoku import count_solutions, search, solve
 
     with entry("search", subject=grid):
-        result = search(grid, limit=limit, max_nodes=FAST_NODES)
+        result = search(grid, limit=limit, max_nodes=REFERENCE_NODES)
     with entry("solve", InvalidGridError, SearchLimitError, subject=grid):
-        solution = solve(grid, max_nodes=FAST_NODES)
+        solution = solve(grid, max_nodes=REFERENCE_NODES)
         assert (solution is None) == (result.count == 0), f"solve and search disagree on {grid!r}"
     with entry("count_solutions", InvalidGridError, SearchLimitError, subject=grid):
-        assert count_solutions(grid, limit=limit, max_nodes=FAST_NODES) == result.count
+        assert count_solutions(grid, limit=limit, max_nodes=REFERENCE_NODES) == result.count
 
 
 # -- human-style solving ----------------------------------------------------------------------------------------

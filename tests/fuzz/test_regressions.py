@@ -51,7 +51,7 @@ def test_a_63x63_grid_of_characters_has_no_pencil_mark_line() -> None:
 
 def test_a_hard_variant_grid_stops_at_its_node_budget() -> None:
     """Found by hypothesis: a nearly empty 9x9 jigsaw+anti-knight grid took the variant kernel 33 s for 2 million
-    nodes (the rules leave few grids or none); the node budget stops it, and the fuzz budget is now 200,000."""
+    nodes (the rules leave few grids or none); the node budget stops it, and the fuzz budget is now 100,000."""
     grid = Grid.parse(
         "....................................7..................1.........................\n"
         "AABBBBCCCAAAEEBBCCDDAEEBCCFGDAAEBCCFGDDAEBIFFGGDEEIIFFGDDEHHIIFGDHHHHIFFGGGHHHIII",
