@@ -37,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 #: Byte-level entry points of the atheris half; each input goes to all of them (the reader: one in READER_EVERY).
 BYTE_TARGETS = ["grid text", "json", "pencil marks", "region maps", "variant names", "shape", "reader"]
-READER_EVERY = 8
+READER_EVERY = 32
 #: How often (inputs) the atheris worker writes its counts, so they survive however libFuzzer ends.
 FLUSH_EVERY = 200
 
@@ -60,10 +60,12 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.merge:
         runs = [json.loads(path.read_text()) for path in args.merge]
-        merged = {half: {} for half in ("atheris", "hypothesis")}
-        for run in runs:
-            if "atheris" in run["figures"]:
-                merged["atheris"] = run["figures"]["atheris"]
+        merged: dict[str, dict] = {"atheris": {"calls": {}, "slowest": {}}, "hypothesis": {}}
+        for run in runs:  # atheris runs add up; hypothesis targets are taken from the last run that has them
+            for name, calls in run["figures"].get("atheris", {}).get("calls", {}).items():
+                merged["atheris"]["calls"][name] = merged["atheris"]["calls"].get(name, 0) + calls
+                slowest = run["figures"]["atheris"]["slowest"].get(name, 0.0)
+                merged["atheris"]["slowest"][name] = max(merged["atheris"]["slowest"].get(name, 0.0), slowest)
             merged["hypothesis"].update(run["figures"].get("hypothesis", {}))
         print_table(merged, [f for run in runs for f in run["failures"]], max(run["seconds"] for run in runs))
         return 0
@@ -147,7 +149,7 @@ def run_atheris(seconds: int) -> tuple[dict, list[str]]:
     artifacts.mkdir()
     write_corpus(corpus)
     command = [sys.executable, __file__, "--atheris-worker", str(counts), f"-max_total_time={seconds}",
-               "-max_len=4096", "-timeout=30", "-rss_limit_mb=3072", f"-artifact_prefix={artifacts}/",
+               "-max_len=1024", "-timeout=30", "-rss_limit_mb=3072", f"-artifact_prefix={artifacts}/",
                "-print_final_stats=1",
                str(corpus)]
     print("atheris:", " ".join(command), flush=True)

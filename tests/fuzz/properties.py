@@ -10,6 +10,7 @@ point, which is what the campaign reports.
 
 from __future__ import annotations
 
+import json
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -281,13 +282,13 @@ def check_canonical(puzzle: Grid | str, transform: Callable[[Grid], Grid]) -> No
 
 
 def check_request(client: Any, path: str, body: Any) -> None:
-    """A request to the API answers 2xx or 4xx with a JSON body, never 5xx."""
+    """A request to the API (``body``: a JSON value, raw bytes, or None for a GET) answers 2xx or 4xx with a JSON
+    body, never 5xx."""
     with entry(f"web {path}", subject=body):
-        if isinstance(body, bytes):
-            response = client.post(path, content=body, headers={"content-type": "application/json"})
-        elif body is None:
+        if body is None:
             response = client.get(path)
-        else:
-            response = client.post(path, json=body)
+        else:  # encoded here: the client's own encoder refuses NaN and infinities, which a hostile client sends
+            content = body if isinstance(body, bytes) else json.dumps(body).encode()
+            response = client.post(path, content=content, headers={"content-type": "application/json"})
     assert response.status_code < 500, f"{path} {body!r}: {response.status_code} {response.text[:300]}"
     response.json()
