@@ -211,14 +211,15 @@ def check_public_search(grid: Grid, limit: int) -> None:
 
 
 def check_logic(puzzle: Grid | str, guess: bool) -> None:
-    """``hint``, ``explain`` and ``rate`` raise only ``ParseError`` (text), ``InvalidGridError`` and
-    ``StepLimitError``; on a puzzle with one solution no step places a wrong digit or removes a right one."""
+    """``hint``, ``explain`` and ``rate`` raise only ``ParseError`` (text), ``InvalidGridError``, ``StepLimitError``
+    and (a guess's search) ``SearchLimitError``; on a puzzle with one solution no step places a wrong digit or
+    removes a right one."""
     from bitdoku.logic import explain, hint, rate
     from bitdoku.logic.step import CONTRADICTION, STALLED
 
-    documented = (ParseError, InvalidGridError, StepLimitError)
+    documented = (ParseError, InvalidGridError, StepLimitError, SearchLimitError)
     with entry("hint", *documented, subject=puzzle):
-        hint(puzzle, guess=guess)
+        hint(puzzle, guess=guess, max_nodes=REFERENCE_NODES)
     with entry("rate", *documented, subject=puzzle):
         rate(puzzle, max_steps=MAX_STEPS)
     solution = None
@@ -226,7 +227,7 @@ def check_logic(puzzle: Grid | str, guess: bool) -> None:
         result = bitmask.search(puzzle, limit=2, max_nodes=FAST_NODES, keep=1)
         solution = result.solution if result.status is Status.UNIQUE else None
     with entry("explain", *documented, subject=puzzle):
-        for step in explain(puzzle, guess=guess, max_steps=MAX_STEPS):
+        for step in explain(puzzle, guess=guess, max_steps=MAX_STEPS, max_nodes=REFERENCE_NODES):
             if solution is None:
                 continue
             assert step.technique != CONTRADICTION and (step.technique != STALLED or not guess), f"{step}: {puzzle!r}"

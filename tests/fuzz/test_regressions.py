@@ -124,3 +124,18 @@ def test_nan_and_infinities_in_a_request_are_a_4xx(content: str) -> None:
     response = client().post("/api/count", content=content, headers={"content-type": "application/json"})
     assert response.status_code == 422 and response.json()["error"]["kind"] == "bad_request"
     properties.check_request(client(), "/api/solve", content.encode())
+
+
+def test_a_guess_on_a_variant_with_no_solution_stops_at_its_node_budget() -> None:
+    """Found by hypothesis: ``hint(grid, guess=True)`` on a 9x9 variant whose rules leave no solution searched with
+    the default budget for minutes (``explain`` had no node budget for the solution a guess places); ``max_nodes``
+    now bounds it and the documented ``SearchLimitError`` says so."""
+    from bitdoku.errors import SearchLimitError
+    from bitdoku.logic import hint
+
+    grid = Grid.parse("." * 81 + "\nAABBBBCCCAAAEEBBCCDDAEEBCCFGDAAEBCCFGDDAEBIFFGGDEEIIFFGDDEHHIIFGDHHHHIFFGGGHHHIII",
+                      variant="jigsaw+anti-knight")
+    start = time.perf_counter()
+    with pytest.raises(SearchLimitError):
+        hint(grid, guess=True, max_nodes=10_000)
+    assert time.perf_counter() - start < 10
