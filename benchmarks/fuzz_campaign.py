@@ -61,12 +61,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.merge:
         runs = [json.loads(path.read_text()) for path in args.merge]
         merged: dict[str, dict] = {"atheris": {"calls": {}, "slowest": {}}, "hypothesis": {}}
-        for run in runs:  # atheris runs add up; hypothesis targets are taken from the last run that has them
+        for run in runs:  # the calls of every run add up, the slowest call is the slowest of all
             for name, calls in run["figures"].get("atheris", {}).get("calls", {}).items():
                 merged["atheris"]["calls"][name] = merged["atheris"]["calls"].get(name, 0) + calls
                 slowest = run["figures"]["atheris"]["slowest"].get(name, 0.0)
                 merged["atheris"]["slowest"][name] = max(merged["atheris"]["slowest"].get(name, 0.0), slowest)
-            merged["hypothesis"].update(run["figures"].get("hypothesis", {}))
+            for target, figures in run["figures"].get("hypothesis", {}).items():
+                into = merged["hypothesis"].setdefault(target, {"examples": 0, "calls": {}, "seconds": 0.0,
+                                                                 "slowest": {}})
+                into["examples"] += figures["examples"]
+                into["seconds"] += figures["seconds"]
+                for name, calls in figures["calls"].items():
+                    into["calls"][name] = into["calls"].get(name, 0) + calls
+                    into["slowest"][name] = max(into["slowest"].get(name, 0.0), figures["slowest"][name])
         print_table(merged, [f for run in runs for f in run["failures"]], max(run["seconds"] for run in runs))
         return 0
     started = time.perf_counter()
