@@ -111,8 +111,8 @@ class Shape:
         """Read ``'3x3'`` (box rows x box columns) or pass a ``Shape`` through."""
         if isinstance(text, Shape):
             return text
-        parts = str(text).lower().replace("*", "x").split("x")
-        if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        parts = [part.strip() for part in str(text).lower().replace("*", "x").split("x")]
+        if len(parts) != 2 or not all(part.isdecimal() for part in parts):  # what int() reads, unlike isdigit
             raise ShapeError(f"a shape is written as box rows x box columns, like '3x3' or '2x3', not {text!r}")
         return cls(int(parts[0]), int(parts[1]))
 

@@ -40,6 +40,8 @@ def parse_json(text: str, shape: Shape | None = None) -> tuple[list[int], Shape,
     if data.get("shape") is not None:
         shape = Shape.parse(data["shape"]) if shape is None else shape
     rows = data["cells"]
+    if rows and isinstance(rows[0], list) and not all(isinstance(row, list) for row in rows):
+        raise ParseError('"cells" is a list of rows, each a list of cells, or one flat list of cells')
     flat = [v for row in rows for v in row] if rows and isinstance(rows[0], list) else rows
     shape = _shape_for(len(flat), shape)
     values = []

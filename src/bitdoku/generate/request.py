@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from bitdoku.engines.bitmask import geometry_kernel_tables
 from bitdoku.engines.result import default_max_nodes
@@ -27,6 +28,9 @@ KNOWN_MINIMUM_CLUES = {4: 4, 9: 17}
 #: Nodes one uniqueness check may spend when minimality is not required, by N: a check that needs more keeps
 #: its clue (the puzzle stays unique, perhaps with a clue or two more). 9x9 checks never come near it.
 NEAR_MINIMAL_CHECK_NODES = {16: 50, 25: 50}
+#: Nodes spent checking that a variant's rules allow a complete grid at all (4x4 anti-king does not): a plain
+#: search proves that at once, where the generator's randomised fill would restart until its budget is gone.
+GRID_CHECK_NODES = 100_000
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,7 @@ class Request:
         else:
             geometry = Geometry.parse(variant, shape)
         shape = geometry.shape
+        _check_has_grids(geometry)
         symmetry = Symmetry.parse(symmetry)
         if clues is not None:
             _check_clues(geometry, symmetry, clues)
@@ -138,6 +143,20 @@ def _fewest_clues(geometry: Geometry) -> int:
     if geometry.is_classic:
         return KNOWN_MINIMUM_CLUES.get(n, n - 1)
     return 0 if "nonconsecutive" in geometry.rules else n - 1
+
+
+@lru_cache(maxsize=64)
+def _check_has_grids(geometry: Geometry) -> None:
+    """Refuse rules that no complete grid obeys; rules a short search cannot decide are left to the budgets."""
+    if geometry.is_classic:
+        return
+    from bitdoku.engines.bitmask import search
+    from bitdoku.engines.result import Status
+    from bitdoku.grid import Grid
+
+    empty = Grid(bytes(geometry.shape.n_cells), geometry.shape, geometry)
+    if search(empty, limit=1, max_nodes=GRID_CHECK_NODES, keep=0).status is Status.NO_SOLUTION:
+        raise ValueError(f"no {geometry.shape.size_name} grid obeys the {geometry.name} rules, so no puzzle can")
 
 
 def _check_clues(geometry: Geometry, symmetry: Symmetry, clues: int) -> None:

@@ -123,7 +123,7 @@ LADDER: tuple[Rung, ...] = (
 
 def explain(
     puzzle: Grid | CandidateGrid | str, *, guess: bool = False, max_steps: int | None = None,
-    unique: bool | None = None, ladder: tuple[Rung, ...] = LADDER,
+    unique: bool | None = None, ladder: tuple[Rung, ...] = LADDER, max_nodes: int | None = None,
 ) -> Iterator[Step]:
     """Yield the steps that solve a puzzle, each by the easiest technique that applies.
 
@@ -146,6 +146,8 @@ def explain(
         The techniques to use, in the order they are tried: ``LADDER`` (every technique, the default),
         ``CLASSIC_LADDER`` (the first release's 25), or a selection of rungs. On a variant grid ``LADDER``
         means ``VARIANT_LADDER``, and any other ladder keeps only the rungs of ``VARIANT_LADDER``.
+    max_nodes : int, optional
+        The node budget of the search for the solution a guess places (``guess=True``).
 
     Yields
     ------
@@ -159,6 +161,9 @@ def explain(
         When filled cells clash, or when ``guess=True`` and the puzzle has no solution.
     StepLimitError
         When the solve takes more than ``max_steps`` steps beyond singles.
+    SearchLimitError
+        When ``guess=True`` and the search for the solution to guess from spends ``max_nodes`` (default: the
+        search's default budget, about a minute) before it finds one.
 
     Example
     -------
@@ -184,7 +189,7 @@ def explain(
             if not guess:
                 yield _stalled(state)
                 return
-            solution = _solution_for(state, solution)
+            solution = _solution_for(state, solution, max_nodes)
             step = _guess(state, solution)
         if step.technique not in _SINGLE_NAMES:
             harder_steps += 1
@@ -217,7 +222,8 @@ def default_max_steps(shape: Shape) -> int:
     return max(48, 200_000 // shape.n_cells)
 
 
-def hint(puzzle: Grid | CandidateGrid | str, *, guess: bool = False, unique: bool | None = None) -> Step | None:
+def hint(puzzle: Grid | CandidateGrid | str, *, guess: bool = False, unique: bool | None = None,
+         max_nodes: int | None = None) -> Step | None:
     """The next step of ``explain`` (same arguments), or ``None`` when the puzzle is already solved.
 
     Example
@@ -225,7 +231,7 @@ def hint(puzzle: Grid | CandidateGrid | str, *, guess: bool = False, unique: boo
     >>> hint("..3." ".4.2" "21.." "....").technique
     'Hidden Single'
     """
-    return next(explain(puzzle, guess=guess, unique=unique), None)
+    return next(explain(puzzle, guess=guess, unique=unique, max_nodes=max_nodes), None)
 
 
 def next_step(state: CandidateGrid, ladder: tuple[Rung, ...] = LADDER) -> Step | None:
@@ -319,13 +325,13 @@ def _stalled(state: CandidateGrid) -> Step:
     return make_step(STALLED, state, text)
 
 
-def _solution_for(state: CandidateGrid, known: Grid | None) -> Grid:
+def _solution_for(state: CandidateGrid, known: Grid | None, max_nodes: int | None = None) -> Grid:
     """A solution that agrees with the filled cells (found once by the compiled engine, reused after)."""
     if known is not None and known.keeps_givens_of(state.to_grid()):
         return known
     from bitdoku.solver import solve
 
-    found = solve(state.to_grid())
+    found = solve(state.to_grid(), max_nodes=max_nodes)
     if found is None:
         raise InvalidGridError("the puzzle has no solution, so there is nothing to guess")
     return found
