@@ -75,16 +75,16 @@ def test_a_request_waiting_in_released_lets_another_in():
 
 
 def test_with_one_place_a_long_request_on_a_thread_does_not_hold_up_a_quick_one():
-    limits = Limits(workers=1, max_active=1, generate_seconds=1.5)
+    limits = Limits(workers=1, max_active=1, generate_seconds=5)
     with TestClient(create_app(limits, warm_up=False)) as client:
+        assert client.post("/api/count", json={"puzzle": DEMO}).json()["status"] == "unique"  # compiled before
         replies = []
         slow = threading.Thread(target=lambda: replies.append(
             client.post("/api/generate", json={"shape": "2x2", "difficulty": "extreme"})))
         slow.start()
         time.sleep(0.3)
-        start = time.perf_counter()
         assert client.post("/api/count", json={"puzzle": DEMO}).json()["status"] == "unique"
-        assert time.perf_counter() - start < 0.5 and slow.is_alive()
+        assert slow.is_alive()  # the quick one was answered while the long one still holds its thread
         slow.join()
         assert replies[0].status_code == 422
 
