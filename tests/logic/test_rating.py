@@ -4,7 +4,7 @@ import pytest
 
 from bitdoku import Grid
 from bitdoku.data import sample_lines
-from bitdoku.errors import InvalidGridError
+from bitdoku.errors import InvalidGridError, SearchLimitError
 from bitdoku.logic import CandidateGrid, explain, rate
 from bitdoku.logic.explain import CLASSIC_LADDER
 from bitdoku.logic.rating import DIFFICULTY, LEVELS, rating_of
@@ -109,3 +109,24 @@ def test_a_rating_past_its_step_budget_is_an_error_not_a_different_rating():
         with pytest.raises(StepLimitError, match="solving stopped after 3 steps beyond singles"):
             rate(hard, max_steps=3, scale=scale)
     assert default_max_steps(Grid.empty("8x8").shape) == 48  # an empty 64x64 grid stops within a minute
+
+
+def test_a_guess_whose_search_spends_max_nodes_is_a_search_limit():
+    """The empty grid has no logic step: its guess needs a search, which the budget stops (the fuzzer found a
+    variant grid whose search took 83 s with no way to bound it)."""
+    for scale in ("se", "bitdoku"):
+        with pytest.raises(SearchLimitError):
+            rate("." * 81, scale=scale, max_nodes=1)
+    with pytest.raises(SearchLimitError):
+        rate(Grid.parse("." * 81, variant="x"), max_nodes=1)
+
+
+def test_bitdoku_rate_takes_max_nodes_and_says_limit():
+    from typer.testing import CliRunner
+
+    from bitdoku.cli.exit_codes import ExitCode
+    from bitdoku.cli.main import app
+
+    result = CliRunner().invoke(app, ["rate", "." * 81, "--max-nodes", "1"])
+    assert result.exit_code == ExitCode.LIMIT
+    assert result.stdout.strip() == "limit"

@@ -125,7 +125,8 @@ class Rating:
         return record
 
 
-def rate(puzzle: Grid | CandidateGrid | str, *, max_steps: int | None = None, scale: str = "se") -> Rating:
+def rate(puzzle: Grid | CandidateGrid | str, *, max_steps: int | None = None, scale: str = "se",
+         max_nodes: int | None = None) -> Rating:
     """Rate a puzzle by the hardest technique its solve needs (and, on the bitdoku scale, how often it needed
     more than singles). Variant grids are rated on the techniques that hold on their geometry (see the module
     docstring: on the SE scale, with SE's numbers).
@@ -140,6 +141,9 @@ def rate(puzzle: Grid | CandidateGrid | str, *, max_steps: int | None = None, sc
         Steps beyond singles (guesses included) the solve may take; past it ``StepLimitError`` is raised, so
         a rating is either complete and the same on every machine, or an error. Default:
         ``default_max_steps(shape)``.
+    max_nodes : int, optional
+        The node budget of the search for the solution that a guess places, when the logic runs out. Default:
+        the search's default budget (about a minute).
 
     Returns
     -------
@@ -151,6 +155,8 @@ def rate(puzzle: Grid | CandidateGrid | str, *, max_steps: int | None = None, sc
         When filled cells clash or the puzzle has no solution.
     StepLimitError
         When the solve needs more than ``max_steps`` steps beyond singles.
+    SearchLimitError
+        When a guess is needed and the search for the solution spends ``max_nodes`` first.
 
     Example
     -------
@@ -170,11 +176,13 @@ def rate(puzzle: Grid | CandidateGrid | str, *, max_steps: int | None = None, sc
     budget = default_max_steps(puzzle.shape) if max_steps is None else max_steps
     if not puzzle.geometry.is_classic:
         if scale == "se":
-            return se_rating_of(se_solve_variant(puzzle, budget))
-        return rating_of(Counter(step.technique for step in explain(puzzle, guess=True, max_steps=budget)))
+            return se_rating_of(se_solve_variant(puzzle, budget, max_nodes=max_nodes))
+        steps = explain(puzzle, guess=True, max_steps=budget, max_nodes=max_nodes)
+        return rating_of(Counter(step.technique for step in steps))
     if scale == "se":
-        return se_rating_of(se_solve(puzzle, budget, SE_LADDER if _is_unique(puzzle) else SE_WITHOUT_UNIQUENESS))
-    return rating_of(_count_steps(puzzle, budget))
+        ladder = SE_LADDER if _is_unique(puzzle) else SE_WITHOUT_UNIQUENESS
+        return se_rating_of(se_solve(puzzle, budget, ladder, max_nodes=max_nodes))
+    return rating_of(_count_steps(puzzle, budget, max_nodes))
 
 
 def _is_unique(puzzle: Grid | CandidateGrid) -> bool:
@@ -210,7 +218,7 @@ def rating_of(counts: Counter[str] | dict[str, int]) -> Rating:
     return Rating(score, DIFFICULTY[hardest][1], hardest, ordered, sum(ordered.values()))
 
 
-def _count_steps(puzzle: Grid | CandidateGrid, max_steps: int) -> Counter[str]:
+def _count_steps(puzzle: Grid | CandidateGrid, max_steps: int, max_nodes: int | None = None) -> Counter[str]:
     """Solve with singles in the kernel and harder steps in Python; count the steps of each technique."""
     shape = puzzle.shape
     tables = shape.tables
@@ -230,7 +238,7 @@ def _count_steps(puzzle: Grid | CandidateGrid, max_steps: int) -> Counter[str]:
             raise StepLimitError(max_steps)
         step = next_step(state, _HARDER)
         if step is None:
-            solution = _solution_for(state, solution)
+            solution = _solution_for(state, solution, max_nodes)
             step = _guess(state, solution)
         counts[step.technique] += 1
         _apply(step, values, masks, tables.peers)

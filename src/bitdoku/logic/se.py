@@ -698,14 +698,16 @@ class SeSolve:
             self.score, self.hardest = difficulty, technique
 
 
-def se_solve(puzzle: Grid | CandidateGrid, max_steps: int, ladder: tuple[SeRung, ...] = SE_LADDER) -> SeSolve:
+def se_solve(puzzle: Grid | CandidateGrid, max_steps: int, ladder: tuple[SeRung, ...] = SE_LADDER, *,
+             max_nodes: int | None = None) -> SeSolve:
     """Solve simplest-first as SE does and return what the solve used.
 
     The kernel ``se_singles`` applies the rules up to 2.5 in SE's order (singles and the direct rules, which are
     ``ladder[:4]``, so their finders are not called here); when it stalls, the first rule of ``ladder[4:]`` that
     applies makes one step, and the kernel goes on. When no rule applies, the solution's digit is placed
-    ("Guess", 10.0). Raises ``InvalidGridError`` (no solution) and ``StepLimitError`` (more than ``max_steps``
-    steps beyond singles).
+    ("Guess", 10.0), found by a search of at most ``max_nodes`` nodes. Raises ``InvalidGridError`` (no solution),
+    ``StepLimitError`` (more than ``max_steps`` steps beyond singles) and ``SearchLimitError`` (the search for a
+    guess spent ``max_nodes``).
     """
     from bitdoku.logic.explain import _guess, _solution_for
     from bitdoku.logic.rating import _apply, _arrays
@@ -732,7 +734,7 @@ def se_solve(puzzle: Grid | CandidateGrid, max_steps: int, ladder: tuple[SeRung,
             raise StepLimitError(max_steps)
         found = next_se_step(state, rest)
         if found is None:
-            solution = _solution_for(state, solution)
+            solution = _solution_for(state, solution, max_nodes)
             step, rated = _guess(state, solution), GUESS_DIFFICULTY
             solve.guessed = True
         else:
@@ -763,7 +765,7 @@ def se_steps(puzzle: Grid | CandidateGrid | str,
 
 
 def se_solve_variant(puzzle: Grid | CandidateGrid, max_steps: int,
-                     ladder: tuple[SeRung, ...] = SE_VARIANT_LADDER) -> SeSolve:
+                     ladder: tuple[SeRung, ...] = SE_VARIANT_LADDER, *, max_nodes: int | None = None) -> SeSolve:
     """``se_solve`` for any geometry, in Python (see "Variant grids" above): singles in every unit, then the first
     rule of ``ladder`` that applies, else a guess from the engine's solution (10.0). Same errors as ``se_solve``."""
     from bitdoku.logic.explain import _guess, _solution_for
@@ -785,7 +787,7 @@ def se_solve_variant(puzzle: Grid | CandidateGrid, max_steps: int,
             steps += 1
             found = next_se_step(state, ladder)
             if found is None:
-                solution = _solution_for(state, solution)
+                solution = _solution_for(state, solution, max_nodes)
                 found = (_guess(state, solution), GUESS_DIFFICULTY)
                 solve.guessed = True
             (step, rated), kind = found, found[0].technique
