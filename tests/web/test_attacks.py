@@ -222,3 +222,16 @@ def test_idle_connections_and_half_sent_requests_leave_the_others_answered(live)
         for sock in idle:
             sock.close()
     assert health_seconds(live) < 2
+
+
+def test_the_search_behind_a_guess_has_a_budget_worth_the_explain_seconds_on_the_variant_kernel_too():
+    """hint, explain and rate guess from a solution found in one kernel call, which their time budget cannot
+    stop: its node budget is worth ``explain_seconds``, on a variant's slower nodes too."""
+    from bitdoku import Grid
+    from bitdoku.engines.result import default_max_nodes
+    from bitdoku.web.limits import Limits
+
+    limits = Limits()
+    classic, variant = Grid.parse("." * 81), Grid.parse("." * 81, variant="x")
+    assert limits.guess_nodes(classic) < default_max_nodes(classic.shape)
+    assert limits.guess_nodes(variant) < limits.guess_nodes(classic) / 10

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from bitdoku.batch import default_threads
 from bitdoku.engines.result import DEFAULT_SECONDS, default_max_nodes
+from bitdoku.grid import Grid
 from bitdoku.shape import Shape
 
 
@@ -46,9 +47,14 @@ class Limits:
     max_active: int = 4
     max_waiting: int = 1024
 
-    def nodes(self, shape: Shape, seconds: float) -> int:
-        """A node budget worth about ``seconds`` of search on this shape."""
-        return max(1_000, int(default_max_nodes(shape) * seconds / DEFAULT_SECONDS))
+    def nodes(self, shape: Shape, seconds: float, *, classic: bool = True) -> int:
+        """A node budget worth about ``seconds`` of search on this shape (``classic=False``: of a variant)."""
+        return max(1_000, int(default_max_nodes(shape, classic=classic) * seconds / DEFAULT_SECONDS))
+
+    def guess_nodes(self, grid: Grid) -> int:
+        """The node budget of the search behind a guess of hint, explain and rate: ``explain_seconds`` worth,
+        since that search runs in one kernel call that the logic's own time budget cannot stop."""
+        return self.nodes(grid.shape, self.explain_seconds, classic=grid.geometry.is_classic)
 
     def inline_nodes(self, shape: Shape) -> int:
         """The node budget of a search on the event loop: ``inline_seconds`` worth for grids up to 9x9 (the

@@ -102,7 +102,7 @@ def candidates(request: PuzzleIn, limits: Limits) -> CandidatesOut:
 def next_hint(request: PuzzleIn, limits: Limits) -> HintOut:
     grid = read_grid(request, limits)
     with _answering(grid.n), time_budget(limits.explain_seconds):
-        step = hint(grid.validate(), guess=True)
+        step = hint(grid.validate(), guess=True, max_nodes=limits.guess_nodes(grid))
     return HintOut(step=_step(step) if step else None, solved=step is None)
 
 
@@ -115,7 +115,7 @@ def explanation(request: ExplainIn, limits: Limits) -> ExplainOut:
     with _answering(grid.n), time_budget(limits.explain_seconds):
         grid.validate()
         try:
-            for step in explain(grid, guess=request.guess):
+            for step in explain(grid, guess=request.guess, max_nodes=limits.guess_nodes(grid)):
                 steps.append(_step(step))
         except StepLimitError:  # a time limit too (TimeLimitError)
             truncated = True
@@ -127,7 +127,7 @@ def explanation(request: ExplainIn, limits: Limits) -> ExplainOut:
 def rating(request: PuzzleIn, limits: Limits) -> RateOut:
     grid = read_grid(request, limits)
     with _answering(grid.n), time_budget(limits.explain_seconds):
-        found = rate(grid, max_steps=_rating_steps(grid.shape, limits))
+        found = rate(grid, max_steps=_rating_steps(grid.shape, limits), max_nodes=limits.guess_nodes(grid))
     return RateOut(score=found.score, level=found.level, hardest=found.hardest, counts=found.counts,
                    steps=found.steps)
 
