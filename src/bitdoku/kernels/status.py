@@ -16,8 +16,11 @@ INVALID = 3
 #: The givens leave an empty cell with no candidate (its peers' givens hold every digit); no search was run.
 #: It means zero solutions, like ``COMPLETE`` with ``stats[STAT_SOLUTIONS] == 0``, but says why.
 CONTRADICTION = 4
+#: The caller's stop flag (an ``int64[1]`` array, ``stop[0] != 0``) was set while the search ran: a time limit ran
+#: out on another thread, or another member of a portfolio has the answer. ``stats`` holds what was found so far.
+STOPPED = 5
 
-STATUS_NAMES = ("COMPLETE", "LIMIT_REACHED", "BUDGET_EXHAUSTED", "INVALID", "CONTRADICTION")
+STATUS_NAMES = ("COMPLETE", "LIMIT_REACHED", "BUDGET_EXHAUSTED", "INVALID", "CONTRADICTION", "STOPPED")
 
 # Rule flags: which deductions run at every node (a bit set).
 #: An empty cell with one candidate takes it.
