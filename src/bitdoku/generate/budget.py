@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+
+from bitdoku.timelimit import TimeLimit
 
 
 class BudgetSpent(Exception):
@@ -22,13 +28,26 @@ class Cancelled(Exception):
 
 @dataclass
 class Budget:
-    """Nodes and seconds left for one puzzle; kernels get at most ``nodes_left()`` nodes a call."""
+    """Nodes and seconds left for one puzzle; kernels get at most ``nodes_left()`` nodes a call, and ``stop``, a
+    flag set when the seconds run out (so that one long kernel call, a 64x64 fill, ends near the deadline too).
+    ``close()`` disarms the flag's timer once the puzzle is done."""
 
     max_nodes: int
     time_limit: float
     cancel: threading.Event = field(default_factory=threading.Event)
     nodes: int = 0
     start: float = field(default_factory=time.perf_counter)
+    clock: TimeLimit = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.clock = TimeLimit(self.time_limit if math.isfinite(self.time_limit) else None).__enter__()
+
+    @property
+    def stop(self) -> NDArray[np.int64]:
+        return self.clock.stop
+
+    def close(self) -> None:
+        self.clock.__exit__(None, None, None)
 
     def charge(self, nodes: int) -> None:
         """Count nodes a kernel spent; ``BudgetSpent`` once the nodes or the time are gone."""
@@ -41,7 +60,7 @@ class Budget:
             raise Cancelled
         if self.nodes >= self.max_nodes:
             raise BudgetSpent(f"{self.max_nodes:,} nodes")
-        if self.seconds >= self.time_limit:
+        if self.seconds >= self.time_limit or self.stop[0] != 0:
             raise BudgetSpent(f"{self.time_limit:g} s")
 
     def nodes_left(self) -> int:
