@@ -26,6 +26,33 @@ class Cancelled(Exception):
     """Raised between kernel calls once the run was stopped (Ctrl-C, or an error in another worker)."""
 
 
+class Cancel(threading.Event):
+    """The stop of a whole run (Ctrl-C, an error in another worker, a consumer that stops early): an event that
+    also sets the stop flag of every budget that watches it, so that a kernel call under way ends at its next node
+    rather than at its puzzle's deadline (a 64x64 fill is one call of seconds)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._lock = threading.Lock()
+        self._flags: dict[int, NDArray[np.int64]] = {}
+
+    def watch(self, flag: NDArray[np.int64]) -> None:
+        with self._lock:
+            self._flags[id(flag)] = flag
+            if self.is_set():
+                flag[0] = 1
+
+    def unwatch(self, flag: NDArray[np.int64]) -> None:
+        with self._lock:
+            self._flags.pop(id(flag), None)
+
+    def set(self) -> None:
+        super().set()
+        with self._lock:
+            for flag in self._flags.values():
+                flag[0] = 1
+
+
 @dataclass
 class Budget:
     """Nodes and seconds left for one puzzle; kernels get at most ``nodes_left()`` nodes a call, and ``stop``, a
@@ -41,6 +68,8 @@ class Budget:
 
     def __post_init__(self) -> None:
         self.clock = TimeLimit(self.time_limit if math.isfinite(self.time_limit) else None).__enter__()
+        if isinstance(self.cancel, Cancel):
+            self.cancel.watch(self.stop)
 
     @property
     def stop(self) -> NDArray[np.int64]:
@@ -48,6 +77,8 @@ class Budget:
 
     def close(self) -> None:
         self.clock.__exit__(None, None, None)
+        if isinstance(self.cancel, Cancel):
+            self.cancel.unwatch(self.stop)
 
     def charge(self, nodes: int) -> None:
         """Count nodes a kernel spent; ``BudgetSpent`` once the nodes or the time are gone."""

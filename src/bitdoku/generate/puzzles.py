@@ -24,7 +24,7 @@ from numpy.typing import NDArray
 
 from bitdoku.batch import default_threads
 from bitdoku.errors import GenerationLimitError, StepLimitError
-from bitdoku.generate.budget import Budget, BudgetSpent
+from bitdoku.generate.budget import Budget, BudgetSpent, Cancel
 from bitdoku.generate.grids import fill
 from bitdoku.generate.removal import remove_clues
 from bitdoku.generate.request import Request
@@ -353,7 +353,7 @@ def make_puzzles(request: Request, rngs: NDArray[np.uint64], first_index: int, *
     ``cancel`` is set."""
     warm_up(request, rated=rated)
     maker = _Maker(request)
-    cancel = cancel or threading.Event()
+    cancel = cancel or Cancel()
     budgets = [Budget(request.max_nodes, request.time_limit, cancel) for _ in range(len(rngs))]
     seen = [_Attempts() for _ in range(len(rngs))]
     made: list[Generated | GenerationLimitError | None] = [None] * len(rngs)
@@ -469,7 +469,7 @@ class _Run:
             raise ValueError(f"threads must be at least 1, not {threads}")
         batched = request.shape.n_cells <= BATCHED_CELLS
         self.slice_size = max(1, min(SLICE_PUZZLES, -(-count // (self.threads * 4)))) if batched else 1
-        self.cancel = threading.Event()
+        self.cancel = Cancel()
 
     def results(self) -> Iterator[Generated]:
         slices = [(first, min(first + self.slice_size, self.count))
