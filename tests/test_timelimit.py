@@ -4,6 +4,8 @@ No timing assertions beyond "stopped within a few seconds": a limit of 0 sets th
 (the search stops at its first branch), and a small limit on a search that would run for hours must end soon.
 """
 
+import os
+import signal
 import time
 
 import numpy as np
@@ -147,3 +149,22 @@ def test_a_64x64_generation_stops_at_its_deadline_inside_the_fill_kernel() -> No
     with pytest.raises(GenerationLimitError, match=r"1e-06 s"):
         bitdoku.generate("8x8", seed=1, time_limit=1e-6)
     assert time.perf_counter() - start < 5.0
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork is POSIX-only")
+def test_a_forked_child_gets_a_watchdog_of_its_own() -> None:
+    with TimeLimit(60):  # the parent's watchdog thread is running: a forked child does not inherit it
+        pid = os.fork()
+        if pid == 0:
+            with TimeLimit(0.02) as limit:
+                deadline = time.perf_counter() + SOON
+                while not limit.reached and time.perf_counter() < deadline:
+                    time.sleep(0.005)
+            os._exit(0 if limit.reached else 1)
+        deadline = time.perf_counter() + SOON
+        while (done := os.waitpid(pid, os.WNOHANG))[0] == 0 and time.perf_counter() < deadline:
+            time.sleep(0.01)
+        if done[0] == 0:  # before the fix the child hung on the watchdog's state copied from the parent
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+    assert done[0] == pid and os.waitstatus_to_exitcode(done[1]) == 0

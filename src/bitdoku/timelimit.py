@@ -20,6 +20,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -130,6 +131,8 @@ class _Watchdog:
 
 
 _WATCHDOG = _Watchdog()
+if hasattr(os, "register_at_fork"):  # a forked child has no watchdog thread (and maybe a lock held): a fresh one
+    os.register_at_fork(after_in_child=_WATCHDOG.__init__)
 
 
 class TimeLimit:
