@@ -97,7 +97,7 @@ def time_batch(geometry: Geometry, cells: np.ndarray) -> float:
     """The whole set through ``count_many``: seconds a puzzle."""
     statuses, counts, nodes = (np.zeros(len(cells), np.int64) for _ in range(3))
     start = time.perf_counter()
-    count_many(cells, 9, geometry.tables, 2, 10**7, codes.ALL_RULES, statuses, counts, nodes)
+    count_many(cells, 9, geometry.tables, 2, 10**7, codes.ALL_RULES, statuses, counts, nodes, np.zeros(1, np.int64))
     seconds = time.perf_counter() - start
     if not (counts == 1).all():
         raise SystemExit(f"{geometry.name}: count_many found a puzzle without exactly one solution")

@@ -8,23 +8,29 @@ model needs NumPy; the engines, the batch functions, the human-style solver and 
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
 
-from bitdoku.engines.result import SearchResult, SearchStats, Status
-from bitdoku.errors import (
-    BitdokuError,
-    GenerationLimitError,
-    InvalidGridError,
-    MissingExtraError,
-    ParseError,
-    SearchLimitError,
-    ShapeError,
-)
+# Not ``typing.TYPE_CHECKING``: importing typing (and the result and error classes, with dataclasses and enum) took
+# 45 ms, and a Ctrl-C while ``python -m bitdoku`` or the console script imports this package, before
+# ``bitdoku.__main__`` has its handler in place, printed a traceback (tests/cli/test_startup.py).
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from bitdoku import generate
     from bitdoku.batch import BatchResult, count_many, solve_many
     from bitdoku.engines.registry import DEFAULT_ENGINE, ENGINES
+    from bitdoku.engines.result import SearchResult, SearchStats, Status
+    from bitdoku.errors import (
+        BitdokuError,
+        GenerationLimitError,
+        InvalidGridError,
+        MissingExtraError,
+        ParseError,
+        SearchLimitError,
+        SearchTimeLimitError,
+        ShapeError,
+    )
     from bitdoku.formats.reader import Entry, read_entries, read_puzzles
     from bitdoku.grid import Conflict, Grid
     from bitdoku.logic import CandidateGrid, Rating, Step, explain, hint, rate
@@ -58,6 +64,17 @@ _LAZY = {
     "Conflict": "bitdoku.grid",
     "Grid": "bitdoku.grid",
     "Shape": "bitdoku.shape",
+    "SearchResult": "bitdoku.engines.result",
+    "SearchStats": "bitdoku.engines.result",
+    "Status": "bitdoku.engines.result",
+    "BitdokuError": "bitdoku.errors",
+    "GenerationLimitError": "bitdoku.errors",
+    "InvalidGridError": "bitdoku.errors",
+    "MissingExtraError": "bitdoku.errors",
+    "ParseError": "bitdoku.errors",
+    "SearchLimitError": "bitdoku.errors",
+    "SearchTimeLimitError": "bitdoku.errors",
+    "ShapeError": "bitdoku.errors",
 }
 
 
@@ -92,6 +109,7 @@ __all__ = [
     "SearchLimitError",
     "SearchResult",
     "SearchStats",
+    "SearchTimeLimitError",
     "Shape",
     "ShapeError",
     "Status",

@@ -20,6 +20,9 @@ def main() -> None:
 
         run()
     except KeyboardInterrupt:
+        import signal  # here, not at the top: it imports enum, 4 ms more before the handler above is in place
+
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C while this is written: no traceback either
         sys.stderr.write("bitdoku: interrupted\n")
         sys.stderr.flush()
         os._exit(130)

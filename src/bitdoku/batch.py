@@ -23,6 +23,7 @@ from bitdoku.grid import Grid
 from bitdoku.kernels import status as codes
 from bitdoku.kernels.batch import search_rows
 from bitdoku.shape import Shape
+from bitdoku.timelimit import RowClock
 
 #: Rows per task on the thread pool, at most: big enough that a task's overhead (~20 µs) is noise. Small
 #: batches are cut finer (``_slice_rows``) so that threads stay balanced when some rows are much harder.
@@ -38,7 +39,8 @@ class BatchResult:
     ``solutions``: uint8 (k, N*N), the first solution of each row (zeros where there is none).
     ``status_codes``: uint8 (k,), indices into ``bitdoku.batch.STATUSES`` (use ``statuses`` or ``status(i)``).
     ``counts``: int64 (k,), solutions found (at most the limit). ``stats``: int64 (k, N_STATS), the kernel's
-    counters, columns named by ``bitdoku.kernels.status.STAT_NAMES``.
+    counters, columns named by ``bitdoku.kernels.status.STAT_NAMES``. ``time_limit``: the seconds each row had
+    (None: no limit).
     """
 
     puzzles: NDArray[np.uint8]
@@ -49,6 +51,7 @@ class BatchResult:
     kernel_codes: NDArray[np.int8]
     shape: Shape
     max_nodes: int
+    time_limit: float | None = None
 
     def __len__(self) -> int:
         return len(self.status_codes)
@@ -71,9 +74,11 @@ class BatchResult:
         solution = (Grid(self.solutions[row].tobytes(), self.shape),) if status.has_solution else ()
         code = int(self.kernel_codes[row])
         reason = None
-        if code in (codes.INVALID, codes.CONTRADICTION, codes.BUDGET_EXHAUSTED):  # the rows that need a sentence
-            reason = explain_status(code, Grid(self.puzzles[row].tobytes(), self.shape), self.max_nodes)
-        return SearchResult(status, int(self.counts[row]), solution, stats_of(self.stats[row]), reason)
+        if code in (codes.INVALID, codes.CONTRADICTION, codes.BUDGET_EXHAUSTED, codes.STOPPED):  # they need a sentence
+            reason = explain_status(code, Grid(self.puzzles[row].tobytes(), self.shape), self.max_nodes,
+                                    self.time_limit, self.stats[row])
+        time_limit = self.time_limit if code == codes.STOPPED else None
+        return SearchResult(status, int(self.counts[row]), solution, stats_of(self.stats[row]), reason, time_limit)
 
 
 def solve_many(
@@ -84,12 +89,15 @@ def solve_many(
     max_nodes: int | None = None,
     threads: int | None = None,
     rules: int = codes.ALL_RULES,
+    time_limit: float | None = None,
 ) -> BatchResult:
     """Solve every row of a ``(k, N*N)`` array (or a list of grids or puzzle lines), on ``threads`` cores.
 
     ``limit=1`` stops at the first solution of each row; ``limit=2`` also proves uniqueness. Raises only
     when the whole input is wrong (not integers, a row length that fits no grid); a bad row gets
-    ``Status.INVALID``.
+    ``Status.INVALID``. ``time_limit`` (seconds, None for none) applies to each row, as ``max_nodes`` does: a
+    row still searching after it ends with ``Status.LIMIT`` and the rest go on (a limit for the whole call would
+    leave the rows after a hard one unanswered; ``bitdoku.timelimit``).
 
     Example
     -------
@@ -108,15 +116,17 @@ def solve_many(
     kernel_codes = np.zeros(k, dtype=np.int8)
     stats = np.zeros((k, codes.N_STATS), dtype=np.int64)
     tables = kernel_tables(shape)
+    clock = RowClock(time_limit)
 
-    def run(start: int, stop: int) -> None:
-        search_rows(array[start:stop], *tables, limit, max_nodes, rules,
-                    solutions[start:stop], kernel_codes[start:stop], stats[start:stop])
+    def run(start: int, end: int) -> None:
+        with clock.slot() as stop:
+            search_rows(array[start:end], *tables, limit, max_nodes, rules,
+                        solutions[start:end], kernel_codes[start:end], stats[start:end], stop)
 
     run_sliced(run, k, threads)
     counts = stats[:, codes.STAT_SOLUTIONS].copy()
     statuses = public_statuses(kernel_codes, counts, limit)
-    return BatchResult(array, solutions, statuses, counts, stats, kernel_codes, shape, max_nodes)
+    return BatchResult(array, solutions, statuses, counts, stats, kernel_codes, shape, max_nodes, clock.seconds)
 
 
 def count_many(
@@ -127,6 +137,7 @@ def count_many(
     max_nodes: int | None = None,
     threads: int | None = None,
     rules: int = codes.ALL_RULES,
+    time_limit: float | None = None,
 ) -> BatchResult:
     """Count the solutions of every row up to ``limit`` (2 by default: a uniqueness check); see ``solve_many``.
 
@@ -135,7 +146,8 @@ def count_many(
     >>> count_many([".............." "..", "..3..4.221......"], limit=1000).counts
     array([288,   1])
     """
-    return solve_many(puzzles, shape=shape, limit=limit, max_nodes=max_nodes, threads=threads, rules=rules)
+    return solve_many(puzzles, shape=shape, limit=limit, max_nodes=max_nodes, threads=threads, rules=rules,
+                      time_limit=time_limit)
 
 
 def default_threads() -> int:

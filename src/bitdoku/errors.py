@@ -103,6 +103,22 @@ class SearchLimitError(BitdokuError):
         )
 
 
+class SearchTimeLimitError(SearchLimitError):
+    """A search ran out of its time limit (``time_limit=``, CLI ``--time-limit``) before it could answer: a
+    spent budget like the node budget (the same exit code), with the seconds it had and the nodes it visited."""
+
+    def __init__(self, seconds: float, nodes: int, solutions_found: int, stats: object = None) -> None:
+        super().__init__(nodes, solutions_found, stats)
+        self.seconds = seconds
+
+    def __str__(self) -> str:
+        found = "1 solution" if self.solutions_found == 1 else f"{self.solutions_found} solutions"
+        return (
+            f"search stopped at its time limit of {self.seconds:g} s after {self.max_nodes:,} nodes with {found} "
+            "found; pass time_limit=... (CLI: --time-limit) to go further"
+        )
+
+
 class StepLimitError(BitdokuError):
     """A human-style solve (``explain`` or ``rate``) ran out of its step budget before the grid was solved."""
 

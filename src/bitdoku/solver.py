@@ -14,10 +14,11 @@ from numpy.typing import NDArray
 
 from bitdoku.engines.registry import DEFAULT_ENGINE, get_engine
 from bitdoku.engines.result import SearchResult, Status, default_max_nodes
-from bitdoku.errors import SearchLimitError
+from bitdoku.errors import SearchLimitError, SearchTimeLimitError
 from bitdoku.geometry import Geometry
 from bitdoku.grid import Grid, as_grid
 from bitdoku.shape import Shape
+from bitdoku.timelimit import check_seconds
 
 Puzzle = Grid | str | Sequence[int] | Sequence[Sequence[int]] | NDArray[np.integer]
 
@@ -33,6 +34,7 @@ def search(
     strategy: str = "dfs",
     threads: int | None = None,
     variant: str | Geometry | None = None,
+    time_limit: float | None = None,
 ) -> SearchResult:
     """Search for up to ``limit`` solutions and report how it went; never raises for a bad puzzle.
 
@@ -63,6 +65,11 @@ def search(
     variant : str or Geometry, optional
         The rules, when ``puzzle`` is not a ``Grid`` that carries them: ``"x"``, ``"windoku"``, ``"jigsaw"`` (the
         text then holds the region map on a second line), ... (``bitdoku.geometry``). Default: classic.
+    time_limit : float, optional
+        Seconds the search may take (None, the default: no limit but the node budget; 0: stop at the first
+        branch). A watchdog thread sets the kernel's stop flag, so the search ends within a node of the limit
+        with ``Status.LIMIT``, its ``reason`` ("time limit of 2 s reached after 2.00 s: ...") and the solutions
+        found so far. The bitmask engine and strategy ``dfs`` only.
 
     Returns
     -------
@@ -88,6 +95,14 @@ def search(
     if max_nodes is not None:
         _check_count("max_nodes", max_nodes, minimum=1)
     budget = default_max_nodes(grid.shape, classic=grid.geometry.is_classic) if max_nodes is None else max_nodes
+    if time_limit is not None:
+        check_seconds(time_limit)
+        if strategy != "dfs" or engine != "bitmask":
+            raise ValueError(f"time_limit applies to the bitmask engine's 'dfs' strategy, not {engine!r} with "
+                             f"{strategy!r}; bound the others with max_nodes")
+        from bitdoku.engines import bitmask
+
+        return bitmask.search(grid, limit=limit, max_nodes=budget, keep=keep, time_limit=time_limit)
     if strategy != "dfs":
         if not grid.geometry.is_classic:
             raise ValueError(f"strategy {strategy!r} searches classic grids only; {grid.variant!r} grids run 'dfs'")
@@ -101,12 +116,12 @@ def search(
 
 def solve(
     puzzle: Puzzle, *, engine: str = DEFAULT_ENGINE, max_nodes: int | None = None, shape: Shape | str | None = None,
-    variant: str | Geometry | None = None,
+    variant: str | Geometry | None = None, time_limit: float | None = None,
 ) -> Grid | None:
     """Return a solution of the puzzle, or ``None`` when it has none.
 
-    Raises ``InvalidGridError`` when the givens break a rule and ``SearchLimitError`` when the node budget
-    runs out first.
+    Raises ``InvalidGridError`` when the givens break a rule, ``SearchLimitError`` when the node budget runs out
+    first and ``SearchTimeLimitError`` (a ``SearchLimitError``) when ``time_limit`` seconds do.
 
     Example
     -------
@@ -114,7 +129,7 @@ def solve(
     1234341221434321
     """
     grid = as_grid(puzzle, shape, variant)
-    return _checked(search(grid, limit=1, engine=engine, max_nodes=max_nodes), grid).solution
+    return _checked(search(grid, limit=1, engine=engine, max_nodes=max_nodes, time_limit=time_limit), grid).solution
 
 
 def count_solutions(
@@ -125,8 +140,11 @@ def count_solutions(
     max_nodes: int | None = None,
     shape: Shape | str | None = None,
     variant: str | Geometry | None = None,
+    time_limit: float | None = None,
 ) -> int:
     """Count the solutions, stopping at ``limit``: the answer is exact when it is below ``limit``.
+
+    Raises as ``solve`` does when a budget (``max_nodes``, ``time_limit``) runs out first.
 
     Example
     -------
@@ -134,27 +152,31 @@ def count_solutions(
     288
     """
     grid = as_grid(puzzle, shape, variant)
-    return _checked(search(grid, limit=limit, keep=0, engine=engine, max_nodes=max_nodes), grid).count
+    return _checked(search(grid, limit=limit, keep=0, engine=engine, max_nodes=max_nodes, time_limit=time_limit),
+                    grid).count
 
 
 def is_unique(
     puzzle: Puzzle, *, engine: str = DEFAULT_ENGINE, max_nodes: int | None = None, shape: Shape | str | None = None,
-    variant: str | Geometry | None = None,
+    variant: str | Geometry | None = None, time_limit: float | None = None,
 ) -> bool:
-    """Whether the puzzle has exactly one solution.
+    """Whether the puzzle has exactly one solution (raises as ``solve`` does when a budget runs out first).
 
     Example
     -------
     >>> is_unique("..3." ".4.2" "21.." "...."), is_unique("1..." "...." "...." "....")
     (True, False)
     """
-    return count_solutions(puzzle, limit=2, engine=engine, max_nodes=max_nodes, shape=shape, variant=variant) == 1
+    return count_solutions(puzzle, limit=2, engine=engine, max_nodes=max_nodes, shape=shape, variant=variant,
+                           time_limit=time_limit) == 1
 
 
 def _checked(result: SearchResult, grid: Grid) -> SearchResult:
     """Turn the outcomes a plain return value cannot express into exceptions."""
     if result.status is Status.INVALID:
         grid.validate()
+    if result.status is Status.LIMIT and result.time_limit is not None:
+        raise SearchTimeLimitError(result.time_limit, result.stats.nodes, result.count, result.stats)
     if result.status is Status.LIMIT:
         raise SearchLimitError(result.stats.nodes, result.count, result.stats)
     return result

@@ -164,7 +164,7 @@ def _classic_through_variant_kernel(grid: Grid, limit: int) -> tuple[int, int]:
     solutions = np.zeros((limit, grid.shape.n_cells), np.uint8)
     stats = np.zeros(codes.N_STATS, np.int64)
     code = search(np.frombuffer(grid.cells, np.uint8), grid.n, Geometry.classic(grid.shape).tables, limit,
-                  FAST_NODES, codes.ALL_RULES, solutions, stats)
+                  FAST_NODES, codes.ALL_RULES, solutions, stats, np.zeros(1, np.int64))
     return int(code), int(stats[codes.STAT_SOLUTIONS])
 
 

@@ -57,7 +57,7 @@ def run(cells, shape, flags, limit=3, max_nodes=20_000, kernel=search_generic):
     solutions = np.zeros((limit, shape.n_cells), np.uint8)
     stats = np.zeros(S.N_STATS, np.int64)
     code = kernel(cells, shape.n, tables.units, tables.cell_units, tables.peers, limit, max_nodes, flags, solutions,
-                  stats)
+                  stats, np.zeros(1, np.int64))
     return code, stats, solutions
 
 
@@ -192,7 +192,7 @@ def test_a_set_stop_flag_ends_the_search_after_its_first_run():
         if code == S.LIMIT_REACHED:
             assert is_solution(solution, cells, shape)
         else:
-            assert code == S.BUDGET_EXHAUSTED and stats[S.STAT_NODES] < 10**6
+            assert code == S.STOPPED and stats[S.STAT_NODES] < 10**6
             cut_short += 1
     assert cut_short > 0
 
@@ -220,7 +220,7 @@ def test_an_unsolvable_big_grid_is_proved_so_or_the_budget_reported(shape):
 def test_search_boards_honours_the_node_budget():
     stats = np.zeros(S.N_STATS, np.int64)
     code = search_boards(np.zeros(625, np.uint8), 25, 5, 10**6, 50, S.ALL_RULES, np.zeros((0, 625), np.uint8),
-                         stats, new_state(0), np.zeros(0, np.uint8), -1)
+                         stats, new_state(0), np.zeros(0, np.uint8), -1, np.zeros(1, np.int64))
     assert code == S.BUDGET_EXHAUSTED and stats[S.STAT_NODES] == 50
 
 

@@ -28,7 +28,8 @@ SMALL = [Shape(2, 2), Shape(2, 3), Shape(3, 2)]
 def fill_grid(shape, seed, max_nodes=10**6):
     state = rng.new_state(seed)
     out = np.zeros(shape.n_cells, np.uint8)
-    code, spent = random_solution(state, shape.n, *shape.tables, max_nodes, out, new_workspace(shape.n_cells, shape.n))
+    code, spent = random_solution(state, shape.n, *shape.tables, max_nodes, out, new_workspace(shape.n_cells, shape.n),
+                                  np.zeros(1, np.int64))
     return code, spent, out
 
 
@@ -42,7 +43,7 @@ def dig_puzzle(shape, solution, seed, target=0, rules=S.ALL_RULES):
     puzzle = solution.copy()
     counters = np.zeros(dig.N_DIG_COUNTERS, np.int64)
     end = dig.remove_clues(puzzle, solution, shape.n, *shape.tables, single_cell_orbits(shape), order, 0, target,
-                           10**6, rules, 10**9, counters)
+                           10**6, rules, 10**9, counters, np.zeros(1, np.int64))
     return puzzle, counters, end
 
 
@@ -93,7 +94,7 @@ def test_random_grids_have_real_variety():
     out, ws = np.zeros(16, np.uint8), new_workspace(16, 4)
     seen = set()
     for _ in range(2000):
-        random_solution(state, 4, *shape.tables, 10**6, out, ws)
+        random_solution(state, 4, *shape.tables, 10**6, out, ws, np.zeros(1, np.int64))
         seen.add(out.tobytes())
     assert len(seen) > 250
 
@@ -115,9 +116,9 @@ def test_other_solution_kernels_agree_with_naive_counting(seed, blanks):
     cell = draw.choice(np.flatnonzero(puzzle == 0).tolist())
     states, frames = new_stack()
     stats = np.zeros(S.N_STATS, np.int64)
-    band = other_solution9(puzzle, cell, solution[cell], 10**6, stats, states, frames)
+    band = other_solution9(puzzle, cell, solution[cell], 10**6, stats, states, frames, np.zeros(1, np.int64))
     generic = search_in(new_workspace(81, 9), puzzle, 9, *shape.tables, 1, 10**6, S.ALL_RULES | S.GENERIC_ONLY,
-                        np.zeros((0, 81), np.uint8), stats, rng.new_state(0), solution, cell)
+                        np.zeros((0, 81), np.uint8), stats, rng.new_state(0), solution, cell, np.zeros(1, np.int64))
     others = 0
     for digit in range(1, 10):
         if digit != solution[cell]:
@@ -154,7 +155,7 @@ def test_a_removal_pass_stops_at_its_target_and_resumes_where_it_stopped():
     position, calls = 0, 0
     while position < 81:
         position = dig.remove_clues(stepwise, solution, 9, *shape.tables, single_cell_orbits(shape), order, position,
-                                    0, 10**6, S.ALL_RULES, 1, np.zeros(4, np.int64))
+                                    0, 10**6, S.ALL_RULES, 1, np.zeros(4, np.int64), np.zeros(1, np.int64))
         calls += 1
     whole, _, _ = dig_puzzle(shape, solution, 4)
     assert calls > 10 and np.array_equal(stepwise, whole)
@@ -166,7 +167,8 @@ def test_removable_clues_match_naive_counting(shape):
     puzzle, _, _ = dig_puzzle(shape, solution, 9, target=shape.n_cells * 2 // 3)
     removable = np.zeros(shape.n_cells, np.bool_)
     counters = np.zeros(4, np.int64)
-    code = dig.removable_clues(puzzle, solution, shape.n, *shape.tables, 10**6, S.ALL_RULES, removable, counters)
+    code = dig.removable_clues(puzzle, solution, shape.n, *shape.tables, 10**6, S.ALL_RULES, removable, counters,
+                               np.zeros(1, np.int64))
     assert code == S.COMPLETE
     for cell in np.flatnonzero(puzzle):
         smaller = puzzle.copy()
@@ -182,7 +184,7 @@ def test_orbits_go_as_a_whole():
     order = np.arange(41, dtype=np.int32)
     puzzle = solution.copy()
     dig.remove_clues(puzzle, solution, 9, *shape.tables, orbits, order, 0, 0, 10**6, S.ALL_RULES, 10**9,
-                     np.zeros(4, np.int64))
+                     np.zeros(4, np.int64), np.zeros(1, np.int64))
     given = puzzle != 0
     assert np.array_equal(given, given[::-1]) and naive_count(puzzle, shape) == 1
 
@@ -196,7 +198,7 @@ def attempt(shape, states, check_minimal=False, orbits=None):
     outcome = np.zeros((k, make.N_OUTCOME), np.int64)
     orbits = single_cell_orbits(shape) if orbits is None else orbits
     make.attempt_rows(states, shape.n, *shape.tables, orbits, 0, 10**6, S.ALL_RULES, 10**6, check_minimal, puzzles,
-                      solutions, outcome)
+                      solutions, outcome, np.zeros(1, np.int64))
     return puzzles, solutions, outcome
 
 

@@ -110,7 +110,7 @@ def run_search(puzzle, shape, flags=S.ALL_RULES, limit=3, keep=3, max_nodes=10**
     solutions = np.zeros((keep, shape.n_cells), np.uint8)
     stats = np.zeros(S.N_STATS, np.int64)
     code = kernel(puzzle, shape.n, tables.units, tables.cell_units, tables.peers, limit, max_nodes, flags,
-                  solutions, stats)
+                  solutions, stats, np.zeros(1, np.int64))
     return code, stats, solutions
 
 

@@ -48,7 +48,7 @@ def _kernel(puzzle: Grid, tables=None, limit: int = 3, max_nodes: int = 10**6, f
     solutions = np.zeros((limit, puzzle.shape.n_cells), np.uint8)
     stats = np.zeros(codes.N_STATS, np.int64)
     code = search(np.frombuffer(puzzle.cells, np.uint8), puzzle.n, geometry.tables if tables is None else tables,
-                  limit, max_nodes, flags, solutions, stats)
+                  limit, max_nodes, flags, solutions, stats, np.zeros(1, np.int64))
     found = min(int(stats[codes.STAT_SOLUTIONS]), limit)
     return code, stats, [puzzle.with_cells(solutions[i].tobytes()) for i in range(found)]
 
@@ -60,7 +60,7 @@ def _random_solution(geometry: Geometry, seed: int) -> Grid | None:
     stats = np.zeros(codes.N_STATS, np.int64)
     code = search_in(new_workspace(n_cells), np.zeros(n_cells, np.uint8), geometry.shape.n, geometry.tables, 1,
                      10**5, codes.ALL_RULES | codes.RANDOM_ORDER, out, stats, new_state(seed), np.zeros(0, np.uint8),
-                     -1)
+                     -1, np.zeros(1, np.int64))
     if code != codes.LIMIT_REACHED:
         return None
     return Grid(out[0].tobytes(), geometry.shape, geometry)
@@ -217,7 +217,7 @@ def test_count_many_gives_each_row_what_search_gives_it() -> None:
     rows.append(np.full(81, 1, np.uint8))  # invalid
     puzzles = np.stack(rows)
     statuses, counts, nodes = (np.zeros(len(rows), np.int64) for _ in range(3))
-    count_many(puzzles, 9, geometry.tables, 2, 10**6, codes.ALL_RULES, statuses, counts, nodes)
+    count_many(puzzles, 9, geometry.tables, 2, 10**6, codes.ALL_RULES, statuses, counts, nodes, np.zeros(1, np.int64))
     for row, cells in enumerate(puzzles):
         code, stats, _ = _kernel(Grid(cells.tobytes(), geometry.shape, geometry), limit=2)
         assert (statuses[row], counts[row], nodes[row]) == (code, stats[codes.STAT_SOLUTIONS], stats[codes.STAT_NODES])

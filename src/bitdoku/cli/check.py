@@ -21,6 +21,7 @@ from bitdoku.cli.options import (
     ResumeOption,
     ShapeOption,
     ThreadsOption,
+    TimeLimitOption,
     VariantOption,
 )
 
@@ -41,6 +42,7 @@ def check(
     output: FormatOption = None,
     engine: EngineOption = DEFAULT_ENGINE_NAME,
     max_nodes: MaxNodesOption = None,
+    time_limit: TimeLimitOption = None,
     threads: ThreadsOption = None,
     shape: ShapeOption = None,
     variant: VariantOption = None,
@@ -81,7 +83,8 @@ def check(
     def status_code(status: Status) -> ExitCode:
         return ExitCode.NO_SOLUTION if status is Status.MULTIPLE else exit_code_of_status(status)
 
-    plan = Plan(engine.value, limit=2, keep=0, max_nodes=max_nodes, threads=threads, per_puzzle=per_puzzle)
+    plan = Plan(engine.value, limit=2, keep=0, max_nodes=max_nodes, threads=threads, time_limit=time_limit,
+                per_puzzle=per_puzzle)
     with results_file(output_file, resume=resume) as done:
         code = run_searches(inputs, plan, show, lenient=lenient, output=style, skip=done,
                             answers=LineAnswers(check_lines, status_code))

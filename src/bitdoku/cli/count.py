@@ -24,6 +24,7 @@ from bitdoku.cli.options import (
     Strategy,
     StrategyOption,
     ThreadsOption,
+    TimeLimitOption,
     VariantOption,
 )
 
@@ -39,6 +40,7 @@ def count(
     output: FormatOption = None,
     engine: EngineOption = DEFAULT_ENGINE_NAME,
     max_nodes: MaxNodesOption = None,
+    time_limit: TimeLimitOption = None,
     threads: ThreadsOption = None,
     strategy: StrategyOption = Strategy.dfs,
     cluster: ClusterOption = None,
@@ -86,8 +88,8 @@ def count(
         counted = status.has_solution or status is Status.NO_SOLUTION
         return ExitCode.OK if counted else exit_code_of_status(status)
 
-    plan = Plan(engine.value, limit=limit, keep=0, max_nodes=max_nodes, threads=threads, strategy=strategy.value,
-                cluster=cluster, per_puzzle=per_puzzle)
+    plan = Plan(engine.value, limit=limit, keep=0, max_nodes=max_nodes, threads=threads, time_limit=time_limit,
+                strategy=strategy.value, cluster=cluster, per_puzzle=per_puzzle)
     with results_file(output_file, resume=resume) as done:
         code = run_searches(inputs, plan, show, lenient=lenient, output=style, skip=done,
                             answers=LineAnswers(lambda batch: count_lines(batch, limit), status_code))

@@ -12,7 +12,7 @@ class ExitCode(enum.IntEnum):
     INTERNAL = 1  # a bug in bitdoku: please report it (run with --debug for the traceback)
     USAGE = 2  # the command line itself is wrong (unknown option, bad value)
     NO_SOLUTION = 3  # a puzzle has no solution (solve), or is not unique (check)
-    LIMIT = 4  # a search spent its node budget (--max-nodes), or generate its budget, before answering
+    LIMIT = 4  # a search spent its node budget (--max-nodes) or time limit (--time-limit), or generate its budget
     INVALID_GRID = 5  # givens break a rule: the same digit twice in a row, column or box
     BAD_INPUT = 6  # input that is not a puzzle: unreadable file, bad character, wrong cell count
     CLUSTER_FAILURE = 7  # a chunk failed on the Dask cluster after its retries; its lines say 'failed'

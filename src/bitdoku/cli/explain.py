@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from bitdoku.cli.options import (
     GuessOption,
+    LogicTimeLimitOption,
     MaxStepsOption,
     PuzzleArgument,
     RegionsOption,
@@ -57,24 +58,39 @@ def explain(
     variant: VariantOption = None,
     regions: RegionsOption = None,
     max_steps: MaxStepsOption = None,
+    time_limit: LogicTimeLimitOption = None,
 ) -> None:
     """Explain how to solve a puzzle: one step a line, each by the easiest technique that applies.
 
     PUZZLE may also be pencil marks (729 characters for 9x9: each cell's 9 slots hold the digit or '.'). When
-    no technique applies, the last line says so (or, with --guess, the solve goes on with marked guesses).
+    no technique applies, the last line says so (or, with --guess, the solve goes on with marked guesses). A
+    puzzle that runs out of --time-limit keeps the steps found so far, then a line 'limit: ...'.
     """
+    import typer
+
     from bitdoku.cli.console import emit, flush, warn
+    from bitdoku.cli.exit_codes import ExitCode
     from bitdoku.cli.output import to_json
     from bitdoku.cli.runner import parse_shape
+    from bitdoku.errors import TimeLimitError
+    from bitdoku.logic.budget import time_budget
     from bitdoku.logic.explain import explain as explain_steps
 
     grids, single = puzzles_to_explain(puzzle, parse_shape(shape), variant=variant, regions=regions)
+    code = ExitCode.OK
     for line, state in grids:
         if not single:
             emit(f"# line {line}" if output is StepFormat.text else to_json({"line": line}))
         count = 0
-        for count, step in enumerate(explain_steps(state, guess=guess, max_steps=max_steps), start=1):
-            emit(step.text if output is StepFormat.text else to_json({"step": count, **step.to_dict()}))
+        try:
+            with time_budget(time_limit):
+                for count, step in enumerate(explain_steps(state, guess=guess, max_steps=max_steps), start=1):
+                    emit(step.text if output is StepFormat.text else to_json({"step": count, **step.to_dict()}))
+                    flush()
+        except TimeLimitError as error:
+            emit(f"limit: {error}" if output is StepFormat.text else to_json({"status": "limit", "error": str(error)}))
             flush()
+            code = ExitCode.LIMIT
         if single:
             warn(f"{count} step{'s' if count != 1 else ''}")
+    raise typer.Exit(code)

@@ -106,7 +106,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     help="bitdoku: a fast and complete Sudoku toolkit for every box shape from 4x4 to 64x64.\n\n"
     "Exit codes: 0 all answered, 1 internal error, 2 usage, 3 no solution (or not unique, for check), "
-    "4 node budget spent, 5 invalid grid, 6 bad input, 7 a chunk failed on the cluster, "
+    "4 node budget or time limit spent, 5 invalid grid, 6 bad input, 7 a chunk failed on the cluster, "
     "8 the output could not be written (disk full), 130 interrupted.",
 )
 

@@ -54,6 +54,14 @@ MaxNodesOption = Annotated[
         "--max-nodes", min=1, help="Node budget per puzzle; past it the answer is 'limit'.", show_default=False
     ),
 ]
+TimeLimitOption = Annotated[
+    Optional[float],  # noqa: UP045
+    typer.Option(
+        "--time-limit", min=0, metavar="SECONDS", show_default=False,
+        help="Seconds each puzzle may take (default: none; the node budget still bounds every search); past it "
+        "the answer is 'limit' (exit code 4) and the puzzles after it go on.",
+    ),
+]
 ShapeOption = Annotated[
     Optional[str],  # noqa: UP045
     typer.Option("--shape", help="Box shape as ROWSxCOLS (e.g. 3x2) when the cell count does not say it."),
@@ -122,6 +130,14 @@ GuessOption = Annotated[
     bool,
     typer.Option("--guess", help="When no technique applies, guess the solution's digit in a cell with the fewest "
                  "candidates and go on, instead of stopping."),
+]
+LogicTimeLimitOption = Annotated[
+    Optional[float],  # noqa: UP045
+    typer.Option(
+        "--time-limit", min=0, metavar="SECONDS", show_default=False,
+        help="Seconds of human-style solving each puzzle may take (default: none; --max-steps still bounds it); "
+        "past it the puzzle's line says 'limit' (exit code 4) and the puzzles after it go on.",
+    ),
 ]
 MaxStepsOption = Annotated[
     Optional[int],  # noqa: UP045

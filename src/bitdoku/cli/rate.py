@@ -14,6 +14,7 @@ from bitdoku.cli.exit_codes import ExitCode
 from bitdoku.cli.options import (
     LEVEL_NAMES,
     LenientOption,
+    LogicTimeLimitOption,
     MaxNodesOption,
     MaxStepsOption,
     OutputFileOption,
@@ -62,6 +63,7 @@ def rate(
     resume: ResumeOption = False,
     scale: ScaleOption = Scale.se,
     json_output: JsonOption = False,
+    time_limit: LogicTimeLimitOption = None,
 ) -> None:
     """Rate puzzles by the hardest technique a person needs: one line 'level score hardest' a puzzle.
 
@@ -71,7 +73,8 @@ def rate(
     the score (easy below 2.5, medium below 4.0, hard below 5.6, expert below 7.0, extreme from 7.0). JSON
     records hold the step histogram ('counts': technique -> steps). A histogram of the levels goes to stderr at
     the end. A puzzle whose givens clash or that has no solution gets the line 'invalid'; one that needs more
-    than --max-steps steps beyond singles, or a guess whose search spends --max-nodes, gets 'limit'.
+    than --max-steps steps beyond singles, a guess whose search spends --max-nodes, or more than --time-limit
+    seconds, gets 'limit'.
     """
     from bitdoku.cli.inputs import open_inputs
     from bitdoku.cli.runner import parse_shape, results_file
@@ -80,7 +83,7 @@ def rate(
     with results_file(output_file, resume=resume) as done:
         output = StepFormat.json if json_output else output
         tally, code = _rate_all(islice(inputs.entries, done, None), output, lenient, max_steps, scale.value,
-                                max_nodes)
+                                max_nodes, time_limit)
 
     from bitdoku.cli.console import warn
 
@@ -90,11 +93,12 @@ def rate(
 
 def _rate_all(entries: Iterator[Entry], output: StepFormat, lenient: bool,
               max_steps: int | None, scale: str = "se", max_nodes: int | None = None,
-              ) -> tuple[Counter[str], ExitCode]:
+              time_limit: float | None = None) -> tuple[Counter[str], ExitCode]:
     """Rate each entry and write its line; the tally of levels and statuses, and the worst exit code."""
     from bitdoku.cli.console import emit, flush, warn
     from bitdoku.cli.output import error_record, to_json
     from bitdoku.errors import InvalidGridError, SearchLimitError, StepLimitError
+    from bitdoku.logic.budget import time_budget
     from bitdoku.logic.rating import rate as rate_puzzle
 
     tally: Counter[str] = Counter()
@@ -109,7 +113,8 @@ def _rate_all(entries: Iterator[Entry], output: StepFormat, lenient: bool,
             code = max(code, ExitCode.BAD_INPUT)
             continue
         try:
-            rating = rate_puzzle(entry.grid, max_steps=max_steps, scale=scale, max_nodes=max_nodes)
+            with time_budget(time_limit):
+                rating = rate_puzzle(entry.grid, max_steps=max_steps, scale=scale, max_nodes=max_nodes)
         except (InvalidGridError, StepLimitError, SearchLimitError) as error:
             status = "invalid" if isinstance(error, InvalidGridError) else "limit"
             tally[status] += 1

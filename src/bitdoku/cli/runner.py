@@ -53,7 +53,7 @@ class LineAnswers:
 
 @dataclass(frozen=True)
 class Plan:
-    """How to search: engine, solution limit, solutions kept, node budget and threads."""
+    """How to search: engine, solution limit, solutions kept, node budget, threads and a puzzle's time limit."""
 
     engine: str
     limit: int
@@ -63,6 +63,7 @@ class Plan:
     strategy: str = "dfs"
     cluster: str | None = None  # a Dask scheduler address or "local": search files on a cluster
     per_puzzle: bool = False  # never the vectorised path (for comparing the two)
+    time_limit: float | None = None  # seconds for each puzzle (--time-limit), None for none
 
 
 def run_searches(inputs: Inputs, plan: Plan, show: Shower, *, lenient: bool, output: OutputFormat,
@@ -112,7 +113,7 @@ def _answer_chunks(inputs: Inputs, plan: Plan, answers: LineAnswers, show: Showe
     from bitdoku.pipeline.chunks import EntryChunk, prefetched, read_chunks
     from bitdoku.pipeline.files import Search, answer_chunk
 
-    search = Search(plan.limit, plan.max_nodes, plan.threads)
+    search = Search(plan.limit, plan.max_nodes, plan.threads, plan.time_limit)
     for chunk in prefetched(read_chunks(inputs.source, shape=inputs.shape, skip=skip)):  # type: ignore[arg-type]
         if isinstance(chunk, EntryChunk) and any(_is_variant(entry) for entry in chunk.entries):
             each = replace(inputs, entries=iter(chunk.entries), single=False)
@@ -195,6 +196,8 @@ def _results(inputs: Inputs, plan: Plan, skip: int = 0) -> Iterator[tuple[Entry,
 
         if inputs.rules is not None:
             raise ValueError("--cluster ships classic puzzles only; search variant files without it")
+        if plan.time_limit is not None:
+            raise ValueError("--time-limit does not reach the workers of a --cluster yet; bound them with --max-nodes")
 
         yield from cluster_results(entries, plan, plan.cluster)
         return
@@ -209,7 +212,7 @@ def _results(inputs: Inputs, plan: Plan, skip: int = 0) -> Iterator[tuple[Entry,
                 warm.add(entry.grid.shape)
             start = time.perf_counter()
             result = search(entry.grid, limit=plan.limit, keep=plan.keep, engine=plan.engine, max_nodes=plan.max_nodes,
-                            strategy=plan.strategy, threads=plan.threads)
+                            strategy=plan.strategy, threads=plan.threads, time_limit=plan.time_limit)
             yield entry, result, time.perf_counter() - start
         return
     while chunk := list(islice(entries, CHUNK_SIZE)):
@@ -262,7 +265,7 @@ def _search_chunk(chunk: list[Entry], plan: Plan) -> list[SearchResult | None]:
     for index, entry in enumerate(chunk):
         if _is_variant(entry):
             results[index] = search(entry.grid, limit=plan.limit, keep=plan.keep,  # type: ignore[arg-type]
-                                    engine=plan.engine, max_nodes=plan.max_nodes)
+                                    engine=plan.engine, max_nodes=plan.max_nodes, time_limit=plan.time_limit)
         elif entry.grid is not None:
             rows_by_shape.setdefault(entry.grid.shape, []).append(index)
     for shape, rows in rows_by_shape.items():
@@ -274,6 +277,7 @@ def _search_chunk(chunk: list[Entry], plan: Plan) -> list[SearchResult | None]:
             shape=shape,
             limit=plan.limit,
             threads=plan.threads,
+            time_limit=plan.time_limit,
             **({"max_nodes": plan.max_nodes} if plan.max_nodes else {}),
         )
         for row, index in enumerate(rows):

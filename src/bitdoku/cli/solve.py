@@ -24,6 +24,7 @@ from bitdoku.cli.options import (
     Strategy,
     StrategyOption,
     ThreadsOption,
+    TimeLimitOption,
     VariantOption,
 )
 
@@ -38,6 +39,7 @@ def solve(
     output: FormatOption = None,
     engine: EngineOption = DEFAULT_ENGINE_NAME,
     max_nodes: MaxNodesOption = None,
+    time_limit: TimeLimitOption = None,
     first: Annotated[bool, typer.Option("--first", help="Stop at a first solution; skip proving uniqueness.")] = False,
     threads: ThreadsOption = None,
     strategy: StrategyOption = Strategy.dfs,
@@ -85,8 +87,8 @@ def solve(
     def status_code(status: Status) -> ExitCode:
         return exit_code_of_status(status)
 
-    plan = Plan(engine.value, limit=1 if first else 2, max_nodes=max_nodes, threads=threads, strategy=strategy.value,
-                cluster=cluster, per_puzzle=per_puzzle)
+    plan = Plan(engine.value, limit=1 if first else 2, max_nodes=max_nodes, threads=threads, time_limit=time_limit,
+                strategy=strategy.value, cluster=cluster, per_puzzle=per_puzzle)
     with results_file(output_file, resume=resume) as done:
         code = run_searches(inputs, plan, show, lenient=lenient, output=style, skip=done,
                             answers=LineAnswers(solve_lines, status_code))

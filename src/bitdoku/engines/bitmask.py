@@ -17,38 +17,38 @@ from bitdoku.grid import Grid
 from bitdoku.kernels import status as codes
 from bitdoku.kernels.dfs import search as search_kernel
 from bitdoku.shape import Shape
+from bitdoku.timelimit import TimeLimit, limit_reason
 
 
-def search(puzzle: Grid, *, limit: int, max_nodes: int, keep: int, rules: int = codes.ALL_RULES) -> SearchResult:
-    """Find up to ``limit`` solutions of a puzzle with the compiled search, keeping the first ``keep``."""
-    if not puzzle.geometry.is_classic:
-        return _search_variant(puzzle, limit=limit, max_nodes=max_nodes, keep=keep, rules=rules)
-    shape = puzzle.shape
-    units, cell_units, peers = shape.tables
-    cells = np.frombuffer(puzzle.cells, dtype=np.uint8)
-    solutions = np.zeros((min(keep, limit), shape.n_cells), dtype=np.uint8)
+def search(puzzle: Grid, *, limit: int, max_nodes: int, keep: int, rules: int = codes.ALL_RULES,
+           time_limit: float | None = None) -> SearchResult:
+    """Find up to ``limit`` solutions of a puzzle with the compiled search, keeping the first ``keep``; a search
+    still running after ``time_limit`` seconds (None: no limit) ends with ``Status.LIMIT`` and says so."""
+    solutions = np.zeros((min(keep, limit), puzzle.shape.n_cells), dtype=np.uint8)
     stats = np.zeros(codes.N_STATS, dtype=np.int64)
-    code = search_kernel(cells, shape.n, units, cell_units, peers, limit, max_nodes, rules, solutions, stats)
-    found = min(int(stats[codes.STAT_SOLUTIONS]), len(solutions))
-    kept = tuple(Grid(solutions[i].tobytes(), shape) for i in range(found))
-    status = public_status(code, int(stats[codes.STAT_SOLUTIONS]), limit)
-    reason = explain_status(code, puzzle, max_nodes)
-    return SearchResult(status, int(stats[codes.STAT_SOLUTIONS]), kept, stats_of(stats), reason)
-
-
-def _search_variant(puzzle: Grid, *, limit: int, max_nodes: int, keep: int, rules: int) -> SearchResult:
-    """``search`` for a variant grid, on the kernel that reads the geometry's tables (``kernels/variant.py``)."""
-    from bitdoku.kernels.variant import search as variant_kernel  # compiled on the first variant only
-
-    n_cells = puzzle.shape.n_cells
-    cells = np.frombuffer(puzzle.cells, dtype=np.uint8)
-    solutions = np.zeros((min(keep, limit), n_cells), dtype=np.uint8)
-    stats = np.zeros(codes.N_STATS, dtype=np.int64)
-    code = variant_kernel(cells, puzzle.n, puzzle.geometry.tables, limit, max_nodes, rules, solutions, stats)
+    with TimeLimit(time_limit) as clock:
+        code = _run_kernel(puzzle, limit, max_nodes, rules, solutions, stats, clock.stop)
     count = int(stats[codes.STAT_SOLUTIONS])
     kept = tuple(puzzle.with_cells(solutions[i].tobytes()) for i in range(min(count, len(solutions))))
+    if code == codes.STOPPED:
+        reason = clock.reason(count, int(stats[codes.STAT_NODES]))
+        return SearchResult(Status.LIMIT, count, kept, stats_of(stats), reason, clock.seconds)
     reason = explain_status(code, puzzle, max_nodes)
     return SearchResult(public_status(code, count, limit), count, kept, stats_of(stats), reason)
+
+
+def _run_kernel(puzzle: Grid, limit: int, max_nodes: int, rules: int, solutions: NDArray[np.uint8],
+                stats: NDArray[np.int64], stop: NDArray[np.int64]) -> int:
+    """The kernel's status code for a puzzle: the classic kernels (``dfs.search``), or for a variant the kernel that
+    reads the geometry's tables (``kernels/variant.py``)."""
+    cells = np.frombuffer(puzzle.cells, dtype=np.uint8)
+    if puzzle.geometry.is_classic:
+        units, cell_units, peers = puzzle.shape.tables
+        return search_kernel(cells, puzzle.n, units, cell_units, peers, limit, max_nodes, rules, solutions, stats,
+                             stop)
+    from bitdoku.kernels.variant import search as variant_kernel  # compiled on the first variant only
+
+    return variant_kernel(cells, puzzle.n, puzzle.geometry.tables, limit, max_nodes, rules, solutions, stats, stop)
 
 
 def warm_up(shape: Shape, limit: int = 1) -> None:
@@ -74,7 +74,7 @@ def public_status(code: int, count: int, limit: int) -> Status:
     """The ``Status`` of a kernel's return code and solution count."""
     if code == codes.INVALID:
         return Status.INVALID
-    if code == codes.BUDGET_EXHAUSTED:
+    if code == codes.BUDGET_EXHAUSTED or code == codes.STOPPED:
         return Status.LIMIT
     if code == codes.CONTRADICTION:
         return Status.NO_SOLUTION
@@ -87,7 +87,8 @@ def public_statuses(codes_array: NDArray[np.integer], counts: NDArray[np.integer
     one = STATUS_INDEX[Status.UNIQUE] if limit >= 2 else STATUS_INDEX[Status.SOLVED]
     found = np.where(counts == 1, one, found)
     out = np.where(codes_array == codes.INVALID, STATUS_INDEX[Status.INVALID], found)
-    out = np.where(codes_array == codes.BUDGET_EXHAUSTED, STATUS_INDEX[Status.LIMIT], out)
+    out = np.where((codes_array == codes.BUDGET_EXHAUSTED) | (codes_array == codes.STOPPED), STATUS_INDEX[Status.LIMIT],
+                   out)
     out = np.where(codes_array == codes.CONTRADICTION, STATUS_INDEX[Status.NO_SOLUTION], out)
     return out.astype(np.uint8)
 
@@ -106,8 +107,14 @@ def stats_of(stats: NDArray[np.int64]) -> SearchStats:
     )
 
 
-def explain_status(code: int, puzzle: Grid, max_nodes: int) -> str | None:
-    """The sentence behind an ``INVALID``, ``CONTRADICTION`` or spent budget; ``None`` otherwise."""
+def explain_status(code: int, puzzle: Grid, max_nodes: int, time_limit: float | None = None,
+                   stats: NDArray[np.int64] | None = None) -> str | None:
+    """The sentence behind an ``INVALID``, ``CONTRADICTION``, spent budget or time limit (``time_limit`` and the
+    row's ``stats`` say what it was and what was done); ``None`` otherwise."""
+    if code == codes.STOPPED:
+        counters = np.zeros(codes.N_STATS, np.int64) if stats is None else stats
+        return limit_reason(time_limit or 0.0, None, int(counters[codes.STAT_SOLUTIONS]),
+                            int(counters[codes.STAT_NODES]))
     if code == codes.INVALID:
         conflicts = puzzle.conflicts()
         return str(conflicts[0]) if conflicts else "a given is out of range"

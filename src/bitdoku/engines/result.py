@@ -43,7 +43,8 @@ class Status(str, enum.Enum):
 
     ``UNIQUE``: exactly one solution, proven. ``SOLVED``: a solution was found and uniqueness was not asked
     (``limit=1``). ``MULTIPLE``: at least two solutions. ``NO_SOLUTION``: the search space is exhausted.
-    ``INVALID``: the givens break a rule, so no search was made. ``LIMIT``: the node budget ran out first.
+    ``INVALID``: the givens break a rule, so no search was made. ``LIMIT``: the node budget or the time limit ran
+    out first (``SearchResult.time_limit`` says which).
     """
 
     UNIQUE = "unique"
@@ -82,7 +83,8 @@ class SearchResult:
     """The outcome of ``bitdoku.search``.
 
     ``count`` is the number of solutions found (at most the limit); ``solutions`` the first of them that were
-    kept; ``reason`` a sentence for ``INVALID`` and ``LIMIT``.
+    kept; ``reason`` a sentence for ``INVALID`` and ``LIMIT``; ``time_limit`` the seconds a search had when its
+    time limit, not its node budget, ended it (``LIMIT``), else None.
     """
 
     status: Status
@@ -90,6 +92,7 @@ class SearchResult:
     solutions: tuple[Grid, ...] = ()
     stats: SearchStats = field(default_factory=SearchStats)
     reason: str | None = None
+    time_limit: float | None = None
 
     @property
     def solution(self) -> Grid | None:

@@ -62,6 +62,8 @@ def random_solution(
         cells = fill(shape, rng, budget, workspace_for(shape.n, tables[2]), tables)
     except BudgetSpent:
         raise SearchLimitError(budget.nodes, 0) from None
+    finally:
+        budget.close()
     return Grid(cells.tobytes(), shape, geometry)
 
 
@@ -75,7 +77,7 @@ def fill(shape: Shape, rng: NDArray[np.uint64], budget: Budget, workspace: tuple
     call_nodes = max(CALL_NODES, 4 * shape.n_cells)
     while True:
         code, spent = fill_kernel(rng, shape.n, units, cell_units, peers, min(call_nodes, budget.nodes_left()), out,
-                                  workspace)
+                                  workspace, budget.stop)
         if code == LIMIT_REACHED:
             budget.nodes += int(spent)  # found: the grid counts even if it took the last nodes
             return out

@@ -11,6 +11,7 @@ number of threads.
 
 from __future__ import annotations
 
+import math
 import secrets
 import threading
 from collections import Counter
@@ -23,7 +24,7 @@ from numpy.typing import NDArray
 
 from bitdoku.batch import default_threads
 from bitdoku.errors import GenerationLimitError, StepLimitError
-from bitdoku.generate.budget import Budget, BudgetSpent
+from bitdoku.generate.budget import Budget, BudgetSpent, Cancel
 from bitdoku.generate.grids import fill
 from bitdoku.generate.removal import remove_clues
 from bitdoku.generate.request import Request
@@ -37,6 +38,7 @@ from bitdoku.kernels.status import COMPLETE
 from bitdoku.kernels.variant import workspace_for
 from bitdoku.logic.rating import Rating, rate
 from bitdoku.shape import Shape
+from bitdoku.timelimit import TimeLimit
 
 #: Grids this small make a whole attempt in one kernel call, many rows at a time (``kernels.make``): 12x12 and less.
 BATCHED_CELLS = 144
@@ -270,14 +272,17 @@ class _Maker:
         self.batched = request.shape.n_cells <= BATCHED_CELLS
         self.check_minimal = request.minimal and request.symmetry is not Symmetry.NONE
 
-    def attempt_rows(self, rngs: NDArray[np.uint64], max_nodes: int) -> list[tuple[_Candidate | None, int]]:
-        """One attempt for each row of ``rngs`` (uint64[k, 1], advanced): (candidate or None, nodes spent)."""
+    def attempt_rows(self, rngs: NDArray[np.uint64], max_nodes: int,
+                     stop: NDArray[np.int64] | None = None) -> list[tuple[_Candidate | None, int]]:
+        """One attempt for each row of ``rngs`` (uint64[k, 1], advanced): (candidate or None, nodes spent); the
+        rows left when another thread sets ``stop[0]`` (the first deadline of the rows) are not made."""
         shape, request = self.request.shape, self.request
         puzzles = np.zeros((len(rngs), shape.n_cells), dtype=np.uint8)
         solutions = np.zeros_like(puzzles)
         outcome = np.zeros((len(rngs), make.N_OUTCOME), dtype=np.int64)
         make.attempt_rows(rngs, shape.n, *request.tables, self.orbits, request.dig_target, request.check_nodes,
-                          request.check_rules, max_nodes, self.check_minimal, puzzles, solutions, outcome)
+                          request.check_rules, max_nodes, self.check_minimal, puzzles, solutions, outcome,
+                          np.zeros(1, np.int64) if stop is None else stop)
         out = []
         for row, facts in enumerate(outcome):
             nodes = int(facts[make.FILL_NODES] + facts[make.CHECK_NODES])
@@ -348,16 +353,30 @@ def make_puzzles(request: Request, rngs: NDArray[np.uint64], first_index: int, *
     ``cancel`` is set."""
     warm_up(request, rated=rated)
     maker = _Maker(request)
-    cancel = cancel or threading.Event()
+    cancel = cancel or Cancel()
     budgets = [Budget(request.max_nodes, request.time_limit, cancel) for _ in range(len(rngs))]
     seen = [_Attempts() for _ in range(len(rngs))]
     made: list[Generated | GenerationLimitError | None] = [None] * len(rngs)
-    pending = list(range(len(rngs)))
     workspace = None if maker.batched else workspace_for(request.shape.n, request.tables[2])
+    try:
+        _make_pending(request, maker, rngs, first_index, budgets, seen, made, workspace, rated)
+    finally:
+        for budget in budgets:
+            budget.close()
+    return made  # type: ignore[return-value]
+
+
+def _make_pending(request: Request, maker: _Maker, rngs: NDArray[np.uint64], first_index: int, budgets: list[Budget],
+                  seen: list[_Attempts], made: list[Generated | GenerationLimitError | None], workspace: tuple | None,
+                  rated: bool) -> None:
+    """The attempt rounds of ``make_puzzles``: fills ``made`` until every row is made or out of budget."""
+    pending = list(range(len(rngs)))
     while pending:
         if maker.batched:
             rows = rngs[pending]
-            attempts = maker.attempt_rows(rows, min(budgets[row].nodes_left() for row in pending))
+            seconds = max(0.0, min(budgets[row].time_limit - budgets[row].seconds for row in pending))
+            with TimeLimit(seconds if math.isfinite(seconds) else None) as clock:  # the first deadline stops a call
+                attempts = maker.attempt_rows(rows, min(budgets[row].nodes_left() for row in pending), clock.stop)
             rngs[pending] = rows
         still = []
         for position, row in enumerate(pending):
@@ -382,7 +401,6 @@ def make_puzzles(request: Request, rngs: NDArray[np.uint64], first_index: int, *
             made[row] = Generated(first_index + row, puzzle, solution, request.symmetry, minimal, grade,
                                   attempts_seen.count, budget.nodes, budget.seconds)
         pending = still
-    return made  # type: ignore[return-value]
 
 
 _warmed: set[tuple[bool, bool]] = set()
@@ -418,7 +436,7 @@ def _proven_minimal(request: Request, cells: NDArray[np.uint8], solution: NDArra
     removable = np.zeros(shape.n_cells, dtype=np.bool_)
     counters = np.zeros(dig.N_DIG_COUNTERS, dtype=np.int64)
     code = dig.removable_clues(cells, solution, shape.n, *request.tables, budget.nodes_left(), request.check_rules,
-                               removable, counters)
+                               removable, counters, budget.stop)
     budget.charge(counters[dig.DIG_NODES])
     return code == COMPLETE and not removable.any()
 
@@ -451,7 +469,7 @@ class _Run:
             raise ValueError(f"threads must be at least 1, not {threads}")
         batched = request.shape.n_cells <= BATCHED_CELLS
         self.slice_size = max(1, min(SLICE_PUZZLES, -(-count // (self.threads * 4)))) if batched else 1
-        self.cancel = threading.Event()
+        self.cancel = Cancel()
 
     def results(self) -> Iterator[Generated]:
         slices = [(first, min(first + self.slice_size, self.count))

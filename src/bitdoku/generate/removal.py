@@ -69,7 +69,7 @@ def remove_clues(
         counters[:] = 0
         position = dig.remove_clues(puzzle, solution, shape.n, units, cell_units, peers, orbits, order, position,
                                     target, min(check_nodes, budget.nodes_left()), check_rules, CALL_NODES,
-                                    counters)
+                                    counters, budget.stop)
         total.add(counters)
         budget.charge(counters[dig.DIG_NODES])
     return puzzle, total
@@ -100,7 +100,7 @@ def removable_clues(puzzle: Grid, *, max_nodes: int | None = None) -> list[int]:
     removable = np.zeros(shape.n_cells, dtype=np.bool_)
     counters = np.zeros(dig.N_DIG_COUNTERS, dtype=np.int64)
     code = dig.removable_clues(cells, solution, shape.n, units, cell_units, peers, budget, EXACT_CHECK_RULES,
-                               removable, counters)
+                               removable, counters, np.zeros(1, np.int64))
     if code == LIMIT_REACHED:  # a check spent its budget: some clue is undecided
         raise SearchLimitError(budget, 1)
     return np.flatnonzero(removable).tolist()

@@ -8,17 +8,27 @@ function that picks one of two compiled loops, ``search_rows9`` for classic 9x9 
 function that could reach both would bring both along. A ``prange`` version measured the same (1.93 against
 2.01 µs a 17-clue puzzle on 2 threads) but needs ``numba.set_num_threads``, a process-wide setting, to honour
 ``threads=``.
+
+A time limit per puzzle (``bitdoku.timelimit.RowClock``) needs to know which row runs, so the loops take a
+two-slot ``stop`` array: ``stop[TICKET]``, raised by one as each row starts, and ``stop[FLAG]``, which a watchdog
+thread sets to the ticket of a row whose time is up (that row ends ``STOPPED``; the next starts afresh) or to -1
+to stop every row left (a deadline for the whole call, Ctrl-C). A flag meant for a row that had already ended
+(the watchdog reads the ticket, the row ends, the watchdog writes) stops the next row, which then runs again: no
+row is ever stopped for another's time.
 """
 
 import numpy as np
 from numba import njit
 
 from bitdoku.kernels.dfs import box_rows, box_search, search_generic
-from bitdoku.kernels.status import GENERIC_ONLY
+from bitdoku.kernels.status import GENERIC_ONLY, STOP_FLAG, STOP_TICKET, STOPPED
 from bitdoku.kernels.sudoku9 import MAX_DEPTH, STATE_WORDS, is_standard9_table, search9_in
 
+FLAG = STOP_FLAG
+TICKET = STOP_TICKET
 
-def search_rows(puzzles, n, units, cell_units, peers, limit, max_nodes, flags, solutions, status, stats):
+
+def search_rows(puzzles, n, units, cell_units, peers, limit, max_nodes, flags, solutions, status, stats, stop=None):
     """Search every row of ``puzzles`` on the calling thread (the GIL released).
 
     Parameters
@@ -33,16 +43,22 @@ def search_rows(puzzles, n, units, cell_units, peers, limit, max_nodes, flags, s
         Out: each row's status code; a row with bad givens gets ``INVALID`` and the others carry on.
     stats : int64[B, N_STATS]
         Out: each row's counters.
+    stop : int64[2], optional
+        ``stop[FLAG]`` and ``stop[TICKET]`` (see the module): a row stopped by the flag gets ``STOPPED``. None: no
+        row is stopped.
 
     Cost: the sum of the rows' searches.
     """
     kernel = rows_kernel(n, units, flags)
+    stop = np.zeros(2, np.int64) if stop is None else stop
     if kernel is search_rows9:
-        search_rows9(puzzles, limit, max_nodes, flags, solutions, status, stats)
+        search_rows9(puzzles, limit, max_nodes, flags, solutions, status, stats, stop)
     elif kernel is search_rows_boxes:
-        search_rows_boxes(puzzles, n, box_rows(n, units, flags), limit, max_nodes, flags, solutions, status, stats)
+        search_rows_boxes(puzzles, n, box_rows(n, units, flags), limit, max_nodes, flags, solutions, status, stats,
+                          stop)
     else:
-        search_rows_generic(puzzles, n, units, cell_units, peers, limit, max_nodes, flags, solutions, status, stats)
+        search_rows_generic(puzzles, n, units, cell_units, peers, limit, max_nodes, flags, solutions, status, stats,
+                            stop)
 
 
 def rows_kernel(n, units, flags):
@@ -55,28 +71,52 @@ def rows_kernel(n, units, flags):
 
 
 @njit(cache=True, nogil=True)
-def search_rows9(puzzles, limit, max_nodes, flags, solutions, status, stats):
+def search_rows9(puzzles, limit, max_nodes, flags, solutions, status, stats, stop):
     """``search_rows`` for classic 9x9 puzzles, on the band kernel, sharing one stack across the rows."""
     states = np.empty((MAX_DEPTH, STATE_WORDS), np.uint32)
     frames = np.empty((MAX_DEPTH, 3), np.int64)
     for row in range(puzzles.shape[0]):
-        status[row] = search9_in(puzzles[row], limit, max_nodes, flags, solutions[row : row + 1], stats[row], states,
-                                 frames)
+        stop[TICKET] += 1
+        again = True
+        while again:
+            status[row] = search9_in(puzzles[row], limit, max_nodes, flags, solutions[row : row + 1], stats[row],
+                                     states, frames, stop)
+            again = _runs_again(status[row], stop)
 
 
 @njit(cache=True, nogil=True)
-def search_rows_boxes(puzzles, n, r, limit, max_nodes, flags, solutions, status, stats):
+def _runs_again(code, stop):
+    """Whether a row must run again because the flag that stopped it was meant for an earlier row (cleared here);
+    a row stopped for its own time clears the flag too, so the next row starts afresh."""
+    flag = stop[FLAG]
+    if code != STOPPED or flag < 0:
+        return False
+    stop[FLAG] = 0
+    return flag != stop[TICKET]
+
+
+@njit(cache=True, nogil=True)
+def search_rows_boxes(puzzles, n, r, limit, max_nodes, flags, solutions, status, stats, stop):
     """``search_rows`` for grids of the plain box geometry with boxes of ``r`` rows, on the bitboard kernel."""
     no_guide = np.zeros(0, np.uint8)
     for row in range(puzzles.shape[0]):
-        rng = np.zeros(1, np.uint64)  # each row's own, as a single search has
-        status[row] = box_search(puzzles[row], n, r, limit, max_nodes, flags, solutions[row : row + 1], stats[row],
-                                 rng, no_guide, np.int64(-1))
+        stop[TICKET] += 1
+        again = True
+        while again:
+            rng = np.zeros(1, np.uint64)  # each row's own, as a single search has
+            status[row] = box_search(puzzles[row], n, r, limit, max_nodes, flags, solutions[row : row + 1],
+                                     stats[row], rng, no_guide, np.int64(-1), stop)
+            again = _runs_again(status[row], stop)
 
 
 @njit(cache=True, nogil=True)
-def search_rows_generic(puzzles, n, units, cell_units, peers, limit, max_nodes, flags, solutions, status, stats):
+def search_rows_generic(puzzles, n, units, cell_units, peers, limit, max_nodes, flags, solutions, status, stats,
+                        stop):
     """``search_rows`` on the generic kernel (any shape, or a 9x9 grid with ``GENERIC_ONLY``)."""
     for row in range(puzzles.shape[0]):
-        status[row] = search_generic(puzzles[row], n, units, cell_units, peers, limit, max_nodes, flags,
-                                     solutions[row : row + 1], stats[row])
+        stop[TICKET] += 1
+        again = True
+        while again:
+            status[row] = search_generic(puzzles[row], n, units, cell_units, peers, limit, max_nodes, flags,
+                                         solutions[row : row + 1], stats[row], stop)
+            again = _runs_again(status[row], stop)

@@ -48,6 +48,7 @@ from bitdoku.kernels.status import (
     STAT_PLACEMENTS,
     STAT_RESTARTS,
     STAT_SOLUTIONS,
+    STOPPED,
 )
 
 ONE = np.uint64(1)
@@ -466,9 +467,9 @@ def first_solution(cells, n, r, max_nodes, flags, solutions, stats, rng, unit, s
     is a complete search, so a run that ends says the truth: a solution, or none exists; only a run cut by its
     allowance restarts. The budget ``max_nodes`` counts the nodes of all runs. ``rng`` drives the runs, so a
     seed gives one answer. ``stats`` sums the runs' counters (``STAT_RESTARTS``: runs after the first).
-    ``stop`` (int64[1]) lets another thread end the search: when ``stop[0]`` is not 0 at the end of a run, the
-    search returns ``BUDGET_EXHAUSTED`` there (a portfolio of searches with different seeds stops the others
-    once one has the answer; a run is at most ``luby(i) * unit`` dead ends, so they stop within one run).
+    ``stop`` (int64[1]) lets another thread end the search: once ``stop[0]`` is not 0 the search returns
+    ``STOPPED`` at its next node (a portfolio of searches with different seeds stops the others once one has the
+    answer; a time limit stops the search when it runs out).
     With the three rules of ``ALL_RULES`` on and N >= ``PAIRS_FROM_N``, the runs also propagate ``PAIRS``: on
     25x25 grids near 45 % fill they cut the nodes about 2.5-4 times for about twice the cost a node (the hardest
     instance gains little). Measured in benchmarks/NOTES-kernels.md, rounds 5 and 7.
@@ -482,14 +483,16 @@ def first_solution(cells, n, r, max_nodes, flags, solutions, stats, rng, unit, s
     while True:
         depth = max(FIRST_DEPTH, stats[STAT_MAX_DEPTH] + 2)  # no run regrows the stack an earlier run needed
         status = _search(cells, n, r, np.int64(1), max_nodes - stats[STAT_NODES], _luby(run) * unit,
-                         flags | RANDOM_ORDER, solutions, run_stats, rng, no_guide, np.int64(-1), depth)
+                         flags | RANDOM_ORDER, solutions, run_stats, rng, no_guide, np.int64(-1), depth, stop)
         for slot in (STAT_NODES, STAT_GUESSES, STAT_BACKTRACKS, STAT_PLACEMENTS):
             stats[slot] += run_stats[slot]
         stats[STAT_MAX_DEPTH] = max(stats[STAT_MAX_DEPTH], run_stats[STAT_MAX_DEPTH])
         stats[STAT_SOLUTIONS] = run_stats[STAT_SOLUTIONS]
         stats[STAT_RESTARTS] = run - 1
-        if status != BUDGET_EXHAUSTED or stats[STAT_NODES] >= max_nodes or stop[0] != 0:
+        if status != BUDGET_EXHAUSTED or stats[STAT_NODES] >= max_nodes:
             return status
+        if stop[0] != 0:
+            return STOPPED
         run += 1
 
 
@@ -506,23 +509,24 @@ def _luby(i):
 
 
 @njit(cache=True, nogil=True)
-def search_boards(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell):
+def search_boards(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell, stop):
     """Search a puzzle of any shape (boxes of ``r`` rows, N = ``n`` up to 64) for up to ``limit`` solutions.
 
     The contract of ``dfs.search_in`` without its workspace: ``cells`` uint8[N*N] (not mutated); ``solutions``
     uint8[K, N*N] and ``stats`` int64[N_STATS] out; ``rng`` a ``rng.py`` state used with ``RANDOM_ORDER``;
     ``guide`` a solution to steer by (its digit tried first at each branch; empty for none) and
-    ``changed_cell`` a cell where ``guide``'s digit is struck out first (-1 for none). Returns ``COMPLETE``,
-    ``LIMIT_REACHED``, ``BUDGET_EXHAUSTED``, ``INVALID`` or ``CONTRADICTION``. Memory: (N*N + N) * 8 bytes a
+    ``changed_cell`` a cell where ``guide``'s digit is struck out first (-1 for none); ``stop`` an int64[1] flag
+    read at every node (``STOPPED`` once another thread sets it). Returns ``COMPLETE``, ``LIMIT_REACHED``,
+    ``BUDGET_EXHAUSTED``, ``STOPPED``, ``INVALID`` or ``CONTRADICTION``. Memory: (N*N + N) * 8 bytes a
     depth, the stack doubling as needed.
     """
     return _search(cells, n, r, limit, max_nodes, max_nodes, flags, solutions, stats, rng, guide, changed_cell,
-                   np.int64(FIRST_DEPTH))
+                   np.int64(FIRST_DEPTH), stop)
 
 
 @njit(cache=True, nogil=True)
 def _search(cells, n, r, limit, max_nodes, max_backtracks, flags, solutions, stats, rng, guide, changed_cell,
-            depth):
+            depth, stop):
     """``search_boards``, also cut (``BUDGET_EXHAUSTED``) after ``max_backtracks`` dead ends, with a stack of
     ``depth`` states to start with.
 
@@ -585,6 +589,9 @@ def _search(cells, n, r, limit, max_nodes, max_backtracks, flags, solutions, sta
                 continue
             if stats[STAT_NODES] >= max_nodes or stats[STAT_BACKTRACKS] >= max_backtracks:
                 status = BUDGET_EXHAUSTED
+                break
+            if stop[0] != 0:
+                status = STOPPED
                 break
             stats[STAT_NODES] += 1
             row, col = frames[frame, 0], frames[frame, 1]

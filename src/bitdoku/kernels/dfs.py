@@ -42,8 +42,9 @@ from bitdoku.kernels.status import (
     STAT_NODES,
     STAT_PLACEMENTS,
     STAT_SOLUTIONS,
+    STOPPED,
 )
-from bitdoku.kernels.sudoku9 import is_standard9_table, search9, search9_in
+from bitdoku.kernels.sudoku9 import is_standard9_table, no_stop, search9, search9_in
 
 #: The seed of the random runs of a restarted first-solution search when the caller gives none.
 RESTART_SEED = 0x5EED
@@ -130,7 +131,7 @@ def _choose_cell_at_random(ws, n_cells, rng):
 
 
 @njit(cache=True, nogil=True)
-def search_generic(cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats):
+def search_generic(cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, stop):
     """Count and collect solutions of a grid of any shape by MRV depth-first search with propagation.
 
     Same contract as ``search`` (whose docstring has the details); never routes to the 9x9 kernel.
@@ -139,7 +140,7 @@ def search_generic(cells, n, units, cell_units, peers, limit, max_nodes, flags, 
     no_rng = np.zeros(1, np.uint64)
     no_guide = np.zeros(0, np.uint8)
     return search_in(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, no_rng,
-                     no_guide, -1)
+                     no_guide, -1, stop)
 
 
 @njit(cache=True, nogil=True)
@@ -153,13 +154,13 @@ def box_rows(n, units, flags):
 
 
 @njit(cache=True, nogil=True)
-def box_search(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell):
+def box_search(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell, stop):
     """``search_in`` for a grid of the plain box geometry (boxes of ``r`` rows), on the bitboard kernel: a first
     solution (``limit`` 1, no guide) restarts on a schedule unless ``flags`` has ``NO_RESTARTS``."""
     if restarts(limit, guide.shape[0] > 0, changed_cell, flags):
         return first_solution(cells, n, r, max_nodes, flags, solutions, stats, restart_rng(flags, rng),
-                              np.int64(RESTART_UNIT), np.zeros(1, np.int64))
-    return search_boards(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell)
+                              np.int64(RESTART_UNIT), stop)
+    return search_boards(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell, stop)
 
 
 @njit(cache=True, nogil=True)
@@ -177,7 +178,7 @@ def restart_rng(flags, rng):
 
 @njit(cache=True, nogil=True)
 def search_in(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng, guide,
-              changed_cell):
+              changed_cell, stop):
     """``search_generic`` in a workspace the caller reuses, with two extras for the generator.
 
     ``guide`` (uint8[N*N], or empty for none) is a solution to steer by: at each branch its digit is tried first.
@@ -187,7 +188,7 @@ def search_in(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, s
     With ``RANDOM_ORDER`` in ``flags`` the search branches on a random cell among those with the fewest
     candidates and tries digits in random order, drawing from ``rng`` (a ``rng.py`` state array, advanced);
     otherwise ``rng`` is not touched. The workspace comes from ``new_workspace(N*N, N)`` and may hold anything
-    from an earlier search.
+    from an earlier search. ``stop`` (int64[1]) ends the search with ``STOPPED`` once another thread sets it.
 
     Grids of the plain box geometry go to the bitboard kernel (``boards``), where a first-solution search
     (``limit`` 1, no guide) restarts on a schedule unless ``flags`` has ``NO_RESTARTS``; its random runs draw
@@ -195,7 +196,7 @@ def search_in(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, s
     """
     r = box_rows(n, units, flags)
     if r > 0:
-        return box_search(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell)
+        return box_search(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell, stop)
     stats[:] = 0
     n_cells = n * n
     reset_workspace(ws)
@@ -212,13 +213,14 @@ def search_in(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, s
         _queue_naked_singles(ws, n_cells)
     if not propagate(ws, n, units, cell_units, peers, flags):
         return COMPLETE
-    status = _depth_first(ws, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng, guide)
+    status = _depth_first(ws, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng, guide,
+                          stop)
     stats[STAT_PLACEMENTS] = ws[5][FILLED]
     return status
 
 
 @njit(cache=True, nogil=True)
-def _depth_first(ws, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng, guide):
+def _depth_first(ws, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng, guide, stop):
     """The branching loop of ``search_in``, from a propagated root.
 
     A frame of the stack holds the branching cell, the candidates still to try and the trail mark to undo to.
@@ -270,6 +272,9 @@ def _depth_first(ws, n, units, cell_units, peers, limit, max_nodes, flags, solut
             if stats[STAT_NODES] >= max_nodes:
                 status = BUDGET_EXHAUSTED
                 break
+            if stop[0] != 0:
+                status = STOPPED
+                break
             stats[STAT_NODES] += 1
             clear_pending(ws)
             if assign(ws, peers, cell_units, frame_cell[frame], digit, naked) and propagate(
@@ -302,7 +307,7 @@ def has_restarted_search(n, units, flags):
     return n != 9 and not flags & GENERIC_ONLY and bool(is_box_geometry(units, n, r))
 
 
-def search(cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats):
+def search(cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, stop=None):
     """Search a puzzle for up to ``limit`` solutions within a node budget.
 
     Parameters
@@ -325,13 +330,16 @@ def search(cells, n, units, cell_units, peers, limit, max_nodes, flags, solution
         Out: the first min(found, K) solutions, in the order found. K may be 0.
     stats : int64[N_STATS]
         Out: counters, slots ``STAT_*`` in ``status``.
+    stop : int64[1], optional
+        A flag read where the node budget is checked: once another thread sets ``stop[0]`` (a time limit, a
+        cancelled request) the search ends with ``STOPPED`` and its counters so far. None: nothing stops it.
 
     Returns
     -------
     int
         ``COMPLETE`` (everything searched; ``stats[STAT_SOLUTIONS]`` solutions exist), ``LIMIT_REACHED``,
-        ``BUDGET_EXHAUSTED``, ``INVALID`` (a duplicate or out-of-range given) or ``CONTRADICTION`` (an empty cell
-        whose peers' givens hold every digit; zero solutions, no search).
+        ``BUDGET_EXHAUSTED``, ``STOPPED``, ``INVALID`` (a duplicate or out-of-range given) or ``CONTRADICTION`` (an
+        empty cell whose peers' givens hold every digit; zero solutions, no search).
 
     Cost: at most ``max_nodes`` propagations; memory O(N^3) (generic) or 12 KB (9x9). Never raises.
 
@@ -339,15 +347,18 @@ def search(cells, n, units, cell_units, peers, limit, max_nodes, flags, solution
     first 9x9 run would wait for the 16x16/25x25 kernels too (70 s against 20 s).
     """
     kernel, r = kernel_for(n, units, limit, flags)
+    stop = no_stop(stop)
     if kernel is search9_in:
-        return search9(cells, limit, max_nodes, flags, solutions, stats)
+        return search9(cells, limit, max_nodes, flags, solutions, stats, stop)
     if kernel is search_generic:
-        return search_generic(cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats)
+        return search_generic(cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats,
+                              stop)
     rng = np.zeros(1, np.uint64)
     if kernel is first_solution:
         return first_solution(cells, n, r, max_nodes, flags, solutions, stats, restart_rng(flags, rng),
-                              RESTART_UNIT, np.zeros(1, np.int64))
-    return search_boards(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, np.zeros(0, np.uint8), -1)
+                              RESTART_UNIT, stop)
+    return search_boards(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, np.zeros(0, np.uint8), -1,
+                         stop)
 
 
 def kernel_for(n, units, limit, flags):

@@ -16,7 +16,7 @@ one cell an orbit, a minimal puzzle.
 import numpy as np
 from numba import njit
 
-from bitdoku.kernels.status import BUDGET_EXHAUSTED, COMPLETE, LIMIT_REACHED, N_STATS, STAT_NODES
+from bitdoku.kernels.status import BUDGET_EXHAUSTED, COMPLETE, LIMIT_REACHED, N_STATS, STAT_NODES, STOPPED
 from bitdoku.kernels.sudoku9 import MAX_DEPTH, STATE_WORDS, is_standard9, other_solution9
 from bitdoku.kernels.variant import is_variant, search_any, workspace_for
 
@@ -40,20 +40,20 @@ def _new_checker(n, units, peers):
 
 
 @njit(cache=True, nogil=True)
-def _other_solution(puzzle, solution, cell, n, units, cell_units, peers, check_nodes, check_rules, checker):
+def _other_solution(puzzle, solution, cell, n, units, cell_units, peers, check_nodes, check_rules, checker, stop):
     """A kernel status for "has the puzzle a solution without ``solution[cell]`` in ``cell``" (see the module);
     ``check_rules`` are the generic search's rules (the 9x9 kernel always runs all of its own). The search's
     counters land in ``checker[4]``."""
     specialised, ws, states, frames, stats, no_solutions, no_rng = checker
     if specialised:
-        return other_solution9(puzzle, cell, solution[cell], check_nodes, stats, states, frames)
+        return other_solution9(puzzle, cell, solution[cell], check_nodes, stats, states, frames, stop)
     return search_any(ws, puzzle, n, units, cell_units, peers, 1, check_nodes, check_rules, no_solutions, stats,
-                      no_rng, solution, cell)
+                      no_rng, solution, cell, stop)
 
 
 @njit(cache=True, nogil=True)
 def remove_clues(puzzle, solution, n, units, cell_units, peers, orbits, order, position, target, check_nodes,
-                 check_rules, max_nodes, counters):
+                 check_rules, max_nodes, counters, stop):
     """Remove the orbits ``order[position:]`` one after the other, each only if the puzzle stays unique.
 
     Parameters
@@ -85,6 +85,9 @@ def remove_clues(puzzle, solution, n, units, cell_units, peers, orbits, order, p
         progress and stop on time.
     counters : int64[N_DIG_COUNTERS]
         Out: ``DIG_*`` counters, added to.
+    stop : int64[1]
+        Read at every node of the checks: once another thread sets ``stop[0]`` (a deadline), the call returns at
+        once, the orbit under check given back and left to try again (its check was not decided).
 
     Returns
     -------
@@ -112,11 +115,15 @@ def remove_clues(puzzle, solution, n, units, cell_units, peers, orbits, order, p
         for i in range(size):
             cell = orbit[i]
             code = _other_solution(puzzle, solution, cell, n, units, cell_units, peers, check_nodes, check_rules,
-                                   checker)
+                                   checker, stop)
             counters[DIG_CHECKS] += 1
             counters[DIG_NODES] += stats[STAT_NODES]
             spent += stats[STAT_NODES]
             puzzle[cell] = solution[cell]
+            if code == STOPPED:
+                for j in range(size):
+                    puzzle[orbit[j]] = solution[orbit[j]]
+                return position - 1
             if code == BUDGET_EXHAUSTED:
                 counters[DIG_UNDECIDED] += 1
             if code != COMPLETE:
@@ -134,13 +141,15 @@ def remove_clues(puzzle, solution, n, units, cell_units, peers, orbits, order, p
 
 
 @njit(cache=True, nogil=True)
-def removable_clues(puzzle, solution, n, units, cell_units, peers, check_nodes, check_rules, removable, counters):
+def removable_clues(puzzle, solution, n, units, cell_units, peers, check_nodes, check_rules, removable, counters,
+                    stop):
     """Mark each clue whose removal alone would leave the unique ``puzzle`` unique: none for a minimal puzzle.
 
     ``solution``: its solution; ``check_nodes`` and ``check_rules`` as for ``remove_clues``; ``removable``:
     bool[N*N], out (True for such a clue); ``counters`` as for ``remove_clues`` (``DIG_REMOVED`` counts the
     removable clues; an undecided check marks nothing). ``puzzle`` is restored before returning.
-    Returns ``LIMIT_REACHED`` if some check was undecided, else ``COMPLETE``. Cost: one check a clue.
+    Returns ``LIMIT_REACHED`` if some check was undecided, ``STOPPED`` as soon as another thread sets ``stop[0]``,
+    else ``COMPLETE``. Cost: one check a clue.
     """
     n_cells = n * n
     checker = _new_checker(n, units, peers)
@@ -151,8 +160,11 @@ def removable_clues(puzzle, solution, n, units, cell_units, peers, check_nodes, 
         if puzzle[cell] == 0:
             continue
         puzzle[cell] = 0
-        code = _other_solution(puzzle, solution, cell, n, units, cell_units, peers, check_nodes, check_rules, checker)
+        code = _other_solution(puzzle, solution, cell, n, units, cell_units, peers, check_nodes, check_rules, checker,
+                               stop)
         puzzle[cell] = solution[cell]
+        if code == STOPPED:
+            return STOPPED
         counters[DIG_CHECKS] += 1
         counters[DIG_NODES] += stats[STAT_NODES]
         if code == COMPLETE:

@@ -14,13 +14,21 @@ import numpy as np
 from numba import njit
 
 from bitdoku.kernels.rng import next_u64
-from bitdoku.kernels.status import ALL_RULES, BUDGET_EXHAUSTED, LIMIT_REACHED, N_STATS, RANDOM_ORDER, STAT_NODES
+from bitdoku.kernels.status import (
+    ALL_RULES,
+    BUDGET_EXHAUSTED,
+    LIMIT_REACHED,
+    N_STATS,
+    RANDOM_ORDER,
+    STAT_NODES,
+    STOPPED,
+)
 from bitdoku.kernels.sudoku9 import MAX_DEPTH, STATE_WORDS, is_standard9, random_solution9
 from bitdoku.kernels.variant import is_variant, search_any
 
 
 @njit(cache=True, nogil=True)
-def random_solution(rng, n, units, cell_units, peers, max_nodes, out, ws):
+def random_solution(rng, n, units, cell_units, peers, max_nodes, out, ws, stop):
     """Write a random complete grid of the shape into ``out``.
 
     Parameters
@@ -36,17 +44,19 @@ def random_solution(rng, n, units, cell_units, peers, max_nodes, out, ws):
         Out: the grid, when one was found.
     ws : tuple
         A ``variant.workspace_for(n, peers)`` to work in.
+    stop : int64[1]
+        Read at every node: once another thread sets ``stop[0]`` (a deadline), the call returns ``STOPPED``.
 
     Returns
     -------
     (int, int)
-        ``LIMIT_REACHED`` when ``out`` holds a grid, else ``BUDGET_EXHAUSTED``; and the nodes spent.
+        ``LIMIT_REACHED`` when ``out`` holds a grid, else ``BUDGET_EXHAUSTED`` or ``STOPPED``; and the nodes spent.
 
     Cost: for 9x9 a few dozen nodes with no restart, almost always; larger shapes restart now and then.
     """
     n_cells = n * n
     if n == 9 and not is_variant(peers) and is_standard9(units):
-        return _random_solution9(rng, max_nodes, out)
+        return _random_solution9(rng, max_nodes, out, stop)
     empty = np.zeros(n_cells, np.uint8)
     no_guide = np.zeros(0, np.uint8)
     found = out.reshape(1, n_cells)
@@ -56,16 +66,16 @@ def random_solution(rng, n, units, cell_units, peers, max_nodes, out, ws):
     while spent < max_nodes:
         attempt = min(budget, max_nodes - spent)
         code = search_any(ws, empty, n, units, cell_units, peers, 1, attempt, ALL_RULES | RANDOM_ORDER, found,
-                          stats, rng, no_guide, -1)
+                          stats, rng, no_guide, -1, stop)
         spent += stats[STAT_NODES]
-        if code == LIMIT_REACHED:
-            return LIMIT_REACHED, spent
+        if code == LIMIT_REACHED or code == STOPPED:  # noqa: SIM109 (two compares: plain for Numba)
+            return code, spent
         budget *= 2
     return BUDGET_EXHAUSTED, spent
 
 
 @njit(cache=True, nogil=True)
-def _random_solution9(rng, max_nodes, out):
+def _random_solution9(rng, max_nodes, out, stop):
     """``random_solution`` on the 9x9 band kernel, with the same restart schedule."""
     states = np.empty((MAX_DEPTH, STATE_WORDS), np.uint32)
     frames = np.empty((MAX_DEPTH, 3), np.int64)
@@ -75,9 +85,9 @@ def _random_solution9(rng, max_nodes, out):
     spent = 0
     while spent < max_nodes:
         seed = np.int64(next_u64(rng) >> np.uint64(1))
-        code = random_solution9(seed, min(budget, max_nodes - spent), found, stats, states, frames)
+        code = random_solution9(seed, min(budget, max_nodes - spent), found, stats, states, frames, stop)
         spent += stats[STAT_NODES]
-        if code == LIMIT_REACHED:
-            return LIMIT_REACHED, spent
+        if code == LIMIT_REACHED or code == STOPPED:  # noqa: SIM109 (two compares: plain for Numba)
+            return code, spent
         budget *= 2
     return BUDGET_EXHAUSTED, spent

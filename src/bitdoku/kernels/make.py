@@ -36,7 +36,7 @@ N_OUTCOME = 7
 
 @njit(cache=True, nogil=True)
 def attempt_rows(rngs, n, units, cell_units, peers, orbits, target, check_nodes, check_rules, max_nodes, check_minimal,
-                 puzzles, solutions, outcome):
+                 puzzles, solutions, outcome, stop):
     """Make one attempt at a puzzle for each row.
 
     Parameters
@@ -58,6 +58,9 @@ def attempt_rows(rngs, n, units, cell_units, peers, orbits, target, check_nodes,
         Out: each row's puzzle and its solution.
     outcome : int64[k, N_OUTCOME]
         Out: the slots above.
+    stop : int64[1]
+        Read at every node: once another thread sets ``stop[0]`` (a deadline), the row under way is given up
+        (``MADE`` 0) and so are the rows after it.
     """
     n_cells = n * n
     ws = workspace_for(n, peers)
@@ -68,8 +71,10 @@ def attempt_rows(rngs, n, units, cell_units, peers, orbits, target, check_nodes,
         rng = rngs[row]
         outcome[row, :] = 0
         outcome[row, MINIMAL] = -1
-        code, spent = random_solution(rng, n, units, cell_units, peers, max_nodes, solutions[row], ws)
+        code, spent = random_solution(rng, n, units, cell_units, peers, max_nodes, solutions[row], ws, stop)
         outcome[row, FILL_NODES] = spent
+        if stop[0] != 0:
+            continue
         if code != LIMIT_REACHED:
             continue
         outcome[row, MADE] = 1
@@ -79,13 +84,15 @@ def attempt_rows(rngs, n, units, cell_units, peers, orbits, target, check_nodes,
         puzzles[row, :] = solutions[row]
         counters[:] = 0
         remove_clues(puzzles[row], solutions[row], n, units, cell_units, peers, orbits, order, 0, target, check_nodes,
-                     check_rules, 1 << 62, counters)
+                     check_rules, 1 << 62, counters, stop)
         outcome[row, REMOVED] = counters[DIG_REMOVED]
         if check_minimal and target == 0 and counters[DIG_UNDECIDED] == 0:
             counters[DIG_REMOVED] = 0
             status = removable_clues(puzzles[row], solutions[row], n, units, cell_units, peers, check_nodes,
-                                     check_rules, removable, counters)
+                                     check_rules, removable, counters, stop)
             outcome[row, MINIMAL] = 1 if status == COMPLETE and counters[DIG_REMOVED] == 0 else 0
         outcome[row, CHECKS] = counters[DIG_CHECKS]
         outcome[row, CHECK_NODES] = counters[DIG_NODES]
         outcome[row, UNDECIDED] = counters[DIG_UNDECIDED]
+        if stop[0] != 0:
+            outcome[row, MADE] = 0  # the pass was cut short: not a finished attempt

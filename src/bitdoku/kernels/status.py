@@ -66,3 +66,9 @@ STAT_RESTARTS = 7
 N_STATS = 8
 
 STAT_NAMES = ("solutions", "nodes", "guesses", "backtracks", "max_depth", "placements", "specialised", "restarts")
+
+# Slots of a batch loop's ``stop`` array (``kernels/batch.py``, ``bitdoku.timelimit.RowClock``).
+#: The stop flag every search reads: a row's ticket stops that row, -1 every row left.
+STOP_FLAG = 0
+#: The ticket of the row being searched, raised by one as each row starts.
+STOP_TICKET = 1

@@ -42,6 +42,7 @@ from bitdoku.kernels.status import (
     STAT_PLACEMENTS,
     STAT_SOLUTIONS,
     STAT_SPECIALISED,
+    STOPPED,
 )
 
 S_UNSOLVED = 27
@@ -550,7 +551,7 @@ def new_stack():
 
 
 @njit(cache=True, nogil=True)
-def search9_in(cells, limit, max_nodes, flags, solutions, stats, states, frames):
+def search9_in(cells, limit, max_nodes, flags, solutions, stats, states, frames, stop):
     """``search9`` with its stack passed in (``states`` uint32[82, 32], ``frames`` int64[82, 3]), for batches.
 
     A frame holds the branching cell (band, position) and the digits still to try. State ``top`` is the current
@@ -563,17 +564,18 @@ def search9_in(cells, limit, max_nodes, flags, solutions, stats, states, frames)
     status = _load_givens(cells, states)
     if status >= 0:
         return status
-    return _search_loaded(limit, max_nodes, flags, solutions, stats, states, frames, np.int64(0))
+    return _search_loaded(limit, max_nodes, flags, solutions, stats, states, frames, np.int64(0), stop)
 
 
 @njit(cache=True, nogil=True)
-def other_solution9(cells, cell, digit, max_nodes, stats, states, frames):
+def other_solution9(cells, cell, digit, max_nodes, stats, states, frames, stop):
     """Whether a classic 9x9 puzzle has a solution without ``digit`` in the empty ``cell``: the uniqueness test of
     clue removal (a puzzle that was unique with the clue ``cell = digit`` stays unique without it exactly when
     no solution puts another digit there).
 
     Same stack and counters as ``search9_in``. Returns ``LIMIT_REACHED`` when such a solution exists,
-    ``COMPLETE`` when none does, ``BUDGET_EXHAUSTED`` when ``max_nodes`` ran out first, ``INVALID`` or
+    ``COMPLETE`` when none does, ``BUDGET_EXHAUSTED`` when ``max_nodes`` ran out first, ``STOPPED`` when ``stop[0]``
+    was set, ``INVALID`` or
     ``CONTRADICTION`` for givens that break the rules. Cost: one first-solution search.
     """
     stats[:] = 0
@@ -588,30 +590,32 @@ def other_solution9(cells, cell, digit, max_nodes, stats, states, frames):
     states[0, S_LOCKED_DIRTY] |= np.int64(1) << (digit - 1)
     no_solutions = np.empty((0, 81), np.uint8)
     return _search_loaded(np.int64(1), max_nodes, np.int64(ALL_RULES), no_solutions, stats, states, frames,
-                          np.int64(0))
+                          np.int64(0), stop)
 
 
 @njit(cache=True, nogil=True)
-def random_solution9(seed, max_nodes, out, stats, states, frames):
+def random_solution9(seed, max_nodes, out, stats, states, frames, stop):
     """Search the empty 9x9 grid with digits tried in an order drawn from ``seed``, for a random complete grid.
 
     The branching cells are the usual ones; each digit is drawn by hashing ``seed`` with the node number
     (``rng.hashed_bit``), so the deterministic search pays nothing for this. ``out``: uint8[1, 81]. Returns
-    ``LIMIT_REACHED`` with a grid in ``out``, or ``BUDGET_EXHAUSTED`` (restart with another seed).
+    ``LIMIT_REACHED`` with a grid in ``out``, ``BUDGET_EXHAUSTED`` (restart with another seed) or ``STOPPED``.
     """
     stats[:] = 0
     stats[STAT_SPECIALISED] = 1
     states = _borrowed(states)
     _load_givens(np.zeros(81, np.uint8), states)
     return _search_loaded(np.int64(1), max_nodes, np.int64(ALL_RULES | RANDOM_ORDER), out, stats, states, frames,
-                          seed)
+                          seed, stop)
 
 
 @njit(cache=True, nogil=True)
-def _search_loaded(limit, max_nodes, flags, solutions, stats, states, frames, seed):
+def _search_loaded(limit, max_nodes, flags, solutions, stats, states, frames, seed, stop):
     """The search of ``search9_in`` from the givens already loaded in state 0 (stats zeroed by the caller).
 
     With ``RANDOM_ORDER`` in ``flags``, digits are tried in an order drawn from ``seed`` (``random_solution9``).
+    ``stop`` (int64[1]) is read where the node budget is checked: once ``stop[0]`` is not 0 (a time limit ran out
+    on another thread) the search returns ``STOPPED`` with its counters so far.
 
     Written for a short first compile (the first ``bitdoku solve`` waits for it): the helpers are called with
     typed variables, never a literal ``0`` or ``False`` (Numba would compile a second copy of each helper, and of
@@ -653,6 +657,9 @@ def _search_loaded(limit, max_nodes, flags, solutions, stats, states, frames, se
             if stats[STAT_NODES] >= max_nodes:
                 status = BUDGET_EXHAUSTED
                 break
+            if stop[0] != 0:
+                status = STOPPED
+                break
             stats[STAT_NODES] += 1
             if flags & RANDOM_ORDER:
                 digit = hashed_bit(seed + stats[STAT_NODES], rest)
@@ -683,14 +690,20 @@ def _search_loaded(limit, max_nodes, flags, solutions, stats, states, frames, se
     return status
 
 
-def search9(cells, limit, max_nodes, flags, solutions, stats):
+def search9(cells, limit, max_nodes, flags, solutions, stats, stop=None):
     """Search a classic 9x9 puzzle (3x3 boxes) for up to ``limit`` solutions within a node budget.
 
     Same parameters, counters and status codes as ``dfs.search`` without the shape tables (which it assumes
     standard: check with ``is_standard9``); cells uint8[81], solutions uint8[K, 81], stats int64[N_STATS].
     Memory: 12 KB of stack, allocated per call. Cost per node: a few hundred word operations per rule pass.
+    ``stop``: an int64[1] flag another thread may set to end the search (``STOPPED``); None for none.
 
     A Python function: as a compiled one it would add a layer that the first compile pays for again (0.5 s of
     the first ``bitdoku solve``), to save a microsecond of allocation a call.
     """
-    return search9_in(cells, limit, max_nodes, flags, solutions, stats, *new_stack())
+    return search9_in(cells, limit, max_nodes, flags, solutions, stats, *new_stack(), no_stop(stop))
+
+
+def no_stop(stop):
+    """``stop``, or a fresh flag that nobody sets when it is None: the Python wrappers' default."""
+    return np.zeros(1, np.int64) if stop is None else stop

@@ -54,6 +54,7 @@ from bitdoku.kernels.status import (
     STAT_NODES,
     STAT_PLACEMENTS,
     STAT_SOLUTIONS,
+    STOPPED,
 )
 
 #: Stack levels a workspace starts with; a deeper search doubles them (9x9 searches rarely pass 20).
@@ -320,13 +321,13 @@ def _choose_cell(cand, value, n_cells, good_enough, randomised, rng):
 
 
 @njit(cache=True, nogil=True)
-def search_in(ws, cells, n, tables, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell):
+def search_in(ws, cells, n, tables, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell, stop):
     """``search`` in a workspace the caller reuses, with the generator's extras (those of ``dfs.search_in``).
 
     ``guide`` (uint8[N*N], or empty) is a solution whose digit is tried first at each branch; ``changed_cell``
     (-1 for none) loses ``guide[changed_cell]`` from its candidates before the search (clue removal asks whether
     another solution differs there). ``rng`` (a ``rng.py`` state) is drawn from, and advanced, only with
-    ``RANDOM_ORDER`` in ``flags``. ``ws`` comes from ``new_workspace(N*N)``.
+    ``RANDOM_ORDER`` in ``flags``. ``ws`` comes from ``new_workspace(N*N)``. ``stop``: as for ``search``.
     """
     cands, values, queue, frame_cell, frame_rest = ws
     sees = peer_sets(n, tables) if flags & LOCKED_CANDIDATES != 0 else np.zeros((0, 1), np.uint64)
@@ -392,6 +393,9 @@ def search_in(ws, cells, n, tables, limit, max_nodes, flags, solutions, stats, r
             if stats[STAT_NODES] >= max_nodes:
                 status = BUDGET_EXHAUSTED
                 break
+            if stop[0] != 0:
+                status = STOPPED
+                break
             stats[STAT_NODES] += 1
             cand, value = cands[frame + 1], values[frame + 1]
             cand[:] = cands[frame]
@@ -407,7 +411,7 @@ def search_in(ws, cells, n, tables, limit, max_nodes, flags, solutions, stats, r
 
 
 @njit(cache=True, nogil=True)
-def search(cells, n, tables, limit, max_nodes, flags, solutions, stats):
+def search(cells, n, tables, limit, max_nodes, flags, solutions, stats, stop):
     """Search a variant puzzle for up to ``limit`` solutions within a node budget.
 
     Parameters
@@ -429,26 +433,29 @@ def search(cells, n, tables, limit, max_nodes, flags, solutions, stats):
         Out: the first min(found, K) solutions, in the order found. K may be 0.
     stats : int64[N_STATS]
         Out: counters, slots ``STAT_*`` in ``status``.
+    stop : int64[1]
+        Read where the node budget is checked: once another thread sets ``stop[0]`` (a time limit) the search
+        ends with ``STOPPED`` and its counters so far.
 
     Returns
     -------
     int
-        ``COMPLETE``, ``LIMIT_REACHED``, ``BUDGET_EXHAUSTED``, ``INVALID`` (a given out of range, equal digits in
-        peers, consecutive digits side by side in a nonconsecutive grid) or ``CONTRADICTION`` (an empty cell with
-        no candidate left by the givens).
+        ``COMPLETE``, ``LIMIT_REACHED``, ``BUDGET_EXHAUSTED``, ``STOPPED``, ``INVALID`` (a given out of range, equal
+        digits in peers, consecutive digits side by side in a nonconsecutive grid) or ``CONTRADICTION`` (an empty
+        cell with no candidate left by the givens).
 
     Cost: at most ``max_nodes`` propagations, each O(units * N + placements * peers); memory N*N*9 bytes a stack
     level. Never raises.
     """
     return search_in(new_workspace(n * n), cells, n, tables, limit, max_nodes, flags, solutions, stats,
-                     np.ones(1, np.uint64), np.zeros(0, np.uint8), -1)
+                     np.ones(1, np.uint64), np.zeros(0, np.uint8), -1, stop)
 
 
 @njit(cache=True, nogil=True)
-def count_many(puzzles, n, tables, limit, max_nodes, flags, statuses, counts, nodes):
+def count_many(puzzles, n, tables, limit, max_nodes, flags, statuses, counts, nodes, stop):
     """``search`` for each row of ``puzzles`` (uint8[B, N*N]) in one workspace, without keeping solutions: the
     batch loop that leaves out the Python call per puzzle. Out: ``statuses`` (int64[B]), ``counts`` (solutions,
-    int64[B]) and ``nodes`` (int64[B])."""
+    int64[B]) and ``nodes`` (int64[B]). ``stop`` (int64[1]) stops the call: the rows left get ``STOPPED``."""
     ws = new_workspace(n * n)
     stats = np.zeros(N_STATS, np.int64)
     no_solutions = np.zeros((0, n * n), np.uint8)
@@ -456,7 +463,7 @@ def count_many(puzzles, n, tables, limit, max_nodes, flags, statuses, counts, no
     no_guide = np.zeros(0, np.uint8)
     for row in range(puzzles.shape[0]):
         statuses[row] = search_in(ws, puzzles[row], n, tables, limit, max_nodes, flags, no_solutions, stats, rng,
-                                  no_guide, -1)
+                                  no_guide, -1, stop)
         counts[row] = stats[STAT_SOLUTIONS]
         nodes[row] = stats[STAT_NODES]
 
@@ -483,12 +490,13 @@ def workspace_for(n, peers):
 
 
 def search_any(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng, guide,
-               changed_cell):
+               changed_cell, stop):
     """``dfs.search_in`` for a shape's tables, ``search_in`` here for a variant's (``peers`` is its tables)."""
     if is_variant(peers):
-        return search_in(ws, cells, n, peers, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell)
+        return search_in(ws, cells, n, peers, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell,
+                         stop)
     return dfs.search_in(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng,
-                         guide, changed_cell)
+                         guide, changed_cell, stop)
 
 
 @overload(is_variant, jit_options={"cache": True, "nogil": True})
@@ -506,17 +514,18 @@ def _workspace_for(n, peers):
 
 @overload(search_any, jit_options={"cache": True, "nogil": True})
 def _search_any(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng, guide,
-                changed_cell):
+                changed_cell, stop):
     if isinstance(peers, types.BaseTuple):
         def variant(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng, guide,
-                    changed_cell):
-            return search_in(ws, cells, n, peers, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell)
+                    changed_cell, stop):
+            return search_in(ws, cells, n, peers, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell,
+                             stop)
 
         return variant
 
     def classic(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng, guide,
-                changed_cell):
+                changed_cell, stop):
         return dfs.search_in(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng,
-                             guide, changed_cell)
+                             guide, changed_cell, stop)
 
     return classic

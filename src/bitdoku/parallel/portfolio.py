@@ -25,6 +25,8 @@ from bitdoku.parallel.tree import Tally, Tree
 
 #: Member i draws its runs from seed PORTFOLIO_SEED + i.
 PORTFOLIO_SEED = 0x5EED
+#: The ends of a member that did not answer: its share spent, or stopped by the member that did.
+_NO_ANSWER = (codes.BUDGET_EXHAUSTED, codes.STOPPED)
 
 
 def run_portfolio(tree: Tree, root, tally: Tally, max_nodes: int, *, threads: int) -> bool:
@@ -38,7 +40,7 @@ def run_portfolio(tree: Tree, root, tally: Tally, max_nodes: int, *, threads: in
     def member(index: int) -> tuple[int, np.ndarray, np.ndarray]:
         outcome = tree.first_solution(root, PORTFOLIO_SEED + index, share, stop)
         assert outcome is not None  # has_restarts said so
-        if outcome[0] != codes.BUDGET_EXHAUSTED:
+        if outcome[0] not in _NO_ANSWER:
             stop[0] = 1
         return outcome
 
@@ -46,7 +48,7 @@ def run_portfolio(tree: Tree, root, tally: Tally, max_nodes: int, *, threads: in
         outcomes = list(pool.map(member, range(threads)))
     for _status, _solutions, stats in outcomes:
         tally.add_stats(stats)
-    answers = [outcome for outcome in outcomes if outcome[0] != codes.BUDGET_EXHAUSTED]
+    answers = [outcome for outcome in outcomes if outcome[0] not in _NO_ANSWER]
     if not answers:
         return False
     _status, solutions, _stats = answers[0]

@@ -21,7 +21,7 @@ from bitdoku.kernels import status as codes
 
 _CHARS = np.frombuffer(b"." + ALPHABET.encode("ascii"), dtype=np.uint8)
 _SOLUTION = -1  # the key of a row whose line is its solution
-_NEEDS_REASON = (codes.INVALID, codes.CONTRADICTION, codes.BUDGET_EXHAUSTED)
+_NEEDS_REASON = (codes.INVALID, codes.CONTRADICTION, codes.BUDGET_EXHAUSTED, codes.STOPPED)
 
 
 def solve_lines(batch: BatchResult) -> bytes:

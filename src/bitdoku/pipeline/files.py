@@ -26,15 +26,18 @@ ERROR_LINE = b"error\n"
 
 @dataclass(frozen=True)
 class Search:
-    """How each chunk is searched: the solution limit, node budget and threads of ``solve_many``."""
+    """How each chunk is searched: the solution limit, node budget, threads and time limit (a puzzle's) of
+    ``solve_many``."""
 
     limit: int = 2
     max_nodes: int | None = None
     threads: int | None = None
+    time_limit: float | None = None
 
     def __call__(self, puzzles: np.ndarray, shape: Shape) -> BatchResult:
         budget = {"max_nodes": self.max_nodes} if self.max_nodes else {}
-        return solve_many(puzzles, shape=shape, limit=self.limit, threads=self.threads, **budget)
+        return solve_many(puzzles, shape=shape, limit=self.limit, threads=self.threads, time_limit=self.time_limit,
+                          **budget)
 
 
 @dataclass
@@ -91,6 +94,7 @@ def solve_file(
     threads: int | None = None,
     lenient: bool = False,
     resume: bool = False,
+    time_limit: float | None = None,
 ) -> Counter[Status]:
     """Solve every puzzle of a file and write one line a puzzle: the solution, or the status when there is none.
 
@@ -112,6 +116,8 @@ def solve_file(
         Write ``error`` for a bad line and go on, instead of raising its ``ParseError``.
     resume : bool
         Continue the run whose partial output is ``output + '.partial'``.
+    time_limit : float, optional
+        Seconds each puzzle may take (None: no limit); a puzzle that runs out gets the line ``limit``.
 
     Returns
     -------
@@ -126,7 +132,7 @@ def solve_file(
     >>> solve_file(sample_path("famous.txt"), out)[Status.UNIQUE]
     8
     """
-    search = Search(limit, max_nodes, threads)
+    search = Search(limit, max_nodes, threads, time_limit)
     if isinstance(output, (str, Path)) and str(output) != "-":
         target = ResultFile(output, resume=resume)
         try:
@@ -176,7 +182,8 @@ def _answer_one_by_one(entries: list[Entry], search: Search, *, stop_at_bad: boo
             lines.append(ERROR_LINE.decode("ascii"))
             bad.append(entry)
             continue
-        result = search_one(entry.grid, limit=search.limit, keep=1, max_nodes=search.max_nodes)
+        result = search_one(entry.grid, limit=search.limit, keep=1, max_nodes=search.max_nodes,
+                            time_limit=search.time_limit)
         statuses[result.status] += 1
         lines.append(solution_line(result) + "\n")
     return Answered("".join(lines).encode("utf-8"), statuses, bad)
