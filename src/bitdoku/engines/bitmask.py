@@ -18,6 +18,9 @@ from bitdoku.kernels import status as codes
 from bitdoku.kernels.dfs import search as search_kernel
 from bitdoku.shape import Shape
 
+#: The cells of the variant grids that go to the digit-major kernel (``kernels/variant81.py``): 9x9.
+N_CELLS_81 = 81
+
 
 def search(puzzle: Grid, *, limit: int, max_nodes: int, keep: int, rules: int = codes.ALL_RULES) -> SearchResult:
     """Find up to ``limit`` solutions of a puzzle with the compiled search, keeping the first ``keep``."""
@@ -37,14 +40,23 @@ def search(puzzle: Grid, *, limit: int, max_nodes: int, keep: int, rules: int = 
 
 
 def _search_variant(puzzle: Grid, *, limit: int, max_nodes: int, keep: int, rules: int) -> SearchResult:
-    """``search`` for a variant grid, on the kernel that reads the geometry's tables (``kernels/variant.py``)."""
-    from bitdoku.kernels.variant import search as variant_kernel  # compiled on the first variant only
-
+    """``search`` for a variant grid, on the kernels that read the geometry's tables: the digit-major one for 9x9
+    (``kernels/variant81.py``), the cell-by-cell one for other sizes (``kernels/variant.py``). Both are compiled
+    on the first variant grid of their size only."""
     n_cells = puzzle.shape.n_cells
     cells = np.frombuffer(puzzle.cells, dtype=np.uint8)
     solutions = np.zeros((min(keep, limit), n_cells), dtype=np.uint8)
     stats = np.zeros(codes.N_STATS, dtype=np.int64)
-    code = variant_kernel(cells, puzzle.n, puzzle.geometry.tables, limit, max_nodes, rules, solutions, stats)
+    if n_cells == N_CELLS_81:
+        from bitdoku.kernels.variant81 import board_tables
+        from bitdoku.kernels.variant81 import search as kernel81
+
+        tables = board_tables(puzzle.geometry)
+        code = kernel81(cells, tables, limit, max_nodes, rules, solutions, stats, np.zeros(1, np.int64))
+    else:
+        from bitdoku.kernels.variant import search as variant_kernel
+
+        code = variant_kernel(cells, puzzle.n, puzzle.geometry.tables, limit, max_nodes, rules, solutions, stats)
     count = int(stats[codes.STAT_SOLUTIONS])
     kept = tuple(puzzle.with_cells(solutions[i].tobytes()) for i in range(min(count, len(solutions))))
     reason = explain_status(code, puzzle, max_nodes)
@@ -139,4 +151,8 @@ def geometry_kernel_tables(geometry: Geometry) -> tuple:
     if geometry.is_classic:
         return geometry.shape.tables
     tables = geometry.tables
+    if geometry.shape.n_cells == N_CELLS_81:
+        from bitdoku.kernels.variant81 import board_tables
+
+        return tables.units, tables.cell_units, board_tables(geometry)
     return tables.units, tables.cell_units, tables

@@ -428,7 +428,7 @@ def _load_givens(states, cells, tables, nonconsecutive):
 @njit(cache=True, nogil=True)
 def _has_rule(adjacent):
     """Whether the tables hold nonconsecutive neighbours."""
-    for cell in range(N_CELLS):
+    for cell in range(N_CELLS):  # noqa: SIM110 (Numba compiles no generator expression)
         if adjacent[cell, 0] | adjacent[cell, 1] != 0:
             return True
     return False
