@@ -13,8 +13,8 @@ operations whatever the geometry:
   in a unit;
 * naked singles: bit-sliced counts over the nine boards (``twice |= once & board; once |= board``) give every
   empty cell with one candidate (``unsolved & ~twice``) and every empty cell with none (``unsolved & ~once``);
-* hidden singles: ``board[d] & unit[u]`` with one bit, for the digits whose boards changed since they were last
-  scanned (a *dirty* set, as in ``sudoku9``);
+* hidden singles: ``board[d] & unit[u]`` with one bit, in the units where d lost a place since they were last
+  scanned (each state keeps the boards of the last scan; each cell's units are a bit set);
 * locked candidates (``LOCKED_CANDIDATES``): a digit with two or three places in a unit leaves every cell that
   sees them all, the AND of their peer masks: pointing and claiming, and the same across diagonals, windows,
   jigsaw regions and relations (``variant._unit_rules``'s rule, one AND a word here);
@@ -24,7 +24,8 @@ operations whatever the geometry:
 These are exactly the rules of ``variant.py``, run to the same fixpoint, and the branching is the same (the first
 empty cell with the fewest candidates, from bit-sliced 4-bit counts; with ``RANDOM_ORDER`` the same reservoir
 draws), so the two kernels visit the same nodes and, with the same seed, draw the same random grids: the tests
-hold them to that. A state is ``STATE_WORDS`` uint64 words (the nine boards and the unsolved cells), 152 bytes,
+hold them to that. A state is ``STATE_WORDS`` uint64 words (the nine boards, the empty cells and the boards of the
+last unit scan), 304 bytes,
 copied on branch into a stack of ``MAX_DEPTH`` levels allocated once per workspace.
 
 Status codes and stats slots are those of ``status.py``; the rule flags, ``RANDOM_ORDER`` and the caller's stop
@@ -68,21 +69,24 @@ if TYPE_CHECKING:
 N_CELLS = 81
 #: Words of a state: two a digit (board d at 2d, 2d + 1), then the two words of the empty cells.
 S_UNSOLVED = 18
-STATE_WORDS = 20
+#: The boards as the unit rules last scanned them (two words a digit): what changed since is all they look at.
+S_SCANNED = 20
+STATE_WORDS = 38
 #: Stack levels: the root and one a branch point, at most one a cell.
 MAX_DEPTH = N_CELLS + 1
 HIGH_FULL = (1 << (N_CELLS - 64)) - 1  # the cells 64..80 in the second word
-ALL_DIGITS = 0x1FF
 
 
 class Tables81(NamedTuple):
     """A 9x9 geometry as 81-bit masks, two uint64 words a row (cells 0..63, then 64..80): the ``units`` (U rows),
     the ``peers`` of each cell (81 rows, the cell itself left out) and its nonconsecutive ``adjacent`` cells (81
-    rows, all zero unless the geometry has that rule)."""
+    rows, all zero unless the geometry has that rule); and ``cell_units``, the units of each cell as a bit set
+    over the units (U <= 64)."""
 
     units: NDArray[np.uint64]
     peers: NDArray[np.uint64]
     adjacent: NDArray[np.uint64]
+    cell_units: NDArray[np.uint64]
 
 
 def _masks(lists: list[list[int]]) -> NDArray[np.uint64]:
@@ -104,8 +108,12 @@ def board_tables(geometry: Geometry) -> Tables81:
     def rows(start: NDArray[np.int32], items: NDArray[np.int32]) -> list[list[int]]:
         return [items[start[cell] : start[cell + 1]].tolist() for cell in range(N_CELLS)]
 
+    cell_units = np.zeros(N_CELLS, np.uint64)
+    for cell, units in enumerate(rows(tables.cell_unit_start, tables.cell_units)):
+        for unit in units:
+            cell_units[cell] |= np.uint64(1) << np.uint64(unit)
     made = Tables81(_masks(tables.units.tolist()), _masks(rows(tables.peer_start, tables.peers)),
-                    _masks(rows(tables.adjacent_start, tables.adjacent)))
+                    _masks(rows(tables.adjacent_start, tables.adjacent)), cell_units)
     for table in made:
         table.flags.writeable = False
     return made
@@ -153,8 +161,8 @@ def _place(states, k, cell, digit, tables, nonconsecutive):
 
 @njit(cache=True, nogil=True)
 def _naked_singles(states, k, naked, tables, nonconsecutive, stats):
-    """Fill the empty cells with one candidate (with ``naked``); (-1 when an empty cell has none, else the cells
-    filled; the digits touched)."""
+    """Fill the empty cells with one candidate (with ``naked``); -1 when an empty cell has none, else the cells
+    filled."""
     unsolved0, unsolved1 = states[k, S_UNSOLVED], states[k, S_UNSOLVED + 1]
     once0 = once1 = twice0 = twice1 = np.uint64(0)
     for digit in range(9):
@@ -163,11 +171,10 @@ def _naked_singles(states, k, naked, tables, nonconsecutive, stats):
         twice1 |= once1 & w1
         once0 |= w0
         once1 |= w1
-    touched = np.int64(0)
     if unsolved0 & ~once0 != 0 or unsolved1 & ~once1 != 0:
-        return -1, touched
+        return -1
     if not naked:
-        return 0, touched
+        return 0
     filled = 0
     for word in range(2):
         singles = (unsolved0 & ~twice0) if word == 0 else (unsolved1 & ~twice1)
@@ -178,13 +185,11 @@ def _naked_singles(states, k, naked, tables, nonconsecutive, stats):
             digit = 0
             while digit < 8 and states[k, 2 * digit + word] & bit == 0:
                 digit += 1
-            changed = _place(states, k, cell, digit, tables, nonconsecutive)
-            if changed < 0:  # an earlier single in this pass took its only digit
-                return -1, touched
-            touched |= changed
+            if _place(states, k, cell, digit, tables, nonconsecutive) < 0:
+                return -1  # an earlier single in this pass took its only digit
             filled += 1
     stats[STAT_PLACEMENTS] += filled
-    return filled, touched
+    return filled
 
 
 @njit(cache=True, nogil=True)
@@ -228,21 +233,43 @@ def _nth_cell(x0, x1, skip):
 
 
 @njit(cache=True, nogil=True)
-def _unit_rules(states, k, dirty, flags, tables, nonconsecutive, stats):
-    """Hidden singles and, with ``LOCKED_CANDIDATES``, locked candidates, over every unit, for the ``dirty`` digits
-    and those that the rules themselves touch; -1 on a contradiction (a digit with no place in a unit), else the
-    number of changes (cells filled, boards narrowed)."""
+def _unit_rules(states, k, flags, tables, nonconsecutive, stats):
+    """Hidden singles and, with ``LOCKED_CANDIDATES``, locked candidates, in the units where a digit lost places
+    since they were last scanned (``S_SCANNED``), until no board changes; -1 on a contradiction (a digit with no
+    place in a unit), else the number of changes (cells filled, boards narrowed).
+
+    A unit none of whose places changed gives nothing new: its count, its filled cell and the cells its places
+    see are the same, and the boards only shrink. So a placement costs its own digit a scan of the units of its
+    peers (most of them), but each other digit of the cell only the three to five units of the cell."""
     hidden = flags & HIDDEN_SINGLES != 0
     locked = flags & LOCKED_CANDIDATES != 0
-    units, peers = tables.units, tables.peers
+    units, peers, cell_units = tables.units, tables.peers, tables.cell_units
     changes = 0
-    while dirty != 0:
-        digit = lowest_bit_index(dirty)
-        dirty &= dirty - 1
-        # the board and the filled cells in locals: the loop reloads them only after it writes the state
+    digit = 0
+    calm = 0  # digits in a row found unchanged; nine end the loop
+    while calm < 9:
         board0, board1 = states[k, 2 * digit], states[k, 2 * digit + 1]
+        lost0 = states[k, S_SCANNED + 2 * digit] & ~board0
+        lost1 = states[k, S_SCANNED + 2 * digit + 1] & ~board1
+        if lost0 | lost1 == 0:
+            calm += 1
+            digit = digit + 1 if digit < 8 else 0
+            continue
+        calm = 0
+        states[k, S_SCANNED + 2 * digit] = board0
+        states[k, S_SCANNED + 2 * digit + 1] = board1
+        touched = np.uint64(0)
+        while lost0 != 0:
+            touched |= cell_units[lowest_bit_index(lost0)]
+            lost0 &= lost0 - np.uint64(1)
+        while lost1 != 0:
+            touched |= cell_units[64 + lowest_bit_index(lost1)]
+            lost1 &= lost1 - np.uint64(1)
+        # the board and the filled cells in locals: the loop reloads them only after it writes the state
         filled0, filled1 = ~states[k, S_UNSOLVED], ~states[k, S_UNSOLVED + 1]
-        for unit in range(units.shape[0]):
+        while touched != 0:
+            unit = lowest_bit_index(touched)
+            touched &= touched - np.uint64(1)
             x0 = board0 & units[unit, 0]
             x1 = board1 & units[unit, 1]
             if x0 | x1 == 0:
@@ -252,10 +279,8 @@ def _unit_rules(states, k, dirty, flags, tables, nonconsecutive, stats):
             count = popcount(x0) + popcount(x1)
             if count == 1 and hidden:
                 cell = lowest_bit_index(x0) if x0 != 0 else 64 + lowest_bit_index(x1)
-                changed = _place(states, k, cell, digit, tables, nonconsecutive)
-                if changed < 0:
+                if _place(states, k, cell, digit, tables, nonconsecutive) < 0:
                     return -1
-                dirty |= changed  # with this digit: its new board may leave a unit already scanned one place
                 stats[STAT_PLACEMENTS] += 1
                 changes += 1
                 board0, board1 = states[k, 2 * digit], states[k, 2 * digit + 1]
@@ -269,36 +294,30 @@ def _unit_rules(states, k, dirty, flags, tables, nonconsecutive, stats):
                     board1 &= ~seen1
                     states[k, 2 * digit] = board0
                     states[k, 2 * digit + 1] = board1
-                    dirty |= np.int64(1) << digit
                     changes += 1
+        # what this scan removed from the digit's own board is looked at when the loop comes back to it
     return changes
 
 
 @njit(cache=True, nogil=True)
-def _propagate(states, k, dirty, flags, tables, nonconsecutive, stats):
-    """Run the rules in ``flags`` on state k to their fixpoint; ``dirty``: the digits whose boards changed since
-    the last fixpoint. False on a contradiction."""
+def _propagate(states, k, flags, tables, nonconsecutive, stats):
+    """Run the rules in ``flags`` on state k to their fixpoint; False on a contradiction."""
     naked = flags & NAKED_SINGLES != 0
     by_units = flags & (HIDDEN_SINGLES | LOCKED_CANDIDATES) != 0
     consecutive = naked and nonconsecutive
     while True:
-        filled, touched = _naked_singles(states, k, naked, tables, nonconsecutive, stats)
+        filled = _naked_singles(states, k, naked, tables, nonconsecutive, stats)
         if filled < 0:
             return False
-        dirty |= touched
         if filled > 0:
             continue
-        if consecutive:
-            touched = _consecutive_support(states, k, tables)
-            if touched != 0:
-                dirty |= touched
-                continue
+        if consecutive and _consecutive_support(states, k, tables) != 0:
+            continue
         if not by_units:
             return True
-        changes = _unit_rules(states, k, dirty, flags, tables, nonconsecutive, stats)
+        changes = _unit_rules(states, k, flags, tables, nonconsecutive, stats)
         if changes < 0:
             return False
-        dirty = np.int64(0)
         if changes == 0:
             return True
 
@@ -404,6 +423,7 @@ def _load_givens(states, cells, tables, nonconsecutive):
     for digit in range(9):
         for word in range(2):
             states[0, 2 * digit + word] = states[0, S_UNSOLVED + word]
+            states[0, S_SCANNED + 2 * digit + word] = states[0, S_UNSOLVED + word]  # a full board gives nothing
     for cell in range(N_CELLS):
         if cells[cell] == 0:
             continue
@@ -450,13 +470,12 @@ def search_in(ws, cells, tables, limit, max_nodes, flags, solutions, stats, rng,
     if stop[0] != 0:
         return STOPPED
     stats[STAT_NODES] = 1
-    dirty = np.int64(ALL_DIGITS)
     if changed_cell >= 0 and cells[changed_cell] == 0:
         digit = np.int64(guide[changed_cell]) - 1
         states[0, 2 * digit + (changed_cell >> 6)] &= ~_cell_bit(changed_cell)
         if _candidates(states, 0, changed_cell) == 0:
             return COMPLETE
-    if not _propagate(states, 0, dirty, flags, tables, nonconsecutive, stats):
+    if not _propagate(states, 0, flags, tables, nonconsecutive, stats):
         return COMPLETE
     randomised = flags & RANDOM_ORDER != 0
     guided = guide.shape[0] == N_CELLS
@@ -505,8 +524,8 @@ def search_in(ws, cells, tables, limit, max_nodes, flags, solutions, stats, rng,
             stats[STAT_NODES] += 1
             for word in range(STATE_WORDS):
                 states[frame + 1, word] = states[frame, word]
-            touched = _place(states, frame + 1, cell, digit, tables, nonconsecutive)
-            if _propagate(states, frame + 1, touched, flags, tables, nonconsecutive, stats):
+            _place(states, frame + 1, cell, digit, tables, nonconsecutive)
+            if _propagate(states, frame + 1, flags, tables, nonconsecutive, stats):
                 advanced = True
                 break
             stats[STAT_BACKTRACKS] += 1
@@ -546,8 +565,8 @@ def search(cells, tables, limit, max_nodes, flags, solutions, stats, stop):
         digits in peers, consecutive digits side by side in a nonconsecutive grid) or ``CONTRADICTION`` (an empty
         cell with no candidate left by the givens).
 
-    Cost: at most ``max_nodes`` propagations, each O(units * dirty digits + placements) word operations; memory
-    ``MAX_DEPTH`` states of 160 bytes. Never raises.
+    Cost: at most ``max_nodes`` propagations, each O(placements * units a cell) word operations; memory
+    ``MAX_DEPTH`` states of 304 bytes. Never raises.
     """
     return search_in(new_workspace(), cells, tables, limit, max_nodes, flags, solutions, stats,
                      np.ones(1, np.uint64), np.zeros(0, np.uint8), np.int64(-1), stop)
