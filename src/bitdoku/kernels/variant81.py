@@ -122,9 +122,9 @@ def board_tables(geometry: Geometry) -> Tables81:
 @njit(cache=True, nogil=True)
 def new_workspace():
     """The arrays of one search, reusable across calls: the stack of states, and the cell and the digits left
-    of each branch frame."""
-    return (np.zeros((MAX_DEPTH, STATE_WORDS), np.uint64), np.zeros(MAX_DEPTH, np.int64),
-            np.zeros(MAX_DEPTH, np.uint64))
+    of each branch frame. Left uninitialised: a search writes every word before it reads it."""
+    return (np.empty((MAX_DEPTH, STATE_WORDS), np.uint64), np.empty(MAX_DEPTH, np.int64),
+            np.empty(MAX_DEPTH, np.uint64))
 
 
 @njit(cache=True, nogil=True, inline="always")
