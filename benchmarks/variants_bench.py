@@ -11,11 +11,17 @@ Run from the repository root after ``pip install -e '.[test]'``::
   to ``benchmarks/data/variants/<set>.txt``: ``#`` header lines (``variant:``, ``seed:``, and for a jigsaw
   ``regions:``, the one region map every puzzle of the file uses), then one puzzle a line. Jigsaw sets use maps
   drawn by ``generate.regions.random_jigsaw(seed=1, 2, 3)``.
-* ``solve``: each file's puzzles searched to two solutions (the uniqueness check), three ways: the kernel call
-  per puzzle timed around it (median and mean µs, nodes), the compiled batch loop ``kernels.variant.count_many``
-  over the whole file (µs a puzzle: no Python call per puzzle), and the public ``bitdoku.count_solutions(...,
-  limit=2)`` per puzzle (median µs, Python overhead included). Rounds are interleaved and the medians kept.
-  Every puzzle must have exactly one solution, and each solution must pass ``Grid.is_solution_of``.
+* ``solve``: each file's puzzles searched to two solutions (the uniqueness check), on both variant kernels, the
+  cell-by-cell ``kernels/variant.py`` ("old") and the digit-major ``kernels/variant81.py`` ("new", what the engine
+  runs for 9x9), three ways: the kernel call per puzzle timed around it (median and mean µs, nodes: they must be
+  the same on both kernels, puzzle by puzzle), the compiled batch loop ``count_many`` over the whole file (µs a
+  puzzle: no Python call per puzzle), and the public ``bitdoku.count_solutions(..., limit=2)`` per puzzle (median
+  µs, Python overhead included). Rounds interleave the kernels (old, new, old, new, ...) and keep the medians;
+  ratios are old / new within the run. Every puzzle must have exactly one solution, and each solution must pass
+  ``Grid.is_solution_of``.
+* ``generate --kernel old`` runs the generator on the cell-by-cell kernel (its tables in place of variant81's),
+  for the before/after rates; the puzzles are the same (both kernels make the same random draws), which the run
+  checks against the file the default kernel wrote.
 
 Both write their table to ``benchmarks/results/variants_bench.md`` (generate and solve sections).
 """
@@ -36,7 +42,7 @@ from bitdoku.generate.regions import random_jigsaw
 from bitdoku.geometry import Geometry
 from bitdoku.grid import Grid
 from bitdoku.kernels import status as codes
-from bitdoku.kernels.variant import count_many, search
+from bitdoku.kernels import variant, variant81
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "benchmarks" / "data" / "variants"
@@ -52,13 +58,31 @@ def geometry_of(name: str) -> Geometry:
     return Geometry.parse(name)
 
 
-def generate_set(name: str, count: int, threads: int = 1) -> tuple[list[Grid], float]:
-    """Generate a set and save it; (puzzles, seconds). The puzzles do not depend on ``threads``."""
+def use_old_kernel() -> None:
+    """Make the generator hand variants the cell-by-cell kernel's tables (``GeometryTables``), not variant81's."""
+    from bitdoku.generate import grids, removal, request
+
+    def old_tables(geometry: Geometry) -> tuple:
+        tables = geometry.tables
+        return (geometry.shape.tables if geometry.is_classic else (tables.units, tables.cell_units, tables))
+
+    for module in (grids, removal, request):
+        module.geometry_kernel_tables = old_tables
+
+
+def generate_set(name: str, count: int, threads: int = 1, save: bool = True) -> tuple[list[Grid], float]:
+    """Generate a set and save it (unless ``save`` is False: then check it against the saved one); (puzzles,
+    seconds). The puzzles do not depend on ``threads``."""
     geometry = geometry_of(name)
     next(generate_many(1, variant=geometry, minimal=True, seed=SEED + 1, threads=1))  # compile or load the kernels
     start = time.perf_counter()
     puzzles = [g.puzzle for g in generate_many(count, variant=geometry, minimal=True, seed=SEED, threads=threads)]
     seconds = time.perf_counter() - start
+    if not save:
+        saved = load_set(name)[1]
+        if [p.cells for p in puzzles] != [p.cells for p in saved[:count]]:
+            raise SystemExit(f"{name}: the old kernel made other puzzles than the saved ones")
+        return puzzles, seconds
     DATA.mkdir(parents=True, exist_ok=True)
     header = [f"# variant: {geometry.name}", f"# seed: {SEED} (generate_many(count, variant=..., minimal=True))"]
     if geometry.regions is not None:
@@ -77,30 +101,42 @@ def load_set(name: str) -> tuple[Geometry, list[Grid]]:
     return geometry, puzzles
 
 
-def time_kernel_calls(geometry: Geometry, cells: np.ndarray) -> tuple[list[float], list[int], np.ndarray]:
-    """Each puzzle through the kernel, timed around the call: (seconds, nodes, first solutions)."""
-    tables = geometry.tables
+def time_kernel_calls(kernel: str, geometry: Geometry, cells: np.ndarray
+                      ) -> tuple[list[float], list[int], np.ndarray]:
+    """Each puzzle through a kernel (``"old"``: variant.py, ``"new"``: variant81.py), timed around the call:
+    (seconds, nodes, first solutions)."""
+    tables = geometry.tables if kernel == "old" else variant81.board_tables(geometry)
+    stop = np.zeros(1, np.int64)
     solutions = np.zeros((len(cells), 1, 81), np.uint8)
     stats = np.zeros(codes.N_STATS, np.int64)
     seconds, nodes = [], []
     for row in range(len(cells)):
         start = time.perf_counter()
-        status = search(cells[row], 9, tables, 2, 10**7, codes.ALL_RULES, solutions[row], stats)
+        if kernel == "old":
+            status = variant.search(cells[row], 9, tables, 2, 10**9, codes.ALL_RULES, solutions[row], stats, stop)
+        else:
+            status = variant81.search(cells[row], tables, 2, 10**9, codes.ALL_RULES, solutions[row], stats, stop)
         seconds.append(time.perf_counter() - start)
         nodes.append(int(stats[codes.STAT_NODES]))
         if status != codes.COMPLETE or stats[codes.STAT_SOLUTIONS] != 1:
-            raise SystemExit(f"{geometry.name} puzzle {row}: status {status}, {stats[codes.STAT_SOLUTIONS]} solutions")
+            raise SystemExit(f"{geometry.name} puzzle {row} ({kernel} kernel): status {status}, "
+                             f"{stats[codes.STAT_SOLUTIONS]} solutions")
     return seconds, nodes, solutions[:, 0]
 
 
-def time_batch(geometry: Geometry, cells: np.ndarray) -> float:
-    """The whole set through ``count_many``: seconds a puzzle."""
+def time_batch(kernel: str, geometry: Geometry, cells: np.ndarray) -> float:
+    """The whole set through a kernel's ``count_many``: seconds a puzzle."""
     statuses, counts, nodes = (np.zeros(len(cells), np.int64) for _ in range(3))
     start = time.perf_counter()
-    count_many(cells, 9, geometry.tables, 2, 10**7, codes.ALL_RULES, statuses, counts, nodes, np.zeros(1, np.int64))
+    no_stop = np.zeros(1, np.int64)
+    if kernel == "old":
+        variant.count_many(cells, 9, geometry.tables, 2, 10**9, codes.ALL_RULES, statuses, counts, nodes, no_stop)
+    else:
+        variant81.count_many(cells, variant81.board_tables(geometry), 2, 10**9, codes.ALL_RULES, statuses, counts,
+                             nodes, no_stop)
     seconds = time.perf_counter() - start
     if not (counts == 1).all():
-        raise SystemExit(f"{geometry.name}: count_many found a puzzle without exactly one solution")
+        raise SystemExit(f"{geometry.name}: count_many ({kernel} kernel) found a puzzle without exactly one solution")
     return seconds / len(cells)
 
 
@@ -120,32 +156,45 @@ def solve_set(name: str, rounds: int, first: int | None = None) -> dict[str, flo
     geometry, puzzles = load_set(name)
     puzzles = puzzles[:first]
     cells = np.stack([np.frombuffer(p.cells, np.uint8) for p in puzzles])
-    time_kernel_calls(geometry, cells[:2])  # compile or load
+    kernels = ("old", "new")
+    for kernel in kernels:
+        time_kernel_calls(kernel, geometry, cells[:2])  # compile or load
     time_public(puzzles[:2])
-    medians, means, batch, public = [], [], [], []
+    medians: dict[str, list[float]] = {kernel: [] for kernel in kernels}
+    means: dict[str, list[float]] = {kernel: [] for kernel in kernels}
+    batch: dict[str, list[float]] = {kernel: [] for kernel in kernels}
+    public = []
     for _ in range(rounds):
-        seconds, nodes, solutions = time_kernel_calls(geometry, cells)
-        medians.append(statistics.median(seconds))
-        means.append(statistics.fmean(seconds))
-        batch.append(time_batch(geometry, cells))
+        found = {}
+        for kernel in kernels:
+            seconds, nodes, solutions = time_kernel_calls(kernel, geometry, cells)
+            medians[kernel].append(statistics.median(seconds))
+            means[kernel].append(statistics.fmean(seconds))
+            found[kernel] = (nodes, solutions)
+            batch[kernel].append(time_batch(kernel, geometry, cells))
+        if found["old"][0] != found["new"][0] or not (found["old"][1] == found["new"][1]).all():
+            raise SystemExit(f"{name}: the kernels visited other nodes or found other solutions")
         public.append(statistics.median(time_public(puzzles)))
     for puzzle, solution in zip(puzzles, solutions, strict=True):
         if not puzzle.with_cells(solution.tobytes()).is_solution_of(puzzle):
             raise SystemExit(f"{name}: a solution breaks the rules")
-    return {"puzzles": len(puzzles), "clues": statistics.fmean(p.givens for p in puzzles),
-            "median": 1e6 * statistics.median(medians), "mean": 1e6 * statistics.median(means),
-            "nodes": statistics.fmean(nodes), "max_nodes": max(nodes), "batch": 1e6 * statistics.median(batch),
-            "public": 1e6 * statistics.median(public)}
+    result = {"puzzles": len(puzzles), "clues": statistics.fmean(p.givens for p in puzzles),
+              "nodes": statistics.fmean(nodes), "max_nodes": max(nodes), "public": 1e6 * statistics.median(public)}
+    for kernel in kernels:
+        result[f"{kernel}_median"] = 1e6 * statistics.median(medians[kernel])
+        result[f"{kernel}_mean"] = 1e6 * statistics.median(means[kernel])
+        result[f"{kernel}_batch"] = 1e6 * statistics.median(batch[kernel])
+    return result
 
 
-def write_section(title: str, table: list[str]) -> None:
+def write_section(title: str, table: list[str], results: Path = RESULTS) -> None:
     """Replace (or add) one ``## title`` section of the results file."""
-    text = RESULTS.read_text() if RESULTS.exists() else "# Variant benchmarks (issue 14)\n"
+    text = results.read_text() if results.exists() else "# Variant benchmarks (issue 14)\n"
     sections = text.split("\n## ")
     kept = [sections[0]] + [s for s in sections[1:] if not s.startswith(title)]
     kept.append(title + "\n\n" + "\n".join(table) + "\n")
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text("\n## ".join(part.rstrip("\n") + "\n" for part in kept))
+    results.parent.mkdir(parents=True, exist_ok=True)
+    results.write_text("\n## ".join(part.rstrip("\n") + "\n" for part in kept))
 
 
 def main() -> None:
@@ -156,30 +205,43 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--threads", type=int, default=1, help="generate on this many threads (same puzzles)")
     parser.add_argument("--first", type=int, default=None, help="solve only the first puzzles of each set")
+    parser.add_argument("--kernel", choices=("new", "old"), default="new",
+                        help="generate on variant81 (new, the default) or on variant.py (old; implies --check)")
+    parser.add_argument("--check", action="store_true",
+                        help="generate without saving: the puzzles must be the first ones of the saved set")
+    parser.add_argument("--results", type=Path, default=RESULTS, help=f"the tables go here (default {RESULTS})")
     args = parser.parse_args()
     if args.step == "generate":
-        table = ["| set | puzzles | mean clues | threads | seconds | minimal puzzles/s |",
-                 "|---|---:|---:|---:|---:|---:|"]
+        if args.kernel == "old":
+            use_old_kernel()
+        table = ["| set | kernel | puzzles | mean clues | threads | seconds | minimal puzzles/s |",
+                 "|---|---|---:|---:|---:|---:|---:|"]
         for name in args.only:
-            puzzles, seconds = generate_set(name, args.count, args.threads)
+            puzzles, seconds = generate_set(name, args.count, args.threads,
+                                            save=args.kernel == "new" and not args.check)
             clues = statistics.fmean(p.givens for p in puzzles)
-            table.append(f"| {name} | {len(puzzles)} | {clues:.1f} | {args.threads} | {seconds:.1f} | "
+            table.append(f"| {name} | {args.kernel} | {len(puzzles)} | {clues:.1f} | {args.threads} | {seconds:.1f} | "
                          f"{len(puzzles) / seconds:.1f} |")
             print(table[-1], flush=True)
         load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-        write_section(f"Generation (9x9, unique minimal; {', '.join(args.only)})",
-                      [f"Load average at the end of the run: {load} (on {os.cpu_count()} cores).", "", *table])
+        write_section(f"Generation ({args.kernel} kernel; 9x9, unique minimal; {', '.join(args.only)})",
+                      [f"Load average at the end of the run: {load} (on {os.cpu_count()} cores).", "", *table],
+                      args.results)
     else:
-        table = ["| set | puzzles | mean clues | kernel call median µs | kernel call mean µs | nodes mean (max) | "
-                 "batch loop µs/puzzle | count_solutions median µs |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
+        table = ["| set | puzzles | mean clues | nodes mean (max) | call median µs old / new (ratio) | "
+                 "call mean µs old / new (ratio) | batch µs/puzzle old / new (ratio) | count_solutions median µs |",
+                 "|---|---:|---:|---:|---:|---:|---:|---:|"]
         for name in args.only:
             r = solve_set(name, args.rounds, args.first)
-            table.append(f"| {name} | {r['puzzles']} | {r['clues']:.1f} | {r['median']:.1f} | {r['mean']:.1f} | "
-                         f"{r['nodes']:.1f} ({r['max_nodes']}) | {r['batch']:.1f} | {r['public']:.1f} |")
+            cells = [f"{r[f'old_{w}']:.1f} / {r[f'new_{w}']:.1f} ({r[f'old_{w}'] / r[f'new_{w}']:.1f}x)"
+                     for w in ("median", "mean", "batch")]
+            table.append(f"| {name} | {r['puzzles']} | {r['clues']:.1f} | {r['nodes']:.1f} ({r['max_nodes']}) | "
+                         f"{' | '.join(cells)} | {r['public']:.1f} |")
             print(table[-1], flush=True)
         load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
         write_section(f"Solving with the uniqueness check (count to 2, one thread; {', '.join(args.only)})",
-                      [f"Load average at the end of the run: {load} (on {os.cpu_count()} cores).", "", *table])
+                      [f"Load average at the end of the run: {load} (on {os.cpu_count()} cores).", "", *table],
+                      args.results)
 
 
 if __name__ == "__main__":

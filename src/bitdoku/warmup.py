@@ -55,8 +55,11 @@ def _batch_other_shapes() -> None:
 
 def _variants() -> None:
     import bitdoku
+    from bitdoku.engines import bitmask
+    from bitdoku.grid import Grid
 
-    bitdoku.search(_SMALL, limit=2, variant="x")
+    bitdoku.search(_SMALL, limit=2, variant="x")  # the cell-by-cell kernel (sizes other than 9x9)
+    bitmask.search(Grid.empty("3x3").with_geometry("x"), limit=2, max_nodes=1, keep=0)  # the 9x9 one (variant81)
 
 
 def _logic() -> None:

@@ -19,6 +19,9 @@ from bitdoku.kernels.dfs import search as search_kernel
 from bitdoku.shape import Shape
 from bitdoku.timelimit import TimeLimit, limit_reason
 
+#: The cells of the variant grids that go to the digit-major kernel (``kernels/variant81.py``): 9x9.
+N_CELLS_81 = 81
+
 
 def search(puzzle: Grid, *, limit: int, max_nodes: int, keep: int, rules: int = codes.ALL_RULES,
            time_limit: float | None = None) -> SearchResult:
@@ -39,14 +42,20 @@ def search(puzzle: Grid, *, limit: int, max_nodes: int, keep: int, rules: int = 
 
 def _run_kernel(puzzle: Grid, limit: int, max_nodes: int, rules: int, solutions: NDArray[np.uint8],
                 stats: NDArray[np.int64], stop: NDArray[np.int64]) -> int:
-    """The kernel's status code for a puzzle: the classic kernels (``dfs.search``), or for a variant the kernel that
-    reads the geometry's tables (``kernels/variant.py``)."""
+    """The kernel's status code for a puzzle: the classic kernels (``dfs.search``), or for a variant the kernels that
+    read the geometry's tables: the digit-major one for 9x9 (``kernels/variant81.py``), the cell-by-cell one for
+    other sizes (``kernels/variant.py``). Each variant kernel is compiled on the first variant grid of its size."""
     cells = np.frombuffer(puzzle.cells, dtype=np.uint8)
     if puzzle.geometry.is_classic:
         units, cell_units, peers = puzzle.shape.tables
         return search_kernel(cells, puzzle.n, units, cell_units, peers, limit, max_nodes, rules, solutions, stats,
                              stop)
-    from bitdoku.kernels.variant import search as variant_kernel  # compiled on the first variant only
+    if puzzle.shape.n_cells == N_CELLS_81:
+        from bitdoku.kernels.variant81 import board_tables
+        from bitdoku.kernels.variant81 import search as kernel81
+
+        return kernel81(cells, board_tables(puzzle.geometry), limit, max_nodes, rules, solutions, stats, stop)
+    from bitdoku.kernels.variant import search as variant_kernel
 
     return variant_kernel(cells, puzzle.n, puzzle.geometry.tables, limit, max_nodes, rules, solutions, stats, stop)
 
@@ -146,4 +155,8 @@ def geometry_kernel_tables(geometry: Geometry) -> tuple:
     if geometry.is_classic:
         return geometry.shape.tables
     tables = geometry.tables
+    if geometry.shape.n_cells == N_CELLS_81:
+        from bitdoku.kernels.variant81 import board_tables
+
+        return tables.units, tables.cell_units, board_tables(geometry)
     return tables.units, tables.cell_units, tables

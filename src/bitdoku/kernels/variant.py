@@ -34,7 +34,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from bitdoku.kernels import dfs, propagate
+from bitdoku.kernels import dfs, propagate, variant81
 from bitdoku.kernels.bits import digit_bit, full_mask, lowest_bit, lowest_bit_index, popcount
 from bitdoku.kernels.rng import random_bit
 from bitdoku.kernels.status import (
@@ -470,8 +470,9 @@ def count_many(puzzles, n, tables, limit, max_nodes, flags, statuses, counts, no
 
 # -- one signature for both searches ---------------------------------------------------------------------------
 # The generator's kernels (``fill``, ``dig``, ``make``) take a shape's ``(n, units, cell_units, peers)``. A variant
-# passes its ``GeometryTables`` in the ``peers`` slot; these three functions pick the search and the workspace by
-# that argument's type, when Numba compiles the caller, so the classic path compiles to exactly what it was.
+# passes its ``GeometryTables`` in the ``peers`` slot, or for a 9x9 grid its ``variant81.Tables81`` (the
+# digit-major kernel); these three functions pick the search and the workspace by that argument's type, when Numba
+# compiles the caller, so the classic path compiles to exactly what it was.
 
 
 def is_variant(peers):
@@ -484,6 +485,8 @@ def is_variant(peers):
 
 def workspace_for(n, peers):
     """The workspace of the search ``search_any`` runs for these tables."""
+    if isinstance(peers, variant81.Tables81):
+        return variant81.new_workspace()
     if is_variant(peers):
         return new_workspace(n * n)
     return propagate.new_workspace(n * n, n)
@@ -491,7 +494,11 @@ def workspace_for(n, peers):
 
 def search_any(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng, guide,
                changed_cell, stop):
-    """``dfs.search_in`` for a shape's tables, ``search_in`` here for a variant's (``peers`` is its tables)."""
+    """``dfs.search_in`` for a shape's tables, ``search_in`` here for a variant's (``peers`` is its tables), and
+    ``variant81.search_in`` for a 9x9 variant's bitboard tables."""
+    if isinstance(peers, variant81.Tables81):
+        return variant81.search_in(ws, cells, peers, limit, max_nodes, flags, solutions, stats, rng, guide,
+                                   changed_cell, stop)
     if is_variant(peers):
         return search_in(ws, cells, n, peers, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell,
                          stop)
@@ -505,8 +512,15 @@ def _is_variant(peers):
     return lambda peers: answer
 
 
+def _is_board_tables(peers):
+    """Whether a Numba type is ``variant81.Tables81``'s."""
+    return isinstance(peers, types.BaseNamedTuple) and peers.instance_class is variant81.Tables81
+
+
 @overload(workspace_for, jit_options={"cache": True, "nogil": True})
 def _workspace_for(n, peers):
+    if _is_board_tables(peers):
+        return lambda n, peers: variant81.new_workspace()
     if isinstance(peers, types.BaseTuple):
         return lambda n, peers: new_workspace(n * n)
     return lambda n, peers: propagate.new_workspace(n * n, n)
@@ -515,6 +529,13 @@ def _workspace_for(n, peers):
 @overload(search_any, jit_options={"cache": True, "nogil": True})
 def _search_any(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng, guide,
                 changed_cell, stop):
+    if _is_board_tables(peers):
+        def variant81_search(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng,
+                             guide, changed_cell, stop):
+            return variant81.search_in(ws, cells, peers, limit, max_nodes, flags, solutions, stats, rng, guide,
+                                       changed_cell, stop)
+
+        return variant81_search
     if isinstance(peers, types.BaseTuple):
         def variant(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng, guide,
                     changed_cell, stop):
