@@ -62,7 +62,7 @@ def _random_grid(geometry: Geometry, seed: int) -> np.ndarray:
     out = np.zeros(81, np.uint8)
     tables = variant81.board_tables(geometry)
     code, _ = fill_kernel(new_state(seed), 9, geometry.tables.units, geometry.tables.cell_units, tables, 10**6, out,
-                          variant81.new_workspace())
+                          variant81.new_workspace(), np.zeros(1, np.int64))
     assert code == codes.LIMIT_REACHED, f"{geometry.name}: no random grid (status {code})"
     return out
 
@@ -119,7 +119,7 @@ def test_random_searches_make_the_draws_of_the_cell_by_cell_kernel(geometry: Geo
             if kernel is variant:
                 code = variant.search_in(variant.new_workspace(81), np.zeros(81, np.uint8), 9, geometry.tables, 1,
                                          2000, codes.ALL_RULES | codes.RANDOM_ORDER, out, stats, new_state(seed),
-                                         np.zeros(0, np.uint8), -1)
+                                         np.zeros(0, np.uint8), -1, NO_STOP)
             else:
                 code = variant81.search_in(variant81.new_workspace(), np.zeros(81, np.uint8),
                                            variant81.board_tables(geometry), 1, 2000,
@@ -140,7 +140,7 @@ def test_the_generators_fill_runs_on_either_table_and_draws_the_same_grid() -> N
     for peers in (tables, variant81.board_tables(geometry)):
         out = np.zeros(81, np.uint8)
         code, _ = fill_kernel(new_state(5), 9, tables.units, tables.cell_units, peers, 10**5, out,
-                              variant.workspace_for(9, peers))
+                              variant.workspace_for(9, peers), np.zeros(1, np.int64))
         assert code == codes.LIMIT_REACHED
         grids.append(out)
     assert (grids[0] == grids[1]).all()
