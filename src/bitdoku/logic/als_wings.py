@@ -121,11 +121,12 @@ def _wings(cg: CandidateGrid, size: int, touched: int = -1) -> Iterator[tuple[fl
     masks = cg.masks
     peers = _peer_bits(cg.shape)
     pivots: dict[int, list[int]] = {}  # the bivalue cells by their mask
-    touched_pivots = False
+    fresh: list[tuple[int, int]] = []  # the touched ones, as (mask, cell)
     for cell, mask in enumerate(masks):
         if mask.bit_count() == 2:
             pivots.setdefault(mask, []).append(cell)
-            touched_pivots = touched_pivots or bool(touched >> cell & 1)
+            if touched >> cell & 1:
+                fresh.append((mask, cell))
     if not pivots:
         return
     spots = [0] * cg.n  # digit -> the cells holding it, as a bitset
@@ -134,22 +135,27 @@ def _wings(cg: CandidateGrid, size: int, touched: int = -1) -> Iterator[tuple[fl
             low = mask & -mask
             spots[low.bit_length() - 1] |= 1 << cell
             mask ^= low
-    # a set that meets no touched cell makes a wing only with a touched pivot: without one, skip those sets
-    for cells, union in _sets(cg, size, -1 if touched_pivots else touched):
+    # An untouched set makes a wing only with a touched pivot that sees it: only the units that meet the touched
+    # cells or the peers of a touched pivot hold sets to look at; the touched pivots are met in the order of the
+    # loops below, digits (x, z) and then cell.
+    reach = touched
+    for _, cell in fresh:
+        reach |= peers[cell]
+    fresh.sort(key=lambda item: (digits_of(item[0]), item[1]))
+    for cells, union in _sets(cg, size, reach):
         cell_bits = sum(1 << c for c in cells)
-        any_pivot = bool(cell_bits & touched)
-        largest = max(masks[c].bit_count() for c in cells)
-        digits = digits_of(union)
-        for i, x in enumerate(digits):
-            for z in digits[i + 1:]:
-                for pivot in pivots.get(1 << (x - 1) | 1 << (z - 1), ()):
-                    if cell_bits >> pivot & 1 or not peers[pivot] & cell_bits:
-                        continue
-                    if not any_pivot and not touched >> pivot & 1:
-                        continue
-                    step = _wing(cg, size, cells, cell_bits, union, pivot, (x, z), peers, spots)
-                    if step is not None:
-                        yield rating(size, largest), step
+        if cell_bits & touched:
+            digits = digits_of(union)
+            found = [(x, z, pivot) for i, x in enumerate(digits) for z in digits[i + 1:]
+                     for pivot in pivots.get(1 << (x - 1) | 1 << (z - 1), ())]
+        else:
+            found = [(*digits_of(mask), pivot) for mask, pivot in fresh if not mask & ~union]
+        for x, z, pivot in found:
+            if cell_bits >> pivot & 1 or not peers[pivot] & cell_bits:
+                continue
+            step = _wing(cg, size, cells, cell_bits, union, pivot, (x, z), peers, spots)
+            if step is not None:
+                yield rating(size, max(masks[c].bit_count() for c in cells)), step
 
 
 def _wing(cg: CandidateGrid, size: int, cells: tuple[int, ...], cell_bits: int, union: int, pivot: int,

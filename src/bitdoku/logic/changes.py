@@ -50,6 +50,12 @@ def changes_between(before: tuple[int, ...], after: tuple[int, ...], n: int) -> 
     return Changes(cells, tuple(by_digit))
 
 
+def digit_changed(changes: Changes | None, digit: int) -> bool:
+    """Whether ``digit`` left some cell (always true without ``changes``): a finder whose steps for a digit
+    depend only on that digit's candidates (skyscrapers, kites, empty rectangles, X-Chains) skips the others."""
+    return changes is None or bool(changes.by_digit[digit - 1])
+
+
 def digits_in(changes: Changes, cells: int) -> int:
     """The digits (bit d-1 for d) that left some cell of the bitset ``cells``."""
     digits = 0

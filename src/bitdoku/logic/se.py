@@ -528,8 +528,8 @@ def _chains_up_to(cells: int) -> Finder:
     """X-Chains of at most ``cells`` cells (2 strong links = 4 cells): SukakuExplainer's "Turbot Fish" and
     "3/4 Strong Links" rules. The finder's steps of one state are computed once and shared by the three rows."""
 
-    def find(cg: CandidateGrid) -> Iterator[Step]:
-        for step in _x_chain_steps(cg):
+    def find(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
+        for step in _x_chain_steps(cg, changes):
             if len(step.cells) <= cells:
                 yield step
 
@@ -538,13 +538,14 @@ def _chains_up_to(cells: int) -> Finder:
     return find
 
 
-def _x_chain_steps(cg: CandidateGrid) -> tuple[Step, ...]:
-    """Every X-Chain step of a state (one per digit and start), computed once per state object."""
+def _x_chain_steps(cg: CandidateGrid, changes: Changes | None = None) -> tuple[Step, ...]:
+    """Every X-Chain step of a state (one per digit and start; with ``changes``, of the digits that changed),
+    computed once per state object and set of changes."""
     memo = getattr(_MEMO, "x_chains", None)
-    if memo is None or memo[0] is not cg:
-        memo = (cg, tuple(single_digit.find_x_chains(cg)))
+    if memo is None or memo[0] is not cg or memo[1] is not changes:
+        memo = (cg, changes, tuple(single_digit.find_x_chains(cg, changes)))
         _MEMO.x_chains = memo
-    return memo[1]
+    return memo[2]
 
 
 # -- the ladder ------------------------------------------------------------------------------------------
@@ -584,10 +585,10 @@ SE_LADDER: tuple[SeRung, ...] = (
     SeRung("Swordfish", fish.find_swordfish, 3.8, incremental=True),
     SeRung("Hidden Triple", _se_subsets(subsets.find_hidden_triples, 3, naked=False), 4.0, incremental=True),
     # SukakuExplainer's "Turbot Fish" producer (two strong links), its hints sorted by difficulty:
-    SeRung(single_digit.SKYSCRAPER, single_digit.find_skyscrapers, 4.0),
-    SeRung(single_digit.KITE, single_digit.find_two_string_kites, 4.1),
-    SeRung(TURBOT_FISH, _chains_up_to(4), 4.2),
-    SeRung(single_digit.EMPTY_RECTANGLE, single_digit.find_empty_rectangles, 4.3),
+    SeRung(single_digit.SKYSCRAPER, single_digit.find_skyscrapers, 4.0, incremental=True),
+    SeRung(single_digit.KITE, single_digit.find_two_string_kites, 4.1, incremental=True),
+    SeRung(TURBOT_FISH, _chains_up_to(4), 4.2, incremental=True),
+    SeRung(single_digit.EMPTY_RECTANGLE, single_digit.find_empty_rectangles, 4.3, incremental=True),
     SeRung(wings.XY_WING, wings.find_xy_wings, 4.2),
     SeRung(wings.XYZ_WING, wings.find_xyz_wings, 4.4),
     # SE's "Unique Rectangles and Loops" producer (its hints sorted by difficulty; each step rates itself):
@@ -600,7 +601,7 @@ SE_LADDER: tuple[SeRung, ...] = (
     SeRung("Naked Quad", _se_subsets(subsets.find_naked_quads, 4, naked=True), 5.0, incremental=True),
     SeRung("Jellyfish", fish.find_jellyfish, 5.2, incremental=True),
     SeRung("Hidden Quad", _se_subsets(subsets.find_hidden_quads, 4, naked=False), 5.4, incremental=True),
-    SeRung(THREE_LINKS, _chains_up_to(6), 5.4),
+    SeRung(THREE_LINKS, _chains_up_to(6), 5.4, incremental=True),
     SeRung(als_wings.NAMES[3], als_wings.find_wxyz_wings, 5.5, incremental=True),
     # SE's "Bivalue Universal Grave" producer (each step rates itself):
     SeRung(uniqueness.BUG_PLUS_1, uniqueness.find_bug_plus_1, 5.6, group="bug"),
@@ -608,7 +609,7 @@ SE_LADDER: tuple[SeRung, ...] = (
     SeRung(uniqueness.BUG_2, uniqueness.find_bug_type_2, 5.7, group="bug"),
     SeRung(uniqueness.BUG_3, uniqueness.find_bug_type_3, 5.8, group="bug"),
     SeRung(uniqueness.BUG_4, uniqueness.find_bug_type_4, 5.7, group="bug"),
-    SeRung(FOUR_LINKS, _chains_up_to(8), 5.8),
+    SeRung(FOUR_LINKS, _chains_up_to(8), 5.8, incremental=True),
     SeRung(als_wings.NAMES[4], als_wings.find_vwxyz_wings, 6.2, incremental=True),
     SeRung(exclusion.APE, exclusion.find_aligned_pair_exclusions, 6.2),
     SeRung(als_wings.NAMES[5], als_wings.find_uvwxyz_wings, 6.6, incremental=True),
