@@ -115,26 +115,39 @@ def _unit_sets(size: int, masks: tuple[int, ...]) -> tuple[tuple[tuple[int, ...]
     return tuple(found)
 
 
+#: The last state ``_pivots_and_spots`` read and its tables, one (state, tables) pair replaced whole (threads
+#: sharing it never pair one state with another's tables): the four wing rungs of a ladder pass share them.
+_last: list[tuple[CandidateGrid | None, tuple[dict[int, list[int]], list[int]]]] = [(None, ({}, []))]
+
+
+def _pivots_and_spots(cg: CandidateGrid) -> tuple[dict[int, list[int]], list[int]]:
+    """The bivalue cells by their mask (each list increasing), and for each digit (index d-1) the cells holding
+    it as a bitset; kept for the last state asked about."""
+    state, tables = _last[0]
+    if state is cg:
+        return tables
+    pivots: dict[int, list[int]] = {}
+    spots = [0] * cg.n
+    for cell, mask in enumerate(cg.masks):
+        if mask.bit_count() == 2:
+            pivots.setdefault(mask, []).append(cell)
+        while mask:
+            low = mask & -mask
+            spots[low.bit_length() - 1] |= 1 << cell
+            mask ^= low
+    _last[0] = (cg, (pivots, spots))
+    return pivots, spots
+
+
 def _wings(cg: CandidateGrid, size: int, touched: int = -1) -> Iterator[tuple[float, Step]]:
     """The wings of sets of ``size`` cells, each with its rating, in the order of the sets and pivots; only
     those whose set or pivot meets the cell bitset ``touched``."""
     masks = cg.masks
     peers = _peer_bits(cg.shape)
-    pivots: dict[int, list[int]] = {}  # the bivalue cells by their mask
-    fresh: list[tuple[int, int]] = []  # the touched ones, as (mask, cell)
-    for cell, mask in enumerate(masks):
-        if mask.bit_count() == 2:
-            pivots.setdefault(mask, []).append(cell)
-            if touched >> cell & 1:
-                fresh.append((mask, cell))
+    pivots, spots = _pivots_and_spots(cg)
     if not pivots:
         return
-    spots = [0] * cg.n  # digit -> the cells holding it, as a bitset
-    for cell, mask in enumerate(masks):
-        while mask:
-            low = mask & -mask
-            spots[low.bit_length() - 1] |= 1 << cell
-            mask ^= low
+    fresh = [(mask, cell) for mask, cells in pivots.items() for cell in cells if touched >> cell & 1]
     # An untouched set makes a wing only with a touched pivot that sees it: only the units that meet the touched
     # cells or the peers of a touched pivot hold sets to look at; the touched pivots are met in the order of the
     # loops below, digits (x, z) and then cell.
