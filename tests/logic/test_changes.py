@@ -130,8 +130,8 @@ def test_incremental_finders_after_random_removals():
                 whole = next(rung.find(after), None)
                 assert (step is None) == (whole is None), f"{rung.technique}: {step} given the changes, {whole} in all"
                 if step is not None:
-                    assert (step.technique, step.eliminations, step.cells) == (
-                        whole.technique, whole.eliminations, whole.cells)
+                    assert (step.technique, step.eliminations, step.placements, step.cells, step.difficulty) == (
+                        whole.technique, whole.eliminations, whole.placements, whole.cells, whole.difficulty)
                     hits[rung.technique] += 1
     # the check saw new steps of most kinds of incremental rung
     assert len(hits) >= 8, hits

@@ -620,7 +620,7 @@ SE_LADDER: tuple[SeRung, ...] = (
     SeRung(exclusion.ATE, exclusion.find_aligned_triplet_exclusions, 7.5),
     # SE's last producers, each step rated by its kind and length: Nishio 7.5+, multiple (cell and unit)
     # forcing chains 8.0+, dynamic 8.5+, dynamic (+) 9.0+, nested 9.5+.
-    SeRung(forcing.NISHIO, forcing.find_nishio, 7.5),
+    SeRung(forcing.NISHIO, forcing.find_nishio, 7.5, incremental=True),
     SeRung(forcing.CELL_FORCING, forcing.find_multiple_forcing_chains, 8.0),
     SeRung(forcing.DYNAMIC, forcing.find_dynamic_forcing_chains, 8.5),
     SeRung(forcing.DYNAMIC_PLUS, forcing.find_dynamic_plus_forcing_chains, 9.0),
