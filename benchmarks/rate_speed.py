@@ -11,7 +11,7 @@ The set (default): an evenly spaced sample of 300 top1465 puzzles, 500 17-clue p
 (640 puzzles); ``--top``, ``--clue17`` and ``--se`` change the counts (0 leaves a file out). ``save``/``check``
 compare a rating whole: score, level, hardest technique, step histogram and each technique's highest difficulty.
 ``ab`` rates each puzzle twice, alternating, with the ladder memo (``bitdoku.logic.changes``) and without it (every
-rung on the whole state), checks that both ratings are equal and prints the times (mean, median, ratio).
+rung on the whole state), checks that both ratings are equal and prints the CPU times (mean, median, ratio).
 ``rungs`` times every rung of the SE ladder (``--slowest K``: only the K slowest puzzles of the sample).
 Times are of one run on a shared machine: compare them only within a run.
 """
@@ -76,9 +76,9 @@ def ab(groups: dict[str, list[str]]) -> int:
             found = []
             for j, memo in enumerate((_NoMemo, LadderMemo)):
                 se.LadderMemo = memo
-                start = time.perf_counter()
+                start = time.process_time()
                 found.append(rate(puzzle).to_dict())
-                times[i, j] = time.perf_counter() - start
+                times[i, j] = time.process_time() - start
             se.LadderMemo = LadderMemo
             if found[0] != found[1]:
                 differ += 1
