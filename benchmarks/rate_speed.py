@@ -10,8 +10,9 @@ Usage:
 The set (default): an evenly spaced sample of 300 top1465 puzzles, 500 17-clue puzzles and the whole SE-rated file
 (640 puzzles); ``--top``, ``--clue17`` and ``--se`` change the counts (0 leaves a file out). ``save``/``check``
 compare a rating whole: score, level, hardest technique, step histogram and each technique's highest difficulty.
-``ab`` rates each puzzle twice, alternating, with the ladder memo (``bitdoku.logic.changes``) and without it (every
-rung on the whole state), checks that both ratings are equal and prints the CPU times (mean, median, ratio).
+``ab`` rates each puzzle twice (each way first in turn), with the ladder memo (``bitdoku.logic.changes``) and
+without it (every rung on the whole state), checks that both ratings are equal and prints the CPU times (mean,
+median, ratio).
 ``rungs`` times every rung of the SE ladder (``--slowest K``: only the K slowest puzzles of the sample).
 Times are of one run on a shared machine: compare them only within a run.
 """
@@ -73,11 +74,11 @@ def ab(groups: dict[str, list[str]]) -> int:
             continue
         times = np.zeros((len(puzzles), 2))
         for i, puzzle in enumerate(puzzles):
-            found = []
-            for j, memo in enumerate((_NoMemo, LadderMemo)):
-                se.LadderMemo = memo
+            found: list[dict[str, object]] = [{}, {}]
+            for j in (0, 1) if i % 2 else (1, 0):  # either first in turn: the second run finds warm caches
+                se.LadderMemo = (_NoMemo, LadderMemo)[j]
                 start = time.process_time()
-                found.append(rate(puzzle).to_dict())
+                found[j] = rate(puzzle).to_dict()
                 times[i, j] = time.process_time() - start
             se.LadderMemo = LadderMemo
             if found[0] != found[1]:
