@@ -611,13 +611,13 @@ SE_LADDER: tuple[SeRung, ...] = (
     SeRung(uniqueness.BUG_4, uniqueness.find_bug_type_4, 5.7, group="bug"),
     SeRung(FOUR_LINKS, _chains_up_to(8), 5.8, incremental=True),
     SeRung(als_wings.NAMES[4], als_wings.find_vwxyz_wings, 6.2, incremental=True),
-    SeRung(exclusion.APE, exclusion.find_aligned_pair_exclusions, 6.2),
+    SeRung(exclusion.APE, exclusion.find_aligned_pair_exclusions, 6.2, incremental=True),
     SeRung(als_wings.NAMES[5], als_wings.find_uvwxyz_wings, 6.6, incremental=True),
     # SE's "Forcing Chains & Cycles" producer, 6.5+: bidirectional cycles and forcing X/XY chains, each step
     # rated by its kind and length, the easiest first.
     SeRung(se_chains.FORCING_CHAIN, se_chains.find_se_chains, 6.5),
     SeRung(als_wings.NAMES[6], als_wings.find_tuvwxyz_wings, 7.5, incremental=True),
-    SeRung(exclusion.ATE, exclusion.find_aligned_triplet_exclusions, 7.5),
+    SeRung(exclusion.ATE, exclusion.find_aligned_triplet_exclusions, 7.5, incremental=True),
     # SE's last producers, each step rated by its kind and length: Nishio 7.5+, multiple (cell and unit)
     # forcing chains 8.0+, dynamic 8.5+, dynamic (+) 9.0+, nested 9.5+.
     SeRung(forcing.NISHIO, forcing.find_nishio, 7.5, incremental=True),
