@@ -3,8 +3,9 @@ measure how well the SE-scale rating agrees with Sudoku Explainer.
 
 Usage: PYTHONPATH=src python benchmarks/rate_bench.py [--sample 5000] [--scale se|bitdoku] [--se FILE] [FILE ...]
 (default files: the shared 17-clue and top1465 lists). For each file: µs per puzzle (single thread, parsing
-included, compiled before timing), the level histogram, and the Spearman rank correlation between the score and
-the guesses of ``bitdoku.batch.count_many(lines, limit=2)`` (or ``bitdoku.search`` when batch is unavailable).
+included, compiled before timing) with the mean, median, p99 and worst time of one puzzle (wall and CPU),
+the level histogram, and the Spearman rank correlation between the score and the guesses of
+``bitdoku.batch.count_many(lines, limit=2)`` (or ``bitdoku.search`` when batch is unavailable).
 
 SE agreement (``--se``, default the shared ``se_rated_sudoku_exchange_dev.txt``, lines "puzzle rating"; ``--se ''``
 skips it): Spearman(rating, SE) over all puzzles and among SE >= 5.0, the share rated within 0.5 of SE, how many
@@ -47,14 +48,22 @@ def bench(path: Path, sample: int | None, scale: str = "se") -> None:
     if sample and len(lines) > sample:
         lines = lines[:: len(lines) // sample][:sample]
     warm_up()
-    start = time.perf_counter()
-    ratings = [rate(line, scale=scale) for line in lines]
-    seconds = time.perf_counter() - start
+    ratings, times, cpu = [], [], []
+    for line in lines:
+        start, start_cpu = time.perf_counter(), time.process_time()
+        ratings.append(rate(line, scale=scale))
+        times.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
+    seconds = sum(times)
     levels = Counter(r.level for r in ratings)
     hardest = Counter(r.hardest for r in ratings)
+    ms = np.array(times) * 1e3
     print(f"\n{path.name} ({scale} scale): {len(lines):,} puzzles, {seconds:.2f} s, "
           f"{seconds / len(lines) * 1e6:,.0f} µs/puzzle, "
           f"{len(lines) / seconds:,.0f} puzzles/s")
+    for kind, spent in (("wall", ms), ("CPU", np.array(cpu) * 1e3)):  # CPU time: less sensitive to a loaded box
+        print(f"{kind} ms a puzzle: mean {spent.mean():.3f}, median {np.median(spent):.3f}, "
+              f"p99 {np.percentile(spent, 99):.2f}, worst {spent.max():.1f} ({lines[int(spent.argmax())]})")
     print("| level | puzzles | share |\n|---|---:|---:|")
     for level in LEVELS:
         print(f"| {level} | {levels[level]:,} | {levels[level] / len(lines):.1%} |")
@@ -101,10 +110,10 @@ def timed_ladder(clock: Counter) -> tuple:
     from bitdoku.logic.se import SE_LADDER
 
     def timed(find, family):
-        def run(cg):
+        def run(cg, *changes):  # an incremental rung is given the changes since it last failed
             start = time.perf_counter()
             try:
-                step = next(find(cg), None)
+                step = next(find(cg, *changes), None)
             finally:
                 clock[family] += time.perf_counter() - start
             return iter(() if step is None else (step,))

@@ -21,7 +21,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from functools import cache, lru_cache
 
+from bitdoku.logic.als import unit_bits
 from bitdoku.logic.candidates import CandidateGrid, digits_of
+from bitdoku.logic.changes import Changes
 from bitdoku.logic.step import Step, digit_list, make_step, names, removals
 from bitdoku.shape import Shape
 
@@ -42,11 +44,12 @@ def rating(size: int, largest: int) -> float:
     return 6.6 if size == 5 else 7.5
 
 
-def wing_finder(size: int) -> Callable[[CandidateGrid], Iterator[Step]]:
-    """The finder of the wings whose set has ``size`` cells (3 to 6)."""
+def wing_finder(size: int) -> Callable[..., Iterator[Step]]:
+    """The finder of the wings whose set has ``size`` cells (3 to 6). Given ``changes`` (since a state where it
+    found nothing, ``bitdoku.logic.changes``), only the wings whose set or pivot changed: the same steps."""
 
-    def find(cg: CandidateGrid) -> Iterator[Step]:
-        found = list(_wings(cg, size))
+    def find(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
+        found = list(_wings(cg, size, -1 if changes is None else changes.cells))
         found.sort(key=lambda item: (item[0], -len(item[1].eliminations)))
         for _, step in found:
             yield step
@@ -69,11 +72,15 @@ def _peer_bits(shape: Shape) -> tuple[int, ...]:
     return tuple(sum(1 << p for p in peers) for peers in layout_of(shape).peers)
 
 
-def _sets(cg: CandidateGrid, size: int) -> Iterator[tuple[tuple[int, ...], int]]:
-    """Almost locked sets of ``size`` cells in one unit (each cell with 2..size+1 candidates), once each."""
+def _sets(cg: CandidateGrid, size: int, touched: int = -1) -> Iterator[tuple[tuple[int, ...], int]]:
+    """Almost locked sets of ``size`` cells in one unit (each cell with 2..size+1 candidates), once each; only
+    in the units that meet the cell bitset ``touched`` (the others' sets come first in no unit that does)."""
     masks = cg.masks
     seen: set[tuple[int, ...]] = set()
-    for unit in cg.layout.units:
+    bits = unit_bits(cg.shape)
+    for index, unit in enumerate(cg.layout.units):
+        if not bits[index] & touched:
+            continue
         for places, union in _unit_sets(size, tuple(masks[c] for c in unit)):
             cells = tuple(unit[i] for i in places)
             if cells not in seen:
@@ -108,33 +115,60 @@ def _unit_sets(size: int, masks: tuple[int, ...]) -> tuple[tuple[tuple[int, ...]
     return tuple(found)
 
 
-def _wings(cg: CandidateGrid, size: int) -> Iterator[tuple[float, Step]]:
-    masks = cg.masks
-    peers = _peer_bits(cg.shape)
-    pivots: dict[int, list[int]] = {}  # the bivalue cells by their mask
-    for cell, mask in enumerate(masks):
+#: The last state ``_pivots_and_spots`` read and its tables, one (state, tables) pair replaced whole (threads
+#: sharing it never pair one state with another's tables): the four wing rungs of a ladder pass share them.
+_last: list[tuple[CandidateGrid | None, tuple[dict[int, list[int]], list[int]]]] = [(None, ({}, []))]
+
+
+def _pivots_and_spots(cg: CandidateGrid) -> tuple[dict[int, list[int]], list[int]]:
+    """The bivalue cells by their mask (each list increasing), and for each digit (index d-1) the cells holding
+    it as a bitset; kept for the last state asked about."""
+    state, tables = _last[0]
+    if state is cg:
+        return tables
+    pivots: dict[int, list[int]] = {}
+    spots = [0] * cg.n
+    for cell, mask in enumerate(cg.masks):
         if mask.bit_count() == 2:
             pivots.setdefault(mask, []).append(cell)
-    if not pivots:
-        return
-    spots = [0] * cg.n  # digit -> the cells holding it, as a bitset
-    for cell, mask in enumerate(masks):
         while mask:
             low = mask & -mask
             spots[low.bit_length() - 1] |= 1 << cell
             mask ^= low
-    for cells, union in _sets(cg, size):
+    _last[0] = (cg, (pivots, spots))
+    return pivots, spots
+
+
+def _wings(cg: CandidateGrid, size: int, touched: int = -1) -> Iterator[tuple[float, Step]]:
+    """The wings of sets of ``size`` cells, each with its rating, in the order of the sets and pivots; only
+    those whose set or pivot meets the cell bitset ``touched``."""
+    masks = cg.masks
+    peers = _peer_bits(cg.shape)
+    pivots, spots = _pivots_and_spots(cg)
+    if not pivots:
+        return
+    fresh = [(mask, cell) for mask, cells in pivots.items() for cell in cells if touched >> cell & 1]
+    # An untouched set makes a wing only with a touched pivot that sees it: only the units that meet the touched
+    # cells or the peers of a touched pivot hold sets to look at; the touched pivots are met in the order of the
+    # loops below, digits (x, z) and then cell.
+    reach = touched
+    for _, cell in fresh:
+        reach |= peers[cell]
+    fresh.sort(key=lambda item: (digits_of(item[0]), item[1]))
+    for cells, union in _sets(cg, size, reach):
         cell_bits = sum(1 << c for c in cells)
-        largest = max(masks[c].bit_count() for c in cells)
-        digits = digits_of(union)
-        for i, x in enumerate(digits):
-            for z in digits[i + 1:]:
-                for pivot in pivots.get(1 << (x - 1) | 1 << (z - 1), ()):
-                    if cell_bits >> pivot & 1 or not peers[pivot] & cell_bits:
-                        continue
-                    step = _wing(cg, size, cells, cell_bits, union, pivot, (x, z), peers, spots)
-                    if step is not None:
-                        yield rating(size, largest), step
+        if cell_bits & touched:
+            digits = digits_of(union)
+            found = [(x, z, pivot) for i, x in enumerate(digits) for z in digits[i + 1:]
+                     for pivot in pivots.get(1 << (x - 1) | 1 << (z - 1), ())]
+        else:
+            found = [(*digits_of(mask), pivot) for mask, pivot in fresh if not mask & ~union]
+        for x, z, pivot in found:
+            if cell_bits >> pivot & 1 or not peers[pivot] & cell_bits:
+                continue
+            step = _wing(cg, size, cells, cell_bits, union, pivot, (x, z), peers, spots)
+            if step is not None:
+                yield rating(size, max(masks[c].bit_count() for c in cells)), step
 
 
 def _wing(cg: CandidateGrid, size: int, cells: tuple[int, ...], cell_bits: int, union: int, pivot: int,

@@ -23,6 +23,7 @@ import numpy as np
 from numba import njit
 
 from bitdoku.logic.candidates import CandidateGrid
+from bitdoku.logic.changes import Changes
 from bitdoku.logic.step import Step, make_step, names, removals
 
 APE = "Aligned Pair Exclusion"
@@ -32,26 +33,40 @@ _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 
 
-def find_aligned_pair_exclusions(cg: CandidateGrid) -> Iterator[Step]:
-    """Aligned Pair Exclusions, in SE's order."""
-    return _exclusions(cg, 2)
+def find_aligned_pair_exclusions(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
+    """Aligned Pair Exclusions, in SE's order; with ``changes`` (``bitdoku.logic.changes``), only those whose base
+    cells or cells that see them all changed."""
+    return _exclusions(cg, 2, changes)
 
 
-def find_aligned_triplet_exclusions(cg: CandidateGrid) -> Iterator[Step]:
-    """Aligned Triplet Exclusions, in SE's order."""
-    return _exclusions(cg, 3)
+def find_aligned_triplet_exclusions(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
+    """Aligned Triplet Exclusions, in SE's order; with ``changes``, only those touched by them (as the pairs)."""
+    return _exclusions(cg, 3, changes)
 
 
-def _exclusions(cg: CandidateGrid, degree: int) -> Iterator[Step]:
-    """Each exclusion the kernel finds, lazily (the k-th call skips the k-1 found before)."""
+def _exclusions(cg: CandidateGrid, degree: int, changes: Changes | None = None) -> Iterator[Step]:
+    """Each exclusion the kernel finds, lazily (the k-th call skips the k-1 found before).
+
+    With ``changes``: an exclusion is a function of its base cells' candidates and of the excluders, the cells of
+    2..degree candidates that see every base cell; if none of those cells (nor any other cell that sees every base
+    cell, which could have left the excluders) changed, it was there with the same eliminations in the state where
+    the finder last found nothing, so it is skipped: the same steps, in the same order."""
     tables = cg.shape.tables
     masks = np.array(cg.masks, dtype=np.uint64)
+    touched = np.ones(len(masks), dtype=np.bool_)
+    if changes is not None:
+        touched[:] = False
+        bits = changes.cells
+        while bits:
+            low = bits & -bits
+            touched[low.bit_length() - 1] = True
+            bits ^= low
     cells = np.zeros(3, dtype=np.int64)
     gone = np.zeros(3, dtype=np.uint64)
     common = np.zeros(tables.peers.shape[1], dtype=np.int64)
     skip = 0
     while True:
-        count = _search(masks, tables.peers, tables.cell_units, degree, skip, cells, gone, common)
+        count = _search(masks, tables.peers, tables.cell_units, degree, skip, cells, gone, common, touched)
         if count == 0:
             return
         yield _step(cg, degree, cells[:degree].tolist(), gone[:degree].tolist(), common[:count].tolist())
@@ -86,8 +101,9 @@ def _sees(cell_units, a, b):
 
 
 @njit(cache=True, nogil=True)
-def _search(masks, peers, cell_units, degree, skip, out_cells, out_gone, out_common):
-    """Find the (skip+1)-th aligned exclusion of ``degree`` (2 or 3) base cells that removes something.
+def _search(masks, peers, cell_units, degree, skip, out_cells, out_gone, out_common, touched):
+    """Find the (skip+1)-th aligned exclusion of ``degree`` (2 or 3) base cells that removes something, among
+    those where a base cell or a cell that sees every base cell is ``touched`` (bool[cells]).
 
     Writes the base cells and the candidates they lose (masks) into ``out_cells``/``out_gone``, the common
     excluders into ``out_common``; returns their number, or 0 when there is none. Cost: O(base cells^2 * peers)
@@ -120,6 +136,7 @@ def _search(masks, peers, cell_units, degree, skip, out_cells, out_gone, out_com
             is_base[c] = True
     common = np.empty(npeer, dtype=np.int64)
     common3 = np.empty(npeer, dtype=np.int64)
+    near = np.empty(npeer, dtype=np.int64)  # the touched cells that see both a and b
     covers = np.empty(npeer, dtype=np.uint64)
     cells = np.empty(3, dtype=np.int64)
     gone = np.empty(3, dtype=np.uint64)
@@ -129,16 +146,25 @@ def _search(masks, peers, cell_units, degree, skip, out_cells, out_gone, out_com
         for ia in range(jb):
             a = base[ia]
             ncommon = 0
+            nnear = 0
             for j in range(npeer):
                 p = peers[a, j]
-                if 2 <= count[p] <= degree and _sees(cell_units, p, b):
+                if not _sees(cell_units, p, b):
+                    continue
+                if 2 <= count[p] <= degree:
                     common[ncommon] = p
                     ncommon += 1
+                if touched[p]:
+                    near[nnear] = p
+                    nnear += 1
             if ncommon < 2:
                 continue
             cells[0] = a
             cells[1] = b
+            core = touched[a] or touched[b]
             if degree == 2:
+                if not core and nnear == 0:
+                    continue
                 for k in range(ncommon):
                     covers[k] = masks[common[k]]
                 if _pair_gone(masks, cell_units, cells, covers, ncommon, gone):
@@ -157,6 +183,13 @@ def _search(masks, peers, cell_units, degree, skip, out_cells, out_gone, out_com
                     if c == b:
                         continue
                     if side == 1 and _sees(cell_units, a, c):
+                        continue
+                    hit = core or touched[c]
+                    for k in range(nnear):
+                        if hit:
+                            break
+                        hit = _sees(cell_units, near[k], c)
+                    if not hit:
                         continue
                     n3 = 0
                     for k in range(ncommon):

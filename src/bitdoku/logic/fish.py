@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator
 from functools import cache
 
 from bitdoku.logic.candidates import CandidateGrid, layout_of
+from bitdoku.logic.changes import Changes
 from bitdoku.logic.step import Step, make_step, names, removals
 from bitdoku.logic.subsets import _union_groups, union_groups_within
 from bitdoku.shape import Shape
@@ -77,31 +78,51 @@ def bits(mask: int) -> list[int]:
 # -- basic fish -------------------------------------------------------------------------------------------
 
 
-def basic_fish(k: int) -> Callable[[CandidateGrid], Iterator[Step]]:
+def basic_fish(k: int) -> Callable[..., Iterator[Step]]:
     """The finder of basic fish of size k, rows as base lines first, then columns."""
     technique = FISH_NAMES[k]
 
-    def find(cg: CandidateGrid) -> Iterator[Step]:
+    def find(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
         n = cg.n
         for digit in range(1, n + 1):
+            lost = -1 if changes is None else changes.by_digit[digit - 1]
+            if not lost:
+                continue
             for base_kind in (0, 1):
-                yield from _fish(cg, digit, k, base_kind, technique)
+                touched = -1 if lost < 0 else _lines_of(lost, base_kind, n)
+                yield from _fish(cg, digit, k, base_kind, technique, touched)
 
     find.__name__ = f"find_{technique.lower().replace('-', '_')}"
-    find.__doc__ = f"{technique}: {k} lines where a digit fits only within {k} crossing lines."
+    find.__doc__ = (f"{technique}: {k} lines where a digit fits only within {k} crossing lines; with ``changes``, "
+                    "only the fish with a base line where the digit changed.")
     return find
 
 
-def _fish(cg: CandidateGrid, digit: int, k: int, base_kind: int, technique: str) -> Iterator[Step]:
-    """Fish with base lines of one kind (0 rows, 1 columns); cover lines are the other kind."""
+def _lines_of(cells: int, kind: int, n: int) -> int:
+    """The lines of ``kind`` (0 rows, 1 columns) through the cells of a bitset, as a bitset of line indices."""
+    lines = 0
+    while cells:
+        low = cells & -cells
+        cells ^= low
+        r, c = divmod(low.bit_length() - 1, n)
+        lines |= 1 << (c if kind else r)
+    return lines
+
+
+def _fish(cg: CandidateGrid, digit: int, k: int, base_kind: int, technique: str,
+          touched: int = -1) -> Iterator[Step]:
+    """Fish with base lines of one kind (0 rows, 1 columns); cover lines are the other kind. Only those with a
+    base line in the bitset ``touched`` (the lines where the digit changed, ``bitdoku.logic.changes``)."""
     n = cg.n
     lines = digit_lines(cg)[digit - 1]
     base_masks, cover_masks = lines[base_kind], lines[1 - base_kind]
     items = [(line, mask) for line, mask in enumerate(base_masks) if 2 <= mask.bit_count() <= k]
-    if len(items) < k:
+    if len(items) < k or not any(touched >> line & 1 for line, _ in items):
         return
     for bases, union in _union_groups(items, k):
         base_set = sum(1 << b for b in bases)
+        if not base_set & touched:
+            continue
         covers = bits(union)
         gone = [
             (_cell(1 - base_kind, cover, pos, n), digit)

@@ -48,6 +48,7 @@ import numpy as np
 from bitdoku.errors import cell_name
 from bitdoku.logic import _forcing_fast as fast
 from bitdoku.logic.candidates import CandidateGrid
+from bitdoku.logic.changes import Changes, digits_in
 from bitdoku.logic.difficulty import length_bonus
 from bitdoku.logic.step import Step, digit_list, make_step
 
@@ -177,15 +178,21 @@ class _Hint(NamedTuple):
     difficulty: float
 
 
-def _search(cg: CandidateGrid, mode: Mode) -> tuple[_Arrays, _Ranked | list[_Hint]]:
-    """All conclusions of one family, easiest first (SE's order)."""
+def _pool_limit(size: int) -> int:
+    """The parent links a search of a grid with ``size`` live candidates keeps for all its runs, at most."""
+    return min(8 * size * (2 * size + 1), MAX_POOL)
+
+
+def _search(cg: CandidateGrid, mode: Mode, pool_limit: int | None = None) -> tuple[_Arrays, _Ranked | list[_Hint]]:
+    """All conclusions of one family, easiest first (SE's order). ``pool_limit``: the runs' shared pool of
+    parent links (default: ``_pool_limit`` of the grid's live candidates)."""
     arr = _arrays(cg)
     size = arr.size
     if size == 0:
         return arr, []
-    nodes = 2 * size + 1
     hints = np.empty((MAX_HINTS, 5), np.int32)
-    pool_limit = min(8 * size * nodes, MAX_POOL)
+    if pool_limit is None:
+        pool_limit = _pool_limit(size)
     count = fast.search(
         arr.n, arr.units, arr.cell_units, arr.orig, arr.cnt0, arr.cid, arr.ccell, arr.cdig, size,
         mode.xonly, mode.dynamic, mode.level, mode.inner_dynamic, mode.inner_level, mode.want_off,
@@ -342,9 +349,11 @@ def _step(cg: CandidateGrid, arr: _Arrays, mode: Mode, hint: _Hint) -> Step:
     )  # fmt: skip
 
 
-def _find(cg: CandidateGrid, mode: Mode) -> Iterator[Step]:
-    """Yield one family's steps, easiest first, each deduction once."""
-    arr, hints = _search(cg, mode)
+def _find(cg: CandidateGrid, mode: Mode, part: CandidateGrid | None = None,
+          pool_limit: int | None = None) -> Iterator[Step]:
+    """Yield one family's steps, easiest first, each deduction once; the search runs on ``part`` (some of the
+    grid's candidates) when given."""
+    arr, hints = _search(cg if part is None else part, mode, pool_limit)
     done: set[tuple[int, int, int]] = set()
     for hint in hints:
         if hint.kind == fast.CONTRA_ON:
@@ -359,9 +368,36 @@ def _find(cg: CandidateGrid, mode: Mode) -> Iterator[Step]:
         yield _step(cg, arr, mode, hint)
 
 
-def find_nishio(cg: CandidateGrid) -> Iterator[Step]:
-    """Nishio forcing chains (SE 7.5): one digit's places followed from an assumption to a contradiction."""
-    return _find(cg, MODE_NISHIO)
+def find_nishio(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
+    """Nishio forcing chains (SE 7.5): one digit's places followed from an assumption to a contradiction.
+
+    With ``changes`` (since a state where it found nothing, ``bitdoku.logic.changes``), only the digits that
+    changed are searched: a Nishio run follows one digit, so the others' runs are those of that state, which found
+    nothing. That holds while no run is dropped for want of pool (runs share it in order): the search is cut to
+    those digits only when the pool could hold every run of the whole grid, else the whole grid is searched."""
+    if changes is None:
+        return _find(cg, MODE_NISHIO)
+    keep = digits_in(changes, -1)
+    if not keep:
+        return iter(())
+    limit = _pool_limit(_arrays(cg).size)
+    if _nishio_pool_bound(cg) > limit:
+        return _find(cg, MODE_NISHIO)
+    part = CandidateGrid(cg.values, tuple(mask & keep for mask in cg.masks), cg.shape)
+    return _find(cg, MODE_NISHIO, part, limit)
+
+
+def _nishio_pool_bound(cg: CandidateGrid) -> int:
+    """An upper bound of the parent links all the Nishio runs of a grid keep: a digit with p places makes 2p runs
+    of at most 2p + 1 nodes (the contradiction's second half included), each with at most n parents (one, or the
+    last place's unit with the places it lost)."""
+    places = [0] * cg.n
+    for mask in cg.masks:
+        while mask:
+            low = mask & -mask
+            places[low.bit_length() - 1] += 1
+            mask ^= low
+    return sum(2 * p * (2 * p + 1) * cg.n for p in places)
 
 
 def find_cell_forcing_chains(cg: CandidateGrid) -> Iterator[Step]:

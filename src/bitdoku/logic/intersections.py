@@ -19,23 +19,27 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cache
 
+from bitdoku.logic.als import unit_bits
 from bitdoku.logic.candidates import CandidateGrid, Layout
+from bitdoku.logic.changes import Changes, digits_in
 from bitdoku.logic.step import Step, make_step, names, removals
 
 POINTING = "Locked Candidates (Pointing)"
 CLAIMING = "Locked Candidates (Claiming)"
 
 
-def find_pointing(cg: CandidateGrid) -> Iterator[Step]:
-    """A box (region, window) whose candidates for a digit all lie in one row or column (or other unit)."""
+def find_pointing(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
+    """A box (region, window) whose candidates for a digit all lie in one row or column (or other unit). With
+    ``changes`` (``bitdoku.logic.changes``), only the digits that left a cell of the box."""
     for area in areas_and_lines(cg.layout)[0]:
-        yield from _confined(cg, POINTING, area)
+        yield from _confined(cg, POINTING, area, changes)
 
 
-def find_claiming(cg: CandidateGrid) -> Iterator[Step]:
-    """A row or column (or diagonal) whose candidates for a digit all lie in one box (or other unit)."""
+def find_claiming(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
+    """A row or column (or diagonal) whose candidates for a digit all lie in one box (or other unit); with
+    ``changes``, only the digits that left a cell of the line."""
     for line in areas_and_lines(cg.layout)[1]:
-        yield from _confined(cg, CLAIMING, line)
+        yield from _confined(cg, CLAIMING, line, changes)
 
 
 @cache
@@ -67,10 +71,14 @@ def _up(r: int, c: int) -> int:
     return r + c
 
 
-def _confined(cg: CandidateGrid, technique: str, unit: int) -> Iterator[Step]:
+def _confined(cg: CandidateGrid, technique: str, unit: int, changes: Changes | None = None) -> Iterator[Step]:
     """Digits of ``unit`` whose places all lie in one of its segments (its overlaps with crossing units),
     digits increasing; a box's rows come before its columns. Works on masks: a digit is confined to a segment
-    when it is in the segment's union and not in the rest of the unit."""
+    when it is in the segment's union and not in the rest of the unit. With ``changes``, only the digits that
+    left a cell of ``unit`` (the pattern is the digit's places in the unit)."""
+    touched = -1 if changes is None else digits_in(changes, unit_bits(cg.shape)[unit])
+    if not touched:
+        return
     masks = cg.masks
     whole = cg.layout.units[unit]
     parts = cg.layout.segments[unit]
@@ -80,6 +88,7 @@ def _confined(cg: CandidateGrid, technique: str, unit: int) -> Iterator[Step]:
     digits = 0
     for bits in confined:
         digits |= bits
+    digits &= touched
     while digits:
         bit = digits & -digits
         digits ^= bit

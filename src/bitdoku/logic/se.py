@@ -73,6 +73,7 @@ from bitdoku.logic import (
 from bitdoku.logic._fast import CONTRADICTION, SOLVED, STALLED, _digit_of, _hidden_single, _place
 from bitdoku.logic.budget import check_time
 from bitdoku.logic.candidates import CandidateGrid, as_candidates, digits_of
+from bitdoku.logic.changes import Changes, LadderMemo
 from bitdoku.logic.difficulty import (
     FULL_HOUSE,
     GUESS_DIFFICULTY,
@@ -506,13 +507,14 @@ def _hidden_step(cg: CandidateGrid, unit: int, group: tuple[int, ...], union: in
 # -- SE's conditions on the plain rules ------------------------------------------------------------------
 
 
-def _se_subsets(find: Finder, k: int, naked: bool) -> Finder:
+def _se_subsets(find: Callable[..., Iterator[Step]], k: int, naked: bool) -> Callable[..., Iterator[Step]]:
     """SE looks for a naked set of k in a unit with at least 2k empty cells and a hidden set of k in one with
-    more than 2k (else the complementary set, smaller, is the one to see)."""
+    more than 2k (else the complementary set, smaller, is the one to see). ``changes`` as the wrapped finder
+    (a unit's empty cells are a function of its masks, so the condition keeps the finder incremental)."""
 
-    def find_se(cg: CandidateGrid) -> Iterator[Step]:
+    def find_se(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
         values, units = cg.values, cg.layout.units
-        for step in find(cg):
+        for step in find(cg, changes):
             empty = sum(1 for c in units[step.units[0]] if not values[c])
             if empty >= 2 * k if naked else empty > 2 * k:
                 yield step
@@ -526,8 +528,8 @@ def _chains_up_to(cells: int) -> Finder:
     """X-Chains of at most ``cells`` cells (2 strong links = 4 cells): SukakuExplainer's "Turbot Fish" and
     "3/4 Strong Links" rules. The finder's steps of one state are computed once and shared by the three rows."""
 
-    def find(cg: CandidateGrid) -> Iterator[Step]:
-        for step in _x_chain_steps(cg):
+    def find(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
+        for step in _x_chain_steps(cg, changes):
             if len(step.cells) <= cells:
                 yield step
 
@@ -536,13 +538,14 @@ def _chains_up_to(cells: int) -> Finder:
     return find
 
 
-def _x_chain_steps(cg: CandidateGrid) -> tuple[Step, ...]:
-    """Every X-Chain step of a state (one per digit and start), computed once per state object."""
+def _x_chain_steps(cg: CandidateGrid, changes: Changes | None = None) -> tuple[Step, ...]:
+    """Every X-Chain step of a state (one per digit and start; with ``changes``, of the digits that changed),
+    computed once per state object and set of changes."""
     memo = getattr(_MEMO, "x_chains", None)
-    if memo is None or memo[0] is not cg:
-        memo = (cg, tuple(single_digit.find_x_chains(cg)))
+    if memo is None or memo[0] is not cg or memo[1] is not changes:
+        memo = (cg, changes, tuple(single_digit.find_x_chains(cg, changes)))
         _MEMO.x_chains = memo
-    return memo[1]
+    return memo[2]
 
 
 # -- the ladder ------------------------------------------------------------------------------------------
@@ -550,14 +553,17 @@ def _x_chain_steps(cg: CandidateGrid) -> tuple[Step, ...]:
 
 class SeRung(NamedTuple):
     """One SE rule: the technique, its finder, its base SE difficulty (a step's own ``difficulty`` overrides
-    it), an optional ``rate`` of an instance (for finders that do not rate their steps), and an optional
-    ``group``: adjacent rows of one group are one SE producer, whose easiest first step wins."""
+    it), an optional ``rate`` of an instance (for finders that do not rate their steps), an optional
+    ``group``: adjacent rows of one group are one SE producer, whose easiest first step wins, and
+    ``incremental``: the finder takes ``changes`` (``bitdoku.logic.changes``) and then looks only at the patterns
+    they touch, with the same steps, so a solve can skip what cannot have changed since the rung last failed."""
 
     technique: str
     find: Finder
     difficulty: float
     rate: Callable[[Step], float] | None = None
     group: str | None = None
+    incremental: bool = False
 
 
 #: The rules tried after the singles kernel stalls, in SukakuExplainer's producer order (its defaults, which
@@ -570,19 +576,19 @@ SE_LADDER: tuple[SeRung, ...] = (
     SeRung(DIRECT_HIDDEN_PAIR, find_direct_hidden_pairs, 2.0),
     # Naked Single 2.3.
     SeRung(DIRECT_HIDDEN_TRIPLE, find_direct_hidden_triples, 2.5),
-    SeRung(intersections.POINTING, intersections.find_pointing, 2.6),
-    SeRung(intersections.CLAIMING, intersections.find_claiming, 2.8),
-    SeRung("Naked Pair", _se_subsets(subsets.find_naked_pairs, 2, naked=True), 3.0),
-    SeRung("X-Wing", fish.find_x_wing, 3.2),
-    SeRung("Hidden Pair", _se_subsets(subsets.find_hidden_pairs, 2, naked=False), 3.4),
-    SeRung("Naked Triple", _se_subsets(subsets.find_naked_triples, 3, naked=True), 3.6),
-    SeRung("Swordfish", fish.find_swordfish, 3.8),
-    SeRung("Hidden Triple", _se_subsets(subsets.find_hidden_triples, 3, naked=False), 4.0),
+    SeRung(intersections.POINTING, intersections.find_pointing, 2.6, incremental=True),
+    SeRung(intersections.CLAIMING, intersections.find_claiming, 2.8, incremental=True),
+    SeRung("Naked Pair", _se_subsets(subsets.find_naked_pairs, 2, naked=True), 3.0, incremental=True),
+    SeRung("X-Wing", fish.find_x_wing, 3.2, incremental=True),
+    SeRung("Hidden Pair", _se_subsets(subsets.find_hidden_pairs, 2, naked=False), 3.4, incremental=True),
+    SeRung("Naked Triple", _se_subsets(subsets.find_naked_triples, 3, naked=True), 3.6, incremental=True),
+    SeRung("Swordfish", fish.find_swordfish, 3.8, incremental=True),
+    SeRung("Hidden Triple", _se_subsets(subsets.find_hidden_triples, 3, naked=False), 4.0, incremental=True),
     # SukakuExplainer's "Turbot Fish" producer (two strong links), its hints sorted by difficulty:
-    SeRung(single_digit.SKYSCRAPER, single_digit.find_skyscrapers, 4.0),
-    SeRung(single_digit.KITE, single_digit.find_two_string_kites, 4.1),
-    SeRung(TURBOT_FISH, _chains_up_to(4), 4.2),
-    SeRung(single_digit.EMPTY_RECTANGLE, single_digit.find_empty_rectangles, 4.3),
+    SeRung(single_digit.SKYSCRAPER, single_digit.find_skyscrapers, 4.0, incremental=True),
+    SeRung(single_digit.KITE, single_digit.find_two_string_kites, 4.1, incremental=True),
+    SeRung(TURBOT_FISH, _chains_up_to(4), 4.2, incremental=True),
+    SeRung(single_digit.EMPTY_RECTANGLE, single_digit.find_empty_rectangles, 4.3, incremental=True),
     SeRung(wings.XY_WING, wings.find_xy_wings, 4.2),
     SeRung(wings.XYZ_WING, wings.find_xyz_wings, 4.4),
     # SE's "Unique Rectangles and Loops" producer (its hints sorted by difficulty; each step rates itself):
@@ -592,29 +598,29 @@ SE_LADDER: tuple[SeRung, ...] = (
     SeRung(uniqueness.UNIQUE_RECTANGLE_3, uniqueness.find_unique_rectangles_type_3, 4.6, group="uniqueness"),
     SeRung(uniqueness.UNIQUE_RECTANGLE_4, uniqueness.find_unique_rectangles_type_4, 4.5, group="uniqueness"),
     SeRung("Unique Loop", uniqueness.find_unique_loops, 4.6, group="uniqueness"),
-    SeRung("Naked Quad", _se_subsets(subsets.find_naked_quads, 4, naked=True), 5.0),
-    SeRung("Jellyfish", fish.find_jellyfish, 5.2),
-    SeRung("Hidden Quad", _se_subsets(subsets.find_hidden_quads, 4, naked=False), 5.4),
-    SeRung(THREE_LINKS, _chains_up_to(6), 5.4),
-    SeRung(als_wings.NAMES[3], als_wings.find_wxyz_wings, 5.5),
+    SeRung("Naked Quad", _se_subsets(subsets.find_naked_quads, 4, naked=True), 5.0, incremental=True),
+    SeRung("Jellyfish", fish.find_jellyfish, 5.2, incremental=True),
+    SeRung("Hidden Quad", _se_subsets(subsets.find_hidden_quads, 4, naked=False), 5.4, incremental=True),
+    SeRung(THREE_LINKS, _chains_up_to(6), 5.4, incremental=True),
+    SeRung(als_wings.NAMES[3], als_wings.find_wxyz_wings, 5.5, incremental=True),
     # SE's "Bivalue Universal Grave" producer (each step rates itself):
     SeRung(uniqueness.BUG_PLUS_1, uniqueness.find_bug_plus_1, 5.6, group="bug"),
     SeRung(uniqueness.BUG_1, uniqueness.find_bug_type_1, 5.6, group="bug"),
     SeRung(uniqueness.BUG_2, uniqueness.find_bug_type_2, 5.7, group="bug"),
     SeRung(uniqueness.BUG_3, uniqueness.find_bug_type_3, 5.8, group="bug"),
     SeRung(uniqueness.BUG_4, uniqueness.find_bug_type_4, 5.7, group="bug"),
-    SeRung(FOUR_LINKS, _chains_up_to(8), 5.8),
-    SeRung(als_wings.NAMES[4], als_wings.find_vwxyz_wings, 6.2),
-    SeRung(exclusion.APE, exclusion.find_aligned_pair_exclusions, 6.2),
-    SeRung(als_wings.NAMES[5], als_wings.find_uvwxyz_wings, 6.6),
+    SeRung(FOUR_LINKS, _chains_up_to(8), 5.8, incremental=True),
+    SeRung(als_wings.NAMES[4], als_wings.find_vwxyz_wings, 6.2, incremental=True),
+    SeRung(exclusion.APE, exclusion.find_aligned_pair_exclusions, 6.2, incremental=True),
+    SeRung(als_wings.NAMES[5], als_wings.find_uvwxyz_wings, 6.6, incremental=True),
     # SE's "Forcing Chains & Cycles" producer, 6.5+: bidirectional cycles and forcing X/XY chains, each step
     # rated by its kind and length, the easiest first.
     SeRung(se_chains.FORCING_CHAIN, se_chains.find_se_chains, 6.5),
-    SeRung(als_wings.NAMES[6], als_wings.find_tuvwxyz_wings, 7.5),
-    SeRung(exclusion.ATE, exclusion.find_aligned_triplet_exclusions, 7.5),
+    SeRung(als_wings.NAMES[6], als_wings.find_tuvwxyz_wings, 7.5, incremental=True),
+    SeRung(exclusion.ATE, exclusion.find_aligned_triplet_exclusions, 7.5, incremental=True),
     # SE's last producers, each step rated by its kind and length: Nishio 7.5+, multiple (cell and unit)
     # forcing chains 8.0+, dynamic 8.5+, dynamic (+) 9.0+, nested 9.5+.
-    SeRung(forcing.NISHIO, forcing.find_nishio, 7.5),
+    SeRung(forcing.NISHIO, forcing.find_nishio, 7.5, incremental=True),
     SeRung(forcing.CELL_FORCING, forcing.find_multiple_forcing_chains, 8.0),
     SeRung(forcing.DYNAMIC, forcing.find_dynamic_forcing_chains, 8.5),
     SeRung(forcing.DYNAMIC_PLUS, forcing.find_dynamic_plus_forcing_chains, 9.0),
@@ -649,14 +655,19 @@ def step_difficulty(step: Step, rung: SeRung) -> float:
     return rung.difficulty
 
 
-def next_se_step(state: CandidateGrid, ladder: tuple[SeRung, ...] = SE_LADDER) -> tuple[Step, float] | None:
-    """The step SE would take next (singles aside) and its difficulty, or ``None`` when no rule applies."""
+def next_se_step(state: CandidateGrid, ladder: tuple[SeRung, ...] = SE_LADDER,
+                 memo: LadderMemo | None = None) -> tuple[Step, float] | None:
+    """The step SE would take next (singles aside) and its difficulty, or ``None`` when no rule applies.
+
+    ``memo``: one solve's record of where each rung of ``ladder`` last found nothing (the same ladder at every
+    call); the incremental rungs then look only at what changed since (``bitdoku.logic.changes``), same steps.
+    """
     index = 0
     while index < len(ladder):
         check_time()
         rung = ladder[index]
         if rung.group is None:
-            step = next(rung.find(state), None)
+            step = _first_step(state, rung, index, memo)
             if step is not None:
                 return step, step_difficulty(step, rung)
             index += 1
@@ -664,7 +675,7 @@ def next_se_step(state: CandidateGrid, ladder: tuple[SeRung, ...] = SE_LADDER) -
         best: tuple[Step, float] | None = None
         while index < len(ladder) and ladder[index].group == rung.group:
             member = ladder[index]
-            step = next(member.find(state), None)
+            step = _first_step(state, member, index, memo)
             if step is not None:
                 rated = step_difficulty(step, member)
                 if best is None or rated < best[1]:
@@ -673,6 +684,17 @@ def next_se_step(state: CandidateGrid, ladder: tuple[SeRung, ...] = SE_LADDER) -
         if best is not None:
             return best
     return None
+
+
+def _first_step(state: CandidateGrid, rung: SeRung, index: int, memo: LadderMemo | None) -> Step | None:
+    """The rung's first step on the state, looking only at what changed since it last failed when it can."""
+    if memo is None or not rung.incremental:
+        return next(rung.find(state), None)
+    masks = state.masks
+    changes = memo.changes(index, masks, state.n)
+    step = next(rung.find(state) if changes is None else rung.find(state, changes), None)
+    memo.record(index, masks, step is not None)
+    return step
 
 
 # -- the solve -------------------------------------------------------------------------------------------
@@ -720,6 +742,7 @@ def se_solve(puzzle: Grid | CandidateGrid, max_steps: int, ladder: tuple[SeRung,
     solution: Grid | None = None
     steps = 0
     rest = ladder[_KERNEL_RULES:]
+    memo = LadderMemo()
     while True:
         before = counts.copy()
         status = se_singles(values, masks, tables.units, tables.peers, tables.cell_units, shape.n, True, counts)
@@ -732,7 +755,7 @@ def se_solve(puzzle: Grid | CandidateGrid, max_steps: int, ladder: tuple[SeRung,
         state = CandidateGrid(values.tobytes(), tuple(masks.tolist()), shape)
         if steps >= max_steps:
             raise StepLimitError(max_steps)
-        found = next_se_step(state, rest)
+        found = next_se_step(state, rest, memo)
         if found is None:
             solution = _solution_for(state, solution, max_nodes)
             step, rated = _guess(state, solution), GUESS_DIFFICULTY

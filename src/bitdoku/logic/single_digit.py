@@ -27,6 +27,7 @@ from collections.abc import Iterator
 
 from bitdoku.errors import cell_name
 from bitdoku.logic.candidates import CandidateGrid
+from bitdoku.logic.changes import Changes, digit_changed
 from bitdoku.logic.fish import bits, box_lines, digit_lines
 from bitdoku.logic.step import Step, make_step, names, removals
 
@@ -57,10 +58,13 @@ def _eliminate_seen_by(cg: CandidateGrid, digit: int, a: int, b: int, pattern: s
     return [(c, digit) for c in sorted(cg.layout.common_peers((a, b))) if masks[c] & bit and c not in pattern]
 
 
-def find_skyscrapers(cg: CandidateGrid) -> Iterator[Step]:
-    """Skyscrapers on rows, then on columns, digits increasing."""
+def find_skyscrapers(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
+    """Skyscrapers on rows, then on columns, digits increasing. With ``changes`` (``bitdoku.logic.changes``),
+    only the digits that changed: a digit's steps depend only on its own candidates."""
     n, layout = cg.n, cg.layout
     for digit in range(1, n + 1):
+        if not digit_changed(changes, digit):
+            continue
         for kind, cross in ((0, layout.col), (1, layout.row)):
             links = strong_links(cg, digit, range(kind * n, (kind + 1) * n))
             for i, (a1, a2, u1) in enumerate(links):
@@ -81,10 +85,13 @@ def find_skyscrapers(cg: CandidateGrid) -> Iterator[Step]:
                                 yield make_step(SKYSCRAPER, cg, text, eliminations=gone, cells=pattern, units=[u1, u2])
 
 
-def find_two_string_kites(cg: CandidateGrid) -> Iterator[Step]:
-    """2-String Kites: a row link and a column link meeting in a box."""
+def find_two_string_kites(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
+    """2-String Kites: a row link and a column link meeting in a box; with ``changes``, only the digits that
+    changed."""
     n, layout = cg.n, cg.layout
     for digit in range(1, n + 1):
+        if not digit_changed(changes, digit):
+            continue
         rows = strong_links(cg, digit, range(n))
         cols = strong_links(cg, digit, range(n, 2 * n))
         for r1, r2, row_unit in rows:
@@ -109,13 +116,16 @@ def find_two_string_kites(cg: CandidateGrid) -> Iterator[Step]:
                             )
 
 
-def find_empty_rectangles(cg: CandidateGrid) -> Iterator[Step]:
+def find_empty_rectangles(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
     """Empty Rectangles, digits increasing, boxes in order; for each box's row and column, links in the
-    columns first, then in the rows. Reads the per-digit line bitmasks of ``fish.digit_lines``."""
+    columns first, then in the rows. Reads the per-digit line bitmasks of ``fish.digit_lines``. With ``changes``,
+    only the digits that changed."""
     n = cg.n
     bands, stacks = box_lines(cg.shape, 0)
     tables = digit_lines(cg)
     for digit in range(1, n + 1):
+        if not digit_changed(changes, digit):
+            continue
         rows, cols = tables[digit - 1]
         for band, _ in bands:
             for stack, _ in stacks:
@@ -264,10 +274,13 @@ def _colour_steps(cg: CandidateGrid, digit: int, colour: dict[int, int]) -> Iter
         yield make_step(COLOURING, cg, text, eliminations=gone, cells=cells)
 
 
-def find_x_chains(cg: CandidateGrid) -> Iterator[Step]:
-    """X-Chains of at least 3 links, shortest first from each start cell, digits increasing."""
+def find_x_chains(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
+    """X-Chains of at least 3 links, shortest first from each start cell, digits increasing; with ``changes``,
+    only the digits that changed (a digit's chains depend only on its own candidates)."""
     n = cg.n
     for digit in range(1, n + 1):
+        if not digit_changed(changes, digit):
+            continue
         strong: dict[int, list[int]] = {}
         for a, b, _unit in strong_links(cg, digit, range(len(cg.layout.units))):
             strong.setdefault(a, []).append(b)

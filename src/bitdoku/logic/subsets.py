@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+from bitdoku.logic.als import unit_bits
 from bitdoku.logic.candidates import CandidateGrid, digits_of
+from bitdoku.logic.changes import Changes
 from bitdoku.logic.step import Step, digit_list, make_step, names, removals
 
 SIZE_NAMES = {2: "Pair", 3: "Triple", 4: "Quad"}
@@ -42,13 +44,17 @@ def union_groups_within(items: list[tuple[int, int]], k: int) -> Iterator[tuple[
     yield from extend(0, [], 0)
 
 
-def naked_subsets(k: int) -> Callable[[CandidateGrid], Iterator[Step]]:
-    """The finder of naked subsets of size k (2 = pair, 3 = triple, 4 = quad)."""
+def naked_subsets(k: int) -> Callable[..., Iterator[Step]]:
+    """The finder of naked subsets of size k (2 = pair, 3 = triple, 4 = quad). Given ``changes`` (since a state
+    where it found nothing, ``bitdoku.logic.changes``), it looks only at the units they touch."""
     technique = f"Naked {SIZE_NAMES[k]}"
 
-    def find(cg: CandidateGrid) -> Iterator[Step]:
+    def find(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
         masks, n = cg.masks, cg.n
+        bits = unit_bits(cg.shape) if changes is not None else ()
         for index, unit in enumerate(cg.layout.units):
+            if changes is not None and not bits[index] & changes.cells:
+                continue
             open_cells = [c for c in unit if masks[c]]
             if len(open_cells) <= k:
                 continue
@@ -67,13 +73,16 @@ def naked_subsets(k: int) -> Callable[[CandidateGrid], Iterator[Step]]:
     return find
 
 
-def hidden_subsets(k: int) -> Callable[[CandidateGrid], Iterator[Step]]:
-    """The finder of hidden subsets of size k."""
+def hidden_subsets(k: int) -> Callable[..., Iterator[Step]]:
+    """The finder of hidden subsets of size k; with ``changes``, only in the units they touch."""
     technique = f"Hidden {SIZE_NAMES[k]}"
 
-    def find(cg: CandidateGrid) -> Iterator[Step]:
+    def find(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
         masks, n = cg.masks, cg.n
+        bits = unit_bits(cg.shape) if changes is not None else ()
         for index, unit in enumerate(cg.layout.units):
+            if changes is not None and not bits[index] & changes.cells:
+                continue
             spots = []  # (digit, mask of positions in the unit)
             for digit in range(1, n + 1):
                 cells = cg.cells_with(index, digit)
