@@ -65,7 +65,8 @@ RESTART_UNIT = 256
 #: interleaved rounds, benchmarks/RESULTS.md).
 PAIRS_FROM_N = 25
 #: Restarted searches branch by dom/wdeg (``WEIGHTED``) from this N up: on the 25x25 set it halves the nodes and
-#: takes the hardest instance but one from 74,000 to 12,000 nodes; on 16x16 it changes nothing that shows
+#: keeps the 19 hardest instances but one under 15,000 nodes on four seeds (before: up to 74,000); the hardest,
+#: line 462, stays heavy under most seeds. On 16x16 it saves 4 % of the nodes: not worth a change there
 #: (benchmarks/results/tail25.md).
 WEIGHTS_FROM_N = 25
 #: Depths of the state stack allocated at first; it doubles when a search goes deeper.
