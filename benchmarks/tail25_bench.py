@@ -3,16 +3,17 @@
 Run from the repository root after ``pip install -e '.[test]'``::
 
     python benchmarks/tail25_bench.py --instances 461 --seeds 0-9                  # 461 over ten seeds
-    python benchmarks/tail25_bench.py --instances H20 --seeds 0-2 --cap 300000     # the 20 hardest, 3 seeds
-    python benchmarks/tail25_bench.py --instances all --seeds 0 --variants base tuned   # the whole set
+    python benchmarks/tail25_bench.py --instances H20 --seeds 0-3 --cap 300000     # the 20 hardest, 4 seeds
+    python benchmarks/tail25_bench.py --instances all --seeds 0                    # the whole set
 
 Each search is ``boards.first_solution`` called directly, one thread, under a node cap (a capped search counts
 the cap); variants alternate instance by instance in one process, so their times share the load of the box
 (quote ratios). Nodes are exact for a seed: seed 0 is the default search's (``dfs.RESTART_SEED``), seed s >= 1
 draws instance i from ``new_state(s * 1000003 + i)`` (benchmarks/NOTES-kernels.md, round 7). Every solution is
 verified. Instances are 0-based line numbers of the file (461 is line 462); ``H20`` names the 20 hardest of
-round 7, ``H45`` the 50 at 45 % fill, ``all`` the 1,050. Variants: ``base`` (pairs, MRV), ``probe`` (root
-failed-literal eliminations after the first run), ``wdeg`` (dom/wdeg branching), ``tuned`` (both).
+round 7, ``H45`` the 50 at 45 % fill, ``all`` the 1,050. Variants: ``base`` (``NO_WEIGHTS``: pairs and MRV,
+the search before dom/wdeg) and ``wdeg`` (the default search: dom/wdeg branching from N = 25). Figures and
+what lost: benchmarks/results/tail25.md.
 """
 
 from __future__ import annotations
@@ -81,9 +82,11 @@ def solve(puzzle: np.ndarray, shape: Shape, flags: int, seed: int, index: int, c
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
-    parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data")
+    parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data",
+                        help="folder of the shared puzzle files")
     parser.add_argument("--file", default=FILE, help="puzzle file in --data (default: the 25x25 ACS set)")
-    parser.add_argument("--instances", nargs="+", default=["H20"])
+    parser.add_argument("--instances", nargs="+", default=["H20"],
+                        help="0-based indices, ranges a-b, H20, H45 or all (default: H20)")
     parser.add_argument("--seeds", default="0", help="seeds: a-b or comma list (0: the default search's seed)")
     parser.add_argument("--variants", nargs="+", choices=list(VARIANTS), default=list(VARIANTS))
     parser.add_argument("--cap", type=int, default=300_000, help="node cap a search (default 300,000)")
