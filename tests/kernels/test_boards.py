@@ -17,6 +17,8 @@ from tests.kernels.test_kernels_search import is_solution, naive_count, random_g
 
 from bitdoku.kernels import status as S
 from bitdoku.kernels.boards import (
+    _blame,
+    _choose_weighted,
     _load,
     _luby,
     _pairs,
@@ -61,12 +63,12 @@ def run(cells, shape, flags, limit=3, max_nodes=20_000, kernel=search_generic):
     return code, stats, solutions
 
 
-def restarted(cells, shape, max_nodes, unit, seed=1, stopped=False):
+def restarted(cells, shape, max_nodes, unit, seed=1, stopped=False, flags=S.ALL_RULES):
     """``first_solution`` with a small restart unit, so that small grids restart too; ``stopped`` sets its stop
     flag before it starts (as a portfolio member that lost)."""
     solutions = np.zeros((1, shape.n_cells), np.uint8)
     stats = np.zeros(S.N_STATS, np.int64)
-    code = first_solution(cells, shape.n, shape.box_rows, max_nodes, S.ALL_RULES, solutions, stats,
+    code = first_solution(cells, shape.n, shape.box_rows, max_nodes, flags, solutions, stats,
                           new_state(seed), unit, np.full(1, int(stopped), np.int64))
     return code, stats, solutions[0]
 
@@ -100,11 +102,13 @@ def test_boards_count_what_brute_force_counts(case, flags):
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(case=grids(SMALL_SHAPES), unit=st.integers(1, 8), seed=st.integers(0, 1000))
-def test_restarts_never_report_a_wrong_solution_or_a_false_none(case, unit, seed):
+@given(case=grids(SMALL_SHAPES), unit=st.integers(1, 8), seed=st.integers(0, 1000),
+       flags=st.sampled_from([S.ALL_RULES, S.ALL_RULES | S.WEIGHTED, S.HIDDEN_SINGLES | S.WEIGHTED]))
+def test_restarts_never_report_a_wrong_solution_or_a_false_none(case, unit, seed, flags):
+    """With plain MRV or dom/wdeg branching (``WEIGHTED``, forced on below N = 25)."""
     shape, cells = case
     expected = naive_count(cells, shape, 1)
-    code, stats, solution = restarted(cells, shape, 10**6, unit, seed)
+    code, stats, solution = restarted(cells, shape, 10**6, unit, seed, flags=flags)
     if expected:
         assert code == S.LIMIT_REACHED
         assert is_solution(solution, cells, shape)
@@ -160,6 +164,52 @@ def test_pairs_never_strike_a_true_candidate(shape):
         assert _propagate(st, 0, n, r, n // r, S.ALL_RULES | S.PAIRS, bands, work) >= 0
         assert keeps(st, grid, shape)
     assert struck > 0
+
+
+def test_blame_weighs_the_units_a_dead_end_leaves_empty():
+    """r1c4 has no candidate (its row holds 1-3, its box 4), and digit 4 has no place in row 1 nor in box 1 (r2c4
+    holds it): row 1 gains two, column 4 and boxes 1 and 2 one each, every other unit nothing."""
+    shape = Shape(2, 2)
+    n, r = shape.n, shape.box_rows
+    cells = np.zeros(shape.n_cells, np.uint8)
+    cells[[0, 1, 2, 7]] = [1, 2, 3, 4]  # r1c1-r1c3 and r2c4
+    st = np.empty((1, n * n + n + 2), np.uint64)
+    assert _load(cells, st, n, r, n // r) == S.CONTRADICTION
+    weights = np.ones(3 * n, np.int64)
+    _blame(st, 0, n, r, n // r, weights)
+    expected = np.ones(3 * n, np.int64)
+    expected[0] += 2  # row 1: an empty cell, and digit 4 without a place
+    expected[n + 3] += 1  # column 4: the empty cell
+    expected[2 * n + 1] += 1  # box 2: the empty cell
+    expected[2 * n] += 1  # box 1: digit 4 without a place
+    assert weights.tolist() == expected.tolist()
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=grids(SMALL_SHAPES), seed=st.integers(0, 2**32))
+def test_weighted_choice_takes_a_cell_with_the_fewest_candidates_per_weight(case, seed):
+    """Against a brute-force ratio over every open cell (``Fraction``s), with random unit weights."""
+    from fractions import Fraction
+
+    shape, cells = case
+    n, r = shape.n, shape.box_rows
+    c = n // r
+    st = root_state(cells, shape)
+    if st is None or _propagate(st, 0, n, r, c, S.ALL_RULES, np.empty(c, np.uint64), _scratch(n)) < 0:
+        return
+    weights = np.array(random.Random(seed).choices(range(1, 50), k=3 * n), np.int64)
+    ratios = {}
+    for row in range(n):
+        for col in range(n):
+            if int(st[0, n * n + row]) >> col & 1:
+                count = sum(int(st[0, d * n + row]) >> col & 1 for d in range(n))
+                weight = weights[row] + weights[n + col] + weights[2 * n + (row // r) * r + col // c]
+                ratios[row, col] = Fraction(count, int(weight))
+    row, col = _choose_weighted(st, 0, n, r, c, np.empty(8, np.uint64), weights, new_state(seed))
+    if not ratios:
+        assert (row, col) == (-1, -1)
+    else:
+        assert ratios[row, col] == min(ratios.values())
 
 
 def test_restarts_happen_and_keep_to_the_budget():

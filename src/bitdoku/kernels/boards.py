@@ -16,6 +16,9 @@ NOTES-kernels.md, round 5).
   a row (or column) whose digit sits in one box clears it from the rest of the box.
 * Pairs (``PAIRS``, on in the restarted first-solution search): two cells of a unit with the same two
   candidates, and two digits with the same two places in a row or column.
+* dom/wdeg branching (``WEIGHTED``, on in the restarted first-solution search from N = 25): each unit weighs one
+  more for each dead end that leaves it with an empty cell or a digit without a place, and the runs branch on the
+  cell with the fewest candidates per weight of its units (``_choose_weighted``, ``_blame``).
 
 The rules and the choice of the branching cell (the first open cell, row by row, with the fewest candidates;
 the first with two once naked singles are filled) are those of the cell-by-cell kernel, so both visit the same
@@ -39,6 +42,7 @@ from bitdoku.kernels.status import (
     LIMIT_REACHED,
     LOCKED_CANDIDATES,
     NAKED_SINGLES,
+    NO_WEIGHTS,
     PAIRS,
     RANDOM_ORDER,
     STAT_BACKTRACKS,
@@ -49,6 +53,7 @@ from bitdoku.kernels.status import (
     STAT_RESTARTS,
     STAT_SOLUTIONS,
     STOPPED,
+    WEIGHTED,
 )
 
 ONE = np.uint64(1)
@@ -60,6 +65,11 @@ RESTART_UNIT = 256
 #: for ~1.8x the cost a node; on the 16x16 set they save 5 % of the nodes and cost 1.12-1.26x the time (A/B, three
 #: interleaved rounds, benchmarks/RESULTS.md).
 PAIRS_FROM_N = 25
+#: Restarted searches branch by dom/wdeg (``WEIGHTED``) from this N up: on the 25x25 set it halves the nodes and
+#: keeps the 19 hardest instances but one under 15,000 nodes on four seeds (before: up to 74,000); the hardest,
+#: line 462, stays heavy under most seeds. On 16x16 it saves 4 % of the nodes: not worth a change there
+#: (benchmarks/results/tail25.md).
+WEIGHTS_FROM_N = 25
 #: Depths of the state stack allocated at first; it doubles when a search goes deeper.
 FIRST_DEPTH = 32
 
@@ -472,18 +482,24 @@ def first_solution(cells, n, r, max_nodes, flags, solutions, stats, rng, unit, s
     answer; a time limit stops the search when it runs out).
     With the three rules of ``ALL_RULES`` on and N >= ``PAIRS_FROM_N``, the runs also propagate ``PAIRS``: on
     25x25 grids near 45 % fill they cut the nodes about 2.5-4 times for about twice the cost a node (the hardest
-    instance gains little). Measured in benchmarks/NOTES-kernels.md, rounds 5 and 7.
+    instance gains little). Measured in benchmarks/NOTES-kernels.md, rounds 5 and 7. From N = ``WEIGHTS_FROM_N``
+    (or with ``WEIGHTED``; never with ``NO_WEIGHTS``) the runs branch by dom/wdeg, on unit weights that the runs
+    share: the conflicts of the runs cut short steer the next ones (benchmarks/results/tail25.md).
     """
     if flags & ALL_RULES == ALL_RULES and n >= PAIRS_FROM_N:
         flags |= PAIRS
+    if n >= WEIGHTS_FROM_N and flags & NO_WEIGHTS == 0:
+        flags |= WEIGHTED
     run_stats = np.zeros(stats.shape[0], np.int64)
     no_guide = np.zeros(0, np.uint8)
+    weights = np.ones(3 * n if flags & WEIGHTED and flags & NO_WEIGHTS == 0 else 0, np.int64)  # kept run to run
     stats[:] = 0
     run = 1
     while True:
         depth = max(FIRST_DEPTH, stats[STAT_MAX_DEPTH] + 2)  # no run regrows the stack an earlier run needed
         status = _search(cells, n, r, np.int64(1), max_nodes - stats[STAT_NODES], _luby(run) * unit,
-                         flags | RANDOM_ORDER, solutions, run_stats, rng, no_guide, np.int64(-1), depth, stop)
+                         flags | RANDOM_ORDER, solutions, run_stats, rng, no_guide, np.int64(-1), depth,
+                         weights, stop)
         for slot in (STAT_NODES, STAT_GUESSES, STAT_BACKTRACKS, STAT_PLACEMENTS):
             stats[slot] += run_stats[slot]
         stats[STAT_MAX_DEPTH] = max(stats[STAT_MAX_DEPTH], run_stats[STAT_MAX_DEPTH])
@@ -521,14 +537,16 @@ def search_boards(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, g
     depth, the stack doubling as needed.
     """
     return _search(cells, n, r, limit, max_nodes, max_nodes, flags, solutions, stats, rng, guide, changed_cell,
-                   np.int64(FIRST_DEPTH), stop)
+                   np.int64(FIRST_DEPTH), np.zeros(0, np.int64), stop)
 
 
 @njit(cache=True, nogil=True)
 def _search(cells, n, r, limit, max_nodes, max_backtracks, flags, solutions, stats, rng, guide, changed_cell,
-            depth, stop):
+            depth, weights, stop):
     """``search_boards``, also cut (``BUDGET_EXHAUSTED``) after ``max_backtracks`` dead ends, with a stack of
-    ``depth`` states to start with.
+    ``depth`` states to start with. ``weights`` (int64[3N], or empty for none): the units' conflict weights of
+    dom/wdeg branching (``_choose_weighted``), raised at each dead end (``_blame``). ``stop`` as in
+    ``first_solution``.
 
     Helpers get typed variables, never a literal ``0`` (``root``): Numba would compile a second copy of each
     helper, and of all it calls, for the literal type, which doubles the first compile."""
@@ -542,6 +560,7 @@ def _search(cells, n, r, limit, max_nodes, max_backtracks, flags, solutions, sta
     status = _load(cells, st, n, r, c)
     if status >= 0:
         return status
+    weighted = weights.shape[0] == 3 * n
     guided = guide.shape[0] == n * n
     if changed_cell >= 0 and guided and cells[changed_cell] == 0:
         st[0, (np.int64(guide[changed_cell]) - 1) * n + changed_cell // n] &= ~_bit(changed_cell % n)
@@ -558,7 +577,10 @@ def _search(cells, n, r, limit, max_nodes, max_backtracks, flags, solutions, sta
     top = np.int64(0)
     status = COMPLETE
     while True:
-        row, col = _choose_cell(st, top, n, good_enough, planes, randomised, rng)
+        if weighted:
+            row, col = _choose_weighted(st, top, n, r, c, planes, weights, rng)
+        else:
+            row, col = _choose_cell(st, top, n, good_enough, planes, randomised, rng)
         if row < 0:
             found = stats[STAT_SOLUTIONS]
             if found < solutions.shape[0]:
@@ -612,6 +634,8 @@ def _search(cells, n, r, limit, max_nodes, max_backtracks, flags, solutions, sta
                 placements += filled + 1
                 advanced = True
                 break
+            if weighted:
+                _blame(st, target, n, r, c, weights)
             stats[STAT_BACKTRACKS] += 1
         if not advanced:
             break
@@ -858,3 +882,87 @@ def _same_two_rows(st, k, n, d1, d2, bit):
             else:
                 return -1, -1
     return r1, r2
+
+
+@njit(cache=True, nogil=True)
+def _unit_weight(weights, n, r, c, row, col):
+    """The summed conflict weights of the row, column and box of (row, col)."""
+    return weights[row] + weights[n + col] + weights[2 * n + (row // r) * r + col // c]
+
+
+@njit(cache=True, nogil=True)
+def _choose_weighted(st, k, n, r, c, planes, weights, rng):
+    """(row, col) of an open cell with the fewest candidates per unit weight (dom/wdeg, Boussemart, Hemery,
+    Lecoutre and Sais 2004), random among ties; (-1, -1) when the grid is full.
+
+    Why: the weights remember which units failed in earlier runs, so a restarted search branches first where the
+    earlier runs met their conflicts, where MRV alone draws again among hundreds of equal two-candidate cells.
+    """
+    bits = 1
+    while (1 << bits) <= n:
+        bits += 1
+    heaviest = np.max(weights[:n]) + np.max(weights[n : 2 * n]) + np.max(weights[2 * n :])  # no cell weighs more
+    best_row = -1
+    best_col = -1
+    best_count = np.int64(n + 1)
+    best_weight = np.int64(1)
+    ties = 0
+    for row in range(n):
+        open_cells = st[k, n * n + row]
+        if open_cells == ZERO:
+            continue
+        _count_planes(st, k, n, row, planes)
+        for count in range(1, n + 1):
+            if best_count * heaviest < count * best_weight:
+                break  # no cell with this many candidates can beat the best
+            cells = _with_count(planes, count, bits) & open_cells
+            while cells != ZERO:
+                col = lowest_bit_index(cells)
+                cells &= cells - ONE
+                weight = _unit_weight(weights, n, r, c, row, col)
+                # count / weight against best_count / best_weight, in integers
+                if count * best_weight < best_count * weight:
+                    best_row, best_col, best_count, best_weight, ties = row, col, count, weight, 1
+                elif count * best_weight == best_count * weight:
+                    ties += 1
+                    if below(rng, ties) == 0:
+                        best_row, best_col = row, col
+    return best_row, best_col
+
+
+@njit(cache=True, nogil=True)
+def _blame(st, k, n, r, c, weights):
+    """Raise the weight of each unit that state k (a failed propagation) shows empty: a unit holding an open cell
+    without candidates, a unit where some digit has no place left."""
+    for row in range(n):
+        once = ZERO
+        for digit in range(n):
+            once |= st[k, digit * n + row]
+        empty = st[k, n * n + row] & ~once
+        while empty != ZERO:
+            col = lowest_bit_index(empty)
+            empty &= empty - ONE
+            weights[row] += 1
+            weights[n + col] += 1
+            weights[2 * n + (row // r) * r + col // c] += 1
+    full = full_mask(n)
+    for digit in range(n):
+        base = digit * n
+        columns = ZERO
+        for band in range(0, n, r):
+            present = ZERO
+            for row in range(band, band + r):
+                word = st[k, base + row]
+                if word == ZERO:
+                    weights[row] += 1
+                present |= word
+            for stack in range(r):
+                if present & _stack_mask(c, stack) == ZERO:
+                    weights[2 * n + band + stack] += 1
+            columns |= present
+        missing = full & ~columns
+        while missing != ZERO:
+            weights[n + lowest_bit_index(missing)] += 1
+            missing &= missing - ONE
+
+

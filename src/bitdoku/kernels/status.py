@@ -45,6 +45,12 @@ NO_RESTARTS = 64
 #: pairs in rows and columns. Off in ``ALL_RULES`` (the kernels must visit the same nodes there); the restarted
 #: first-solution search adds it to the three rules from N = 25 (``boards.PAIRS_FROM_N``; NOTES-kernels.md, round 7).
 PAIRS = 128
+#: The runs of a restarted first-solution search branch by dom/wdeg: the cell with the fewest candidates per
+#: conflict weight of its units, the weights kept from run to run (Boussemart et al. 2004). Off in exhaustive
+#: searches; ``boards.first_solution`` adds it from N = 25 (``boards.WEIGHTS_FROM_N``; results/tail25.md).
+WEIGHTED = 256
+#: Never ``WEIGHTED``: the restarted runs branch by plain MRV, as before issue 12's tail work (A/B benchmarks).
+NO_WEIGHTS = 512
 
 # Stats slots: indices into the int64 stats out-array.
 #: Solutions found (at most ``limit``).
