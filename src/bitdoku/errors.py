@@ -83,6 +83,11 @@ class InvalidGridError(BitdokuError, ValueError):
         return f"invalid grid: {self.problem}"
 
 
+def solutions_found_phrase(count: int) -> str:
+    """``'1 solution'`` or ``'2,345 solutions'``: how a spent budget says what it had found."""
+    return "1 solution" if count == 1 else f"{count:,} solutions"
+
+
 class SearchLimitError(BitdokuError):
     """A search ran out of its node budget before it could answer.
 
@@ -96,7 +101,7 @@ class SearchLimitError(BitdokuError):
         self.stats = stats
 
     def __str__(self) -> str:
-        found = "1 solution" if self.solutions_found == 1 else f"{self.solutions_found} solutions"
+        found = solutions_found_phrase(self.solutions_found)
         return (
             f"search stopped after {self.max_nodes:,} nodes with {found} found; "
             "pass max_nodes=... (CLI: --max-nodes) to go further"
@@ -112,7 +117,7 @@ class SearchTimeLimitError(SearchLimitError):
         self.seconds = seconds
 
     def __str__(self) -> str:
-        found = "1 solution" if self.solutions_found == 1 else f"{self.solutions_found} solutions"
+        found = solutions_found_phrase(self.solutions_found)
         return (
             f"search stopped at its time limit of {self.seconds:g} s after {self.max_nodes:,} nodes with {found} "
             "found; pass time_limit=... (CLI: --time-limit) to go further"

@@ -30,6 +30,7 @@ from types import TracebackType
 import numpy as np
 from numpy.typing import NDArray
 
+from bitdoku.errors import solutions_found_phrase
 from bitdoku.kernels.status import STOP_FLAG as FLAG
 from bitdoku.kernels.status import STOP_TICKET as TICKET
 
@@ -49,7 +50,7 @@ def check_seconds(seconds: float | None, name: str = "time_limit") -> float | No
 def limit_reason(seconds: float, elapsed: float | None, solutions: int, nodes: int) -> str:
     """The sentence of a search its time limit stopped, as the node budget has its own: what was done (``elapsed``
     None when it is not known: a row of a batch)."""
-    found = "1 solution" if solutions == 1 else f"{solutions:,} solutions"
+    found = solutions_found_phrase(solutions)
     after = "" if elapsed is None else f" after {elapsed:.2f} s"
     return f"time limit of {seconds:g} s reached{after}: {found} found, {nodes:,} nodes"
 
