@@ -51,7 +51,7 @@ def search(
     max_nodes : int, optional
         The node budget; the search ends with ``Status.LIMIT`` when it is spent. By default about a minute
         of search (``bitdoku.engines.result.default_max_nodes``: 100 million nodes for 9x9, 8.6 million for a 9x9
-        variant, whose nodes cost 40 times more).
+        variant, whose nodes cost 5-40 times more: 10-20 s of the 9x9 variant kernel).
     shape : Shape or str, optional
         The box shape, when it cannot be inferred from the cell count.
     strategy : str

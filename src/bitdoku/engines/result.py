@@ -21,10 +21,11 @@ _GENERIC_NODE_SECONDS_9X9 = 7e-6
 
 def default_max_nodes(shape: Shape, *, classic: bool = True) -> int:
     """The node budget when none is given: ``DEFAULT_MAX_NODES`` for a classic 9x9 grid and, for other shapes
-    and for variants (``classic=False``: the variant kernel's nodes cost as much as the generic kernel's, 40
-    times the 9x9 band kernel's), about ``DEFAULT_SECONDS`` of the generic kernel, whose node costs ~7 µs at
-    9x9 and grows with the cell count (measured: 42 µs a node on 25x25). So no call on a huge, nearly empty grid
-    or a 9x9 variant with no solution runs for hours by default.
+    and for variants (``classic=False``: the cell-by-cell variant kernel's nodes cost as much as the generic
+    kernel's, 40 times the 9x9 band kernel's), about ``DEFAULT_SECONDS`` of the generic kernel, whose node costs
+    ~7 µs at 9x9 and grows with the cell count (measured: 42 µs a node on 25x25). So no call on a huge, nearly
+    empty grid or a 9x9 variant with no solution runs for hours by default. (9x9 variants run on the digit-major
+    kernel, ``kernels/variant81.py``, at ~1.6 µs a node: their default budget is 10-20 s of it.)
 
     >>> from bitdoku.shape import Shape
     >>> default_max_nodes(Shape(3, 3)), default_max_nodes(Shape(5, 5)), default_max_nodes(Shape(8, 8))
