@@ -381,6 +381,15 @@ def _count_planes(st, k, n, row, planes):
 
 
 @njit(cache=True, nogil=True)
+def _count_bits(n):
+    """The planes of ``_count_planes`` that a count of up to ``n`` candidates needs."""
+    bits = 1
+    while (1 << bits) <= n:
+        bits += 1
+    return bits
+
+
+@njit(cache=True, nogil=True)
 def _with_count(planes, count, bits):
     """The cells whose count is exactly ``count`` (``bits`` planes)."""
     cells = ~ZERO
@@ -396,9 +405,7 @@ def _choose_cell(st, k, n, good_enough, planes, randomised, rng):
     Stops at the first cell with ``good_enough`` candidates or fewer, as the cell-by-cell kernel does. With
     ``randomised``, a random cell among those with the fewest candidates (and no early stop).
     """
-    bits = 1
-    while (1 << bits) <= n:
-        bits += 1
+    bits = _count_bits(n)
     best_row = -1
     best_col = -1
     best = n + 1
@@ -887,7 +894,13 @@ def _same_two_rows(st, k, n, d1, d2, bit):
 @njit(cache=True, nogil=True)
 def _unit_weight(weights, n, r, c, row, col):
     """The summed conflict weights of the row, column and box of (row, col)."""
-    return weights[row] + weights[n + col] + weights[2 * n + (row // r) * r + col // c]
+    return weights[row] + weights[n + col] + weights[2 * n + _box_index(r, c, row, col)]
+
+
+@njit(cache=True, nogil=True)
+def _box_index(r, c, row, col):
+    """The box of (row, col), boxes of ``r`` rows and ``c`` columns numbered in reading order."""
+    return (row // r) * r + col // c
 
 
 @njit(cache=True, nogil=True)
@@ -898,9 +911,7 @@ def _choose_weighted(st, k, n, r, c, planes, weights, rng):
     Why: the weights remember which units failed in earlier runs, so a restarted search branches first where the
     earlier runs met their conflicts, where MRV alone draws again among hundreds of equal two-candidate cells.
     """
-    bits = 1
-    while (1 << bits) <= n:
-        bits += 1
+    bits = _count_bits(n)
     heaviest = np.max(weights[:n]) + np.max(weights[n : 2 * n]) + np.max(weights[2 * n :])  # no cell weighs more
     best_row = -1
     best_col = -1
@@ -944,7 +955,7 @@ def _blame(st, k, n, r, c, weights):
             empty &= empty - ONE
             weights[row] += 1
             weights[n + col] += 1
-            weights[2 * n + (row // r) * r + col // c] += 1
+            weights[2 * n + _box_index(r, c, row, col)] += 1
     full = full_mask(n)
     for digit in range(n):
         base = digit * n
