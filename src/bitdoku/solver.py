@@ -69,7 +69,8 @@ def search(
         Seconds the search may take (None, the default: no limit but the node budget; 0: stop at the first
         branch). A watchdog thread sets the kernel's stop flag, so the search ends within a node of the limit
         with ``Status.LIMIT``, its ``reason`` ("time limit of 2 s reached after 2.00 s: ...") and the solutions
-        found so far. The bitmask engine and strategy ``dfs`` only.
+        found so far. The bitmask engine only; the tree strategies check it in the kernel of each part and
+        start no part after it (``bfs`` and ``mixed`` may finish the level they are expanding).
 
     Returns
     -------
@@ -97,12 +98,13 @@ def search(
     budget = default_max_nodes(grid.shape, classic=grid.geometry.is_classic) if max_nodes is None else max_nodes
     if time_limit is not None:
         check_seconds(time_limit)
-        if strategy != "dfs" or engine != "bitmask":
-            raise ValueError(f"time_limit applies to the bitmask engine's 'dfs' strategy, not {engine!r} with "
-                             f"{strategy!r}; bound the others with max_nodes")
-        from bitdoku.engines import bitmask
+        if engine != "bitmask":
+            raise ValueError(f"time_limit applies to the bitmask engine, not {engine!r}; bound the {engine} "
+                             "engine with max_nodes")
+        if strategy == "dfs":
+            from bitdoku.engines import bitmask
 
-        return bitmask.search(grid, limit=limit, max_nodes=budget, keep=keep, time_limit=time_limit)
+            return bitmask.search(grid, limit=limit, max_nodes=budget, keep=keep, time_limit=time_limit)
     if strategy != "dfs":
         if not grid.geometry.is_classic:
             raise ValueError(f"strategy {strategy!r} searches classic grids only; {grid.variant!r} grids run 'dfs'")
@@ -110,7 +112,8 @@ def search(
             raise ValueError(f"strategy {strategy!r} runs on the bitmask engine, not {engine!r}")
         from bitdoku.parallel.run import search_tree
 
-        return search_tree(grid, strategy=strategy, limit=limit, keep=keep, max_nodes=budget, threads=threads)
+        return search_tree(grid, strategy=strategy, limit=limit, keep=keep, max_nodes=budget, threads=threads,
+                           time_limit=time_limit)
     return get_engine(engine)(grid, limit=limit, max_nodes=budget, keep=keep)
 
 

@@ -1,5 +1,7 @@
 """Every strategy and parallel mode gives the reference engine's counts; solve mode stops early."""
 
+import time
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -153,3 +155,24 @@ def test_portfolio_members_search_differently_and_obey_the_stop_flag():
     assert not np.array_equal(alone[0][1], alone[1][1])  # another seed, another search
     _, _, stats = tree.first_solution(root, 1, 10**6, np.ones(1, np.int64))
     assert stats[codes.STAT_RESTARTS] == 0  # a set stop flag: no run after the first
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_a_time_limit_stops_every_strategy_soon_and_says_so(strategy):
+    # Counting every 9x9 grid would take hours; 0.2 s of it must end well within a few seconds.
+    start = time.perf_counter()
+    result = search("." * 81, limit=10**15, keep=0, strategy=strategy, threads=2, time_limit=0.2)
+    assert time.perf_counter() - start < 5.0
+    assert result.status is Status.LIMIT and result.time_limit == 0.2
+    assert result.reason.startswith("time limit of 0.2 s reached after ")
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_a_time_limit_that_is_not_reached_changes_no_count(strategy):
+    result = search(Grid.empty("2x2"), limit=10**6, keep=0, strategy=strategy, threads=2, time_limit=600)
+    assert (result.status, result.count, result.time_limit) == (Status.MULTIPLE, 288, None)
+
+
+def test_the_portfolio_stops_at_its_time_limit_on_a_big_grid():
+    result = search(Grid.empty("7x7"), limit=1, strategy="portfolio", threads=2, time_limit=0)
+    assert result.status is Status.LIMIT and result.time_limit == 0

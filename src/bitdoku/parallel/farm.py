@@ -55,7 +55,7 @@ def run_farm(
     threshold: int = THRESHOLD,
     farm_stats: SchedulerStats | None = None,
 ) -> bool:
-    """Run the farm to the end; returns False when the node budget ran out."""
+    """Run the farm to the end; returns False when the node budget ran out, or the time (``tally.stop``)."""
     farm_stats = farm_stats or SchedulerStats()
     farm_stats.workers = workers
     start = time.perf_counter()
@@ -84,7 +84,7 @@ def run_farm(
             for child in result.children:
                 heapq.heappush(heap, (-(depth + 1), next(order), child))  # deepest first
             generated += len(result.children)
-        if tally.nodes >= max_nodes:
+        if tally.nodes >= max_nodes or tally.stopped:
             budget_ok = False
         if tally.full or not budget_ok:
             heap.clear()

@@ -34,7 +34,7 @@ def run_portfolio(tree: Tree, root, tally: Tally, max_nodes: int, *, threads: in
     every member spent its share without an answer."""
     if tally.limit > 1 or not tree.has_restarts:
         return run_shared(tree, root, tally, max_nodes, threads=threads, lifo=True)
-    stop = np.zeros(1, np.int64)
+    stop = tally.stop  # the time limit's flag too: a member that answers sets it for the others
     share = max(1, max_nodes // threads)
 
     def member(index: int) -> tuple[int, np.ndarray, np.ndarray]:

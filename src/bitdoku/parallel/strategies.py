@@ -14,20 +14,23 @@ from bitdoku.parallel.tree import Tally, Tree, split_solved
 #: BFS stops (Status.LIMIT) rather than hold more configurations than this in one level.
 MAX_FRONTIER = 2_000_000
 
+#: The kernel statuses of a part search that did not see its whole subtree.
+_CUT = (codes.BUDGET_EXHAUSTED, codes.STOPPED)
+
 
 def run_dfs(tree: Tree, root, tally: Tally, max_nodes: int) -> bool:
-    """One depth-first kernel search; returns False when the node budget ran out."""
-    status, solutions, stats = tree.search_part(root, tally.limit, tally.keep, max_nodes)
+    """One depth-first kernel search; returns False when the node budget or the time ran out."""
+    status, solutions, stats = tree.search_part(root, tally.limit, tally.keep, max_nodes, tally.stop)
     tally.add_stats(stats)
     tally.add_solutions(solutions, int(stats[codes.STAT_SOLUTIONS]))
-    return status != codes.BUDGET_EXHAUSTED
+    return status not in _CUT
 
 
 def run_bfs(tree: Tree, root, tally: Tally, max_nodes: int) -> bool:
-    """Expand level by level until no open configuration is left (or the limit, budget or memory bound)."""
+    """Expand level by level until no open configuration is left (or the limit, budget, time or memory bound)."""
     level = root[None, :]
     while len(level) and not tally.full:
-        if tally.nodes >= max_nodes or len(level) > MAX_FRONTIER:
+        if tally.nodes >= max_nodes or tally.stopped or len(level) > MAX_FRONTIER:
             return False
         level = _expand_level(tree, level, tally)
     return True
@@ -37,7 +40,7 @@ def run_mixed(tree: Tree, root, tally: Tally, max_nodes: int, frontier_size: int
     """BFS until the frontier holds ``frontier_size`` configurations, then DFS on each of them in turn."""
     level = root[None, :]
     while 0 < len(level) < frontier_size and not tally.full:
-        if tally.nodes >= max_nodes:
+        if tally.nodes >= max_nodes or tally.stopped:
             return False
         level = _expand_level(tree, level, tally)
     for part in level:
@@ -46,10 +49,11 @@ def run_mixed(tree: Tree, root, tally: Tally, max_nodes: int, frontier_size: int
         remaining = max_nodes - tally.nodes
         if remaining <= 0:
             return False
-        status, solutions, stats = tree.search_part(part, tally.limit - tally.count, tally.keep, remaining)
+        status, solutions, stats = tree.search_part(part, tally.limit - tally.count, tally.keep, remaining,
+                                                    tally.stop)
         tally.add_stats(stats)
         tally.add_solutions(solutions, int(stats[codes.STAT_SOLUTIONS]))
-        if status == codes.BUDGET_EXHAUSTED:
+        if status in _CUT:
             return False
     return True
 

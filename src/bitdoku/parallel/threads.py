@@ -67,12 +67,13 @@ class _SharedWork:
 
 def run_shared(tree: Tree, root, tally: Tally, max_nodes: int, *, threads: int, lifo: bool,
                scheduler_stats: SchedulerStats | None = None) -> bool:
-    """pt_dfs (``lifo=True``) or pt_mix (``lifo=False``); returns False when the node budget ran out."""
+    """pt_dfs (``lifo=True``) or pt_mix (``lifo=False``); returns False when the node budget or the time ran
+    out."""
     shared, lock = _SharedWork(root, lifo), threading.Lock()
     counters = scheduler_stats or SchedulerStats()
     counters.workers = threads
     start = time.perf_counter()
-    budget_spent = threading.Event()
+    cut = threading.Event()
     enough = 2 * threads if lifo else PENDING_LIMIT
 
     failures: list[BaseException] = []
@@ -88,11 +89,11 @@ def run_shared(tree: Tree, root, tally: Tally, max_nodes: int, *, threads: int, 
         task = shared.take()
         while task is not None:
             result = work(task, tree.shape.box_rows, tree.shape.box_cols, tree.rules, shared.pending() >= enough,
-                          max(1, tally.limit - tally.count), tally.keep, tree.slice_nodes)
+                          max(1, tally.limit - tally.count), tally.keep, tree.slice_nodes, tally.stop)
             with lock:
                 counters.tasks += 1
                 counters.kernel_seconds += result.kernel_seconds
-            keep_local = _record(result, tally, lock, shared, lifo, max_nodes, budget_spent)
+            keep_local = _record(result, tally, lock, shared, lifo, max_nodes, cut)
             if keep_local is None:
                 shared.finished()
                 task = shared.take()
@@ -107,18 +108,20 @@ def run_shared(tree: Tree, root, tally: Tally, max_nodes: int, *, threads: int, 
     counters.wall_seconds = time.perf_counter() - start
     if failures:
         raise failures[0]
-    return not budget_spent.is_set() or tally.full
+    return not cut.is_set() or tally.full
 
 
 def _record(result: WorkResult, tally: Tally, lock: threading.Lock, shared: _SharedWork, lifo: bool,
-            max_nodes: int, budget_spent: threading.Event):
-    """Merge one task's result; return the child this thread goes on with (pt_dfs), else None."""
+            max_nodes: int, cut: threading.Event):
+    """Merge one task's result; return the child this thread goes on with (pt_dfs), else None. ``cut`` is set
+    when the node budget or the time runs out first (a flag set as the last part ends also counts: a search
+    that may be whole is reported cut, never the other way round)."""
     with lock:
         tally.add_stats(result.stats)
         tally.add_solutions(result.solutions, result.count)
-        stop = tally.full or tally.nodes >= max_nodes
-        if tally.nodes >= max_nodes and not tally.full:
-            budget_spent.set()
+        stop = tally.full or tally.nodes >= max_nodes or tally.stopped
+        if stop and not tally.full:
+            cut.set()
     if stop:
         shared.stop()
         return None
@@ -132,9 +135,10 @@ def _record(result: WorkResult, tally: Tally, lock: threading.Lock, shared: _Sha
 
 def run_threaded_farm(tree: Tree, root, tally: Tally, max_nodes: int, *, threads: int,
                       farm_stats: SchedulerStats | None = None) -> bool:
-    """The farm with a thread pool as its workers."""
+    """The farm with a thread pool as its workers (their parts read the search's stop flag)."""
     with ThreadPoolExecutor(max_workers=threads) as pool:
-        return run_farm(tree, root, tally, max_nodes, workers=threads, submit=pool.submit,
+        return run_farm(tree, root, tally, max_nodes, workers=threads,
+                        submit=lambda fn, *args: pool.submit(fn, *args, stop=tally.stop),
                         wait_first=lambda futures: wait(futures, return_when=FIRST_COMPLETED).done,
                         farm_stats=farm_stats)
 

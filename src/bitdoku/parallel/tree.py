@@ -22,7 +22,10 @@ from bitdoku.shape import Shape
 
 @dataclass
 class Tally:
-    """What a strategy has found so far: solutions counted and kept, and the kernels' counters."""
+    """What a strategy has found so far: solutions counted and kept, and the kernels' counters.
+
+    ``stop`` is the search's stop flag (``bitdoku.timelimit.TimeLimit.stop``): the kernels of its parts read it,
+    and the schedulers hand out no more work once it is set."""
 
     limit: int
     keep: int
@@ -31,6 +34,12 @@ class Tally:
     nodes: int = 0
     guesses: int = 0
     backtracks: int = 0
+    stop: NDArray[np.int64] = field(default_factory=lambda: np.zeros(1, np.int64))
+
+    @property
+    def stopped(self) -> bool:
+        """Whether the stop flag is set (the time limit ran out): the search ends where it is."""
+        return bool(self.stop[0] != 0)
 
     @property
     def full(self) -> bool:
@@ -79,12 +88,13 @@ class Tree:
         return children[:count], kinds[:count]
 
     def search_part(
-        self, cells: NDArray[np.uint8], limit: int, keep: int, max_nodes: int
+        self, cells: NDArray[np.uint8], limit: int, keep: int, max_nodes: int, stop: NDArray[np.int64] | None = None
     ) -> tuple[int, NDArray[np.uint8], NDArray[np.int64]]:
-        """Search one part to the end within ``max_nodes``: (kernel status, solutions kept, stats)."""
+        """Search one part to the end within ``max_nodes``, or until ``stop[0]`` is set (``STOPPED``, with the
+        solutions found so far): (kernel status, solutions kept, stats)."""
         solutions = np.empty((min(keep, limit), self.shape.n_cells), dtype=np.uint8)
         stats = np.zeros(codes.N_STATS, dtype=np.int64)
-        status = search_kernel(cells, *self.tables, limit, max_nodes, self.rules, solutions, stats)
+        status = search_kernel(cells, *self.tables, limit, max_nodes, self.rules, solutions, stats, stop)
         return status, solutions[: min(int(stats[codes.STAT_SOLUTIONS]), len(solutions))], stats
 
     @property

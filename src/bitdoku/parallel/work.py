@@ -38,14 +38,17 @@ class WorkResult(NamedTuple):
 
 def work(
     cells: NDArray[np.uint8], box_rows: int, box_cols: int, rules: int, sequential: bool, limit: int, keep: int,
-    slice_nodes: int,
+    slice_nodes: int, stop: NDArray[np.int64] | None = None,
 ) -> WorkResult:
-    """Expand ``cells`` (``sequential=False``) or search it within ``slice_nodes`` nodes (``True``)."""
+    """Expand ``cells`` (``sequential=False``) or search it within ``slice_nodes`` nodes (``True``), ending early
+    once ``stop[0]`` is set (threads share the search's flag; a Dask task has none and ends with its slice).
+
+    A stopped part counts the solutions it found (they are real, and nothing searches that part again)."""
     tree = Tree(Shape(box_rows, box_cols), rules, slice_nodes)
     start = time.perf_counter()
     stats = np.zeros(codes.N_STATS, dtype=np.int64)
     if sequential:
-        status, solutions, stats = tree.search_part(cells, limit, keep, slice_nodes)
+        status, solutions, stats = tree.search_part(cells, limit, keep, slice_nodes, stop)
         if status != codes.BUDGET_EXHAUSTED:
             count = int(stats[codes.STAT_SOLUTIONS])
             empty = np.empty((0, cells.size), np.uint8)
