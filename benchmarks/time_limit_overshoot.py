@@ -10,8 +10,12 @@ call took and its overshoot (time taken minus the limit), median over ``--repeat
   25x25), until its ``GenerationLimitError``; both trees.
 * ``search``: ``bitdoku.search(..., time_limit=T)`` on searches that would run for hours (counting every 9x9
   grid, a 25x25 and a 64x64 empty-grid count); the new tree only (the old one has no ``time_limit``).
+* ``strategy:NAME``: the same 9x9 count with ``strategy=NAME`` on 2 threads (the tree strategies share one
+  flag); ``portfolio`` counts with ``pt_dfs``, so it is timed on a 64x64 first solution, which its restarts do
+  not find in seconds.
 
     python benchmarks/time_limit_overshoot.py --old /tmp/old/src --new src --limits 0.5 1 2 --repeat 3
+    python benchmarks/time_limit_overshoot.py --kinds strategy --limits 0.5 --repeat 3
 """
 
 from __future__ import annotations
@@ -39,13 +43,17 @@ if kind == "generate":
         outcome = "limit"
 else:
     empty = bitdoku.Grid.empty(shape)
-    bitdoku.search(bitdoku.Grid.empty("2x2"), limit=2)  # compiles or loads the search kernels
+    strategy = kind.partition(":")[2] or "dfs"
+    count = 1 if strategy == "portfolio" else 10**15
+    bitdoku.search(bitdoku.Grid.empty("2x2"), limit=2, strategy=strategy)  # compiles or loads the kernels
     start = time.perf_counter()
-    outcome = str(bitdoku.search(empty, limit=10**15, time_limit=limit).status)
+    outcome = str(bitdoku.search(empty, limit=count, strategy=strategy, threads=2, time_limit=limit).status)
 print(json.dumps([time.perf_counter() - start, outcome]))
 """
 
-CASES = (("generate", "8x8"), ("generate", "5x5"), ("search", "3x3"), ("search", "5x5"), ("search", "8x8"))
+CASES = (("generate", "8x8"), ("generate", "5x5"), ("search", "3x3"), ("search", "5x5"), ("search", "8x8"),
+         *((f"strategy:{name}", "3x3") for name in ("bfs", "mixed", "pt_dfs", "pt_mix", "farm")),
+         ("strategy:portfolio", "8x8"))
 
 
 def run(src: str, cache: str, kind: str, shape: str, limit: float, seed: int) -> tuple[float, str]:
@@ -64,10 +72,14 @@ def main() -> None:
     parser.add_argument("--cache-new", default=os.environ.get("NUMBA_CACHE_DIR", "/tmp/bitdoku-ab-cache-new"))
     parser.add_argument("--limits", type=float, nargs="+", default=[0.5, 1.0, 2.0])
     parser.add_argument("--repeat", type=int, default=3, help="seeds a case (the median is shown)")
+    parser.add_argument("--kinds", nargs="+", default=["generate", "search", "strategy"],
+                        help="which cases to run (default: all)")
     args = parser.parse_args()
     print("| call | grid | tree | limit s | took s (median) | overshoot s (median, max) | outcomes |")
     print("|---|---|---|---|---|---|---|")
     for kind, shape in CASES:
+        if kind.partition(":")[0] not in args.kinds:
+            continue
         trees = [("new", args.new, args.cache_new)]
         if kind == "generate" and args.old:
             trees.insert(0, ("old", args.old, args.cache_old))

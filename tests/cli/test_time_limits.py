@@ -90,10 +90,3 @@ def test_hint_and_rate_answer_limit_for_a_puzzle_over_its_limit_and_go_on(tmp_pa
 def test_negative_limits_are_a_usage_error():
     result = invoke("solve", DEMO, "--time-limit", "-1")
     assert result.exit_code == ExitCode.USAGE
-
-
-def test_a_limit_with_a_cluster_is_refused_rather_than_ignored(tmp_path):
-    path = tmp_path / "p.txt"
-    path.write_text(f"{DEMO}\n")
-    result = invoke("solve", str(path), "--cluster", "tcp://127.0.0.1:9", "--time-limit", "1")
-    assert result.exit_code == ExitCode.USAGE and "--time-limit does not reach the workers" in result.stderr

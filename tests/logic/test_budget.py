@@ -7,9 +7,12 @@ import time
 import pytest
 
 from bitdoku import Grid
+from bitdoku.data import DEMO
 from bitdoku.errors import StepLimitError, TimeLimitError
 from bitdoku.logic import explain, hint, rate
-from bitdoku.logic.budget import check_time, time_budget
+from bitdoku.logic.budget import check_time, seconds_left, time_budget
+from bitdoku.logic.candidates import as_candidates
+from bitdoku.logic.explain import _solution_for, is_unique_by_search
 
 NEAR_EMPTY_25 = Grid.parse("1" + "." * 624, shape="5x5")
 
@@ -49,3 +52,19 @@ def test_a_near_empty_25x25_grid_stops_at_its_budget(work):
     with time_budget(0.3), pytest.raises(TimeLimitError):
         work()
     assert time.perf_counter() - start < 2.5  # the budget plus the longest stretch between two checks
+
+
+def test_the_compiled_searches_of_a_solve_stop_at_its_deadline_with_its_error():
+    # A budget of 0 stops a search at its first branch: the empty grid's first solution and its count to 2
+    # both need one, so they must end with the budget's TimeLimitError, not an answer or a silent "not unique".
+    empty = Grid.parse("." * 81)
+    with time_budget(0):
+        assert seconds_left() == 0.0
+        with pytest.raises(TimeLimitError):
+            _solution_for(as_candidates(empty), None)
+        with pytest.raises(TimeLimitError):
+            is_unique_by_search(empty)
+    assert seconds_left() is None and is_unique_by_search(empty) is False
+    with time_budget(60):
+        assert 0 < seconds_left() <= 60 and is_unique_by_search(Grid.parse(DEMO)) is True
+        assert _solution_for(as_candidates(empty), None).is_solution_of(empty)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -193,6 +194,39 @@ def test_farm_solve_mode_stops_early_with_a_valid_solution(client):
 
 def test_farm_reports_invalid_givens_without_searching(client):
     assert dd.search(client, "11" + "." * 79).status is Status.INVALID
+
+
+def test_a_farm_search_on_the_cluster_stops_at_its_time_limit(client):
+    start = time.perf_counter()
+    result = dd.search(client, "." * 81, limit=10**15, keep=0, time_limit=0.3)  # hours of counting, cut short
+    assert time.perf_counter() - start < 10.0
+    assert result.status is Status.LIMIT and result.time_limit == 0.3
+    assert result.reason.startswith("time limit of 0.3 s reached after ")
+    assert dd.search(client, MANY, limit=1, time_limit=600).status is Status.SOLVED
+
+
+def test_a_batch_time_limit_reaches_the_workers_per_row(client, mixed):
+    rows = np.concatenate([mixed[:3], as_puzzle_array(["." * 81])[0], mixed[3:6]])
+    got = dd.solve_many(client, rows, chunk_size=2, limit=10**15, time_limit=0.2)
+    expected = local_solve_many(rows, limit=10**15, threads=1, time_limit=0.2)
+    assert got.statuses == expected.statuses and got.statuses[3] is Status.LIMIT
+    assert got.result(3).reason.startswith("time limit of 0.2 s reached: ") and got.result(3).time_limit == 0.2
+    assert all(got.result(row).time_limit is None for row in (0, 1, 2, 4, 5, 6))
+
+
+def test_cli_time_limit_on_the_cluster_answers_limit_and_goes_on(client, tmp_path):
+    from typer.testing import CliRunner
+
+    from bitdoku.cli.exit_codes import ExitCode
+    from bitdoku.cli.main import app
+
+    path = tmp_path / "p.txt"
+    lines = sample_lines("top1465_sample.txt")[:2]
+    path.write_text(f"{lines[0]}\n{'.' * 81}\n{lines[1]}\n")
+    result = CliRunner().invoke(app, ["count", str(path), "--limit", "1000000000000000", "--time-limit", "0.2",
+                                      "--cluster", client.scheduler.address])
+    assert result.exit_code == ExitCode.LIMIT
+    assert result.stdout.splitlines() == ["1", "limit", "1"]
 
 
 def test_cli_results_match_the_thread_path_line_for_line(client, mixed, tmp_path):

@@ -163,6 +163,18 @@ def test_every_budget_ends_a_request_quickly():
         assert time.perf_counter() - start < 20
 
 
+def test_a_search_request_ends_at_its_seconds_even_when_its_node_budget_is_far_away(monkeypatch):
+    # A loaded machine makes nodes dearer than the node budget assumes: the seconds must hold on their own.
+    # With 0 seconds a search stops at its first branch, which both grids need.
+    monkeypatch.setattr(Limits, "nodes", lambda self, shape, seconds, classic=True: 10**12)
+    limits = Limits(verdict_seconds=0, solve_seconds=0, inline_seconds=0)
+    with TestClient(create_app(limits, warm_up=False)) as client:
+        counted = post(client, "count", puzzle="." * 81, limit=1000).json()
+        solved = post(client, "solve", puzzle="1" + "." * 255, shape="4x4").json()
+    for answer in (counted, solved):
+        assert answer["status"] == "limit" and answer["reason"].startswith("time limit of 0 s reached after ")
+
+
 def test_past_max_pending_the_server_says_busy_at_once():
     with TestClient(create_app(Limits(max_pending=0), warm_up=False)) as client:
         busy = post(client, "hint", puzzle=SMALL)

@@ -108,7 +108,7 @@ def _stream(client, entries: Iterator[Entry], plan: Plan, chunk_size: int):
                 yield np.frombuffer(cells, np.uint8).reshape(len(rows), shape.n_cells), shape
 
     options = {"max_nodes": plan.max_nodes} if plan.max_nodes else {}
-    for _, outcome in solve_chunks(client, arrays(), limit=plan.limit, **options):
+    for _, outcome in solve_chunks(client, arrays(), limit=plan.limit, time_limit=plan.time_limit, **options):
         chunk, rows = waiting.popleft()
         chunk.settle(rows, outcome)
         if not chunk.arrays_left:

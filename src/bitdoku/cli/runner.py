@@ -196,8 +196,6 @@ def _results(inputs: Inputs, plan: Plan, skip: int = 0) -> Iterator[tuple[Entry,
 
         if inputs.rules is not None:
             raise ValueError("--cluster ships classic puzzles only; search variant files without it")
-        if plan.time_limit is not None:
-            raise ValueError("--time-limit does not reach the workers of a --cluster yet; bound them with --max-nodes")
 
         yield from cluster_results(entries, plan, plan.cluster)
         return

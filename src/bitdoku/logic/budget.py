@@ -7,7 +7,8 @@ breadth-first chain searches (``links.lockstep``), where a single rung took 4.7 
 The step budgets (``max_steps``) cannot do this: one step of a big grid may cost seconds.
 
 The deadline is a context variable, so each thread (and each request's context) has its own; without one, a
-check costs one lookup.
+check costs one lookup. The compiled searches a solve makes on the way (the uniqueness check, the solution a
+guess places) get what is left of it as their ``time_limit`` (``seconds_left``), so they stop at the deadline too.
 """
 
 from __future__ import annotations
@@ -50,3 +51,12 @@ def check_time() -> None:
     deadline = _DEADLINE.get()
     if deadline is not None and time.monotonic() >= deadline[0]:
         raise TimeLimitError(deadline[1])
+
+
+def seconds_left() -> float | None:
+    """What is left of the enclosing ``time_budget`` (0 once it is spent), or None without one: the
+    ``time_limit`` of a compiled search made inside the budget."""
+    deadline = _DEADLINE.get()
+    if deadline is None:
+        return None
+    return max(0.0, deadline[0] - time.monotonic())

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
-from bitdoku.errors import InvalidGridError, StepLimitError, cell_name
+from bitdoku.errors import InvalidGridError, SearchTimeLimitError, StepLimitError, cell_name
 from bitdoku.formats.pencilmarks import looks_like_pencilmarks
 from bitdoku.grid import Grid
 from bitdoku.logic import (
@@ -35,7 +35,7 @@ from bitdoku.logic import (
     uniqueness,
     wings,
 )
-from bitdoku.logic.budget import check_time
+from bitdoku.logic.budget import check_time, seconds_left
 from bitdoku.logic.candidates import CandidateGrid, as_candidates
 from bitdoku.logic.step import CONTRADICTION, GUESS, STALLED, Step, digit_list, make_step
 from bitdoku.shape import Shape
@@ -203,12 +203,22 @@ def has_unique_solution(state: CandidateGrid) -> bool:
     """Whether the filled cells of ``state`` have exactly one completion (then its pencil marks have at most
     one too, and the uniqueness techniques hold). Several solutions, none, or a count that does not finish within
     ``UNIQUENESS_CHECK_NODES`` (a nearly empty 64x64 grid) all give ``False``: the techniques are then left out."""
+    if state.problem() is not None:
+        return False
+    return is_unique_by_search(state.to_grid())
+
+
+def is_unique_by_search(grid: Grid) -> bool:
+    """Whether ``grid`` has exactly one solution, by a compiled count to 2 within ``UNIQUENESS_CHECK_NODES``
+    (a count that does not finish: ``False``) and what is left of the time budget: a count the deadline stops
+    raises the budget's ``TimeLimitError``, never a silent ``False`` that would change which techniques apply."""
     from bitdoku.engines.result import Status
     from bitdoku.solver import search
 
-    if state.problem() is not None:
-        return False
-    return search(state.to_grid(), limit=2, keep=0, max_nodes=UNIQUENESS_CHECK_NODES).status is Status.UNIQUE
+    result = search(grid, limit=2, keep=0, max_nodes=UNIQUENESS_CHECK_NODES, time_limit=seconds_left())
+    if result.time_limit is not None:
+        check_time()
+    return result.status is Status.UNIQUE
 
 
 def default_max_steps(shape: Shape) -> int:
@@ -331,7 +341,11 @@ def _solution_for(state: CandidateGrid, known: Grid | None, max_nodes: int | Non
         return known
     from bitdoku.solver import solve
 
-    found = solve(state.to_grid(), max_nodes=max_nodes)
+    try:
+        found = solve(state.to_grid(), max_nodes=max_nodes, time_limit=seconds_left())
+    except SearchTimeLimitError:
+        check_time()  # the time budget is spent: its own error, as between steps
+        raise
     if found is None:
         raise InvalidGridError("the puzzle has no solution, so there is nothing to guess")
     return found

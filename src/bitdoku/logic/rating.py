@@ -51,12 +51,12 @@ from bitdoku.logic.candidates import CandidateGrid, as_candidates
 from bitdoku.logic.difficulty import se_level
 from bitdoku.logic.explain import (
     CLASSIC_LADDER,
-    UNIQUENESS_CHECK_NODES,
     _guess,
     _solution_for,
     default_max_steps,
     explain,
     has_unique_solution,
+    is_unique_by_search,
     next_step,
 )
 from bitdoku.logic.se import SE_LADDER, SE_WITHOUT_UNIQUENESS, SeSolve, se_solve, se_solve_variant
@@ -188,10 +188,7 @@ def rate(puzzle: Grid | CandidateGrid | str, *, max_steps: int | None = None, sc
 def _is_unique(puzzle: Grid | CandidateGrid) -> bool:
     """Whether the puzzle has one solution: the uniqueness techniques hold, and the forcing chains can finish."""
     if isinstance(puzzle, Grid):
-        from bitdoku.engines.result import Status
-        from bitdoku.solver import search
-
-        return search(puzzle, limit=2, keep=0, max_nodes=UNIQUENESS_CHECK_NODES).status is Status.UNIQUE
+        return is_unique_by_search(puzzle)
     return has_unique_solution(as_candidates(puzzle))
 
 

@@ -36,6 +36,7 @@ from bitdoku.parallel.farm import SchedulerStats, run_farm
 from bitdoku.parallel.run import result_of, start_tree
 from bitdoku.parallel.work import WorkResult, work
 from bitdoku.shape import Shape
+from bitdoku.timelimit import TimeLimit, check_seconds
 
 if TYPE_CHECKING:
     from distributed import Client, LocalCluster
@@ -76,6 +77,7 @@ def solve_chunks(
     in_flight: int | None = None,
     scatter: bool = False,
     stats: SchedulerStats | None = None,
+    time_limit: float | None = None,
 ) -> Iterator[tuple[int, BatchResult | ChunkFailure]]:
     """Search each chunk of puzzles on the cluster and yield ``(chunk index, result)`` in input order.
 
@@ -89,8 +91,8 @@ def solve_chunks(
         the chunk's own shape, for streams that mix shapes (a 6x6 puzzle can be 2x3 or 3x2).
     shape : Shape or str, optional
         The shape of every chunk (default: from each chunk's width).
-    limit, max_nodes, rules
-        As for ``bitdoku.batch.solve_many``, per row.
+    limit, max_nodes, rules, time_limit
+        As for ``bitdoku.batch.solve_many``, per row (the worker times its rows).
     in_flight : int, optional
         Chunks submitted and not yet handed on, at most (default: twice the cluster's threads, plus 2).
     scatter : bool
@@ -119,7 +121,7 @@ def solve_chunks(
     stats = stats if stats is not None else SchedulerStats()
     stats.workers = workers
     start = time.perf_counter()
-    options = (limit, max_nodes, rules)
+    options = (limit, max_nodes, rules, check_seconds(time_limit))
     source = enumerate(chunks)
     running = distributed.as_completed()
     rows_of: dict[Any, tuple[int, NDArray[np.uint8], Shape]] = {}  # future -> (chunk index, puzzles, shape)
@@ -140,7 +142,8 @@ def solve_chunks(
                     running.add(future)
                     stats.tasks += 1
                 else:  # nothing to ship: an empty result, made here
-                    ready[index] = solve_batch(array, shape=chunk_shape, limit=limit, max_nodes=max_nodes, threads=1)
+                    ready[index] = solve_batch(array, shape=chunk_shape, limit=limit, max_nodes=max_nodes, threads=1,
+                                               time_limit=time_limit)
                 submitted += 1
             while handed_on in ready:
                 yield handed_on, ready.pop(handed_on)
@@ -169,8 +172,10 @@ def solve_many(
     rules: int = codes.ALL_RULES,
     scatter: bool = False,
     stats: SchedulerStats | None = None,
+    time_limit: float | None = None,
 ) -> BatchResult:
-    """``bitdoku.batch.solve_many`` on a cluster: the same ``BatchResult``, searched in chunks of rows.
+    """``bitdoku.batch.solve_many`` on a cluster: the same ``BatchResult``, searched in chunks of rows
+    (``time_limit``: seconds for each row, as there).
 
     Raises
     ------
@@ -192,13 +197,13 @@ def solve_many(
     chunks = (array[start : start + chunk_size] for start in range(0, len(array), chunk_size))
     results = []
     for index, result in solve_chunks(client, chunks, shape=shape, limit=limit, max_nodes=max_nodes, rules=rules,
-                                      scatter=scatter, stats=stats):
+                                      scatter=scatter, stats=stats, time_limit=time_limit):
         if isinstance(result, ChunkFailure):
             first = index * chunk_size + 1
             raise BitdokuError(f"rows {first:,}-{first + result.rows - 1:,} failed on the cluster: {result.message}")
         results.append(result)
     if not results:
-        return solve_batch(array, shape=shape, limit=limit, max_nodes=max_nodes, threads=1)
+        return solve_batch(array, shape=shape, limit=limit, max_nodes=max_nodes, threads=1, time_limit=time_limit)
     return concatenate(results)
 
 
@@ -206,13 +211,14 @@ def concatenate(results: list[BatchResult]) -> BatchResult:
     """One ``BatchResult`` from the results of consecutive chunks (of one shape and node budget), in order."""
     first = results[0]
     arrays = [np.concatenate([getattr(r, name) for r in results]) for name in _ROW_FIELDS]
-    return BatchResult(*arrays, shape=first.shape, max_nodes=first.max_nodes)
+    return BatchResult(*arrays, shape=first.shape, max_nodes=first.max_nodes, time_limit=first.time_limit)
 
 
 _ROW_FIELDS = ("puzzles", "solutions", "status_codes", "counts", "stats", "kernel_codes")
 
 
-def _solve_chunk(puzzles: NDArray[np.uint8], shape: Shape, limit: int, max_nodes: int | None, rules: int):
+def _solve_chunk(puzzles: NDArray[np.uint8], shape: Shape, limit: int, max_nodes: int | None, rules: int,
+                 time_limit: float | None = None):
     """The task a worker runs: one chunk on one thread; returns only what the client cannot derive.
 
     The reply is the solutions, the kernel codes and the counters (int32 when the budget fits: a counter never
@@ -220,22 +226,24 @@ def _solve_chunk(puzzles: NDArray[np.uint8], shape: Shape, limit: int, max_nodes
     (``_rebuild``). That is half the bytes of a whole ``BatchResult``, and on fast batches the bytes are the cost.
     """
     start = time.perf_counter()
-    result = solve_batch(puzzles, shape=shape, limit=limit, max_nodes=max_nodes, threads=1, rules=rules)
+    result = solve_batch(puzzles, shape=shape, limit=limit, max_nodes=max_nodes, threads=1, rules=rules,
+                         time_limit=time_limit)
     stats = result.stats.astype(np.int32) if result.max_nodes < 2**31 else result.stats
     return result.solutions, result.kernel_codes, stats, time.perf_counter() - start
 
 
-def _rebuild(puzzles: NDArray[np.uint8], reply: tuple, shape: Shape, limit: int, max_nodes: int | None) -> BatchResult:
+def _rebuild(puzzles: NDArray[np.uint8], reply: tuple, shape: Shape, limit: int, max_nodes: int | None,
+             time_limit: float | None = None) -> BatchResult:
     """The ``BatchResult`` of a chunk from its puzzles and a worker's reply (``_solve_chunk``)."""
     solutions, kernel_codes, stats, _ = reply
     stats = stats.astype(np.int64)
     max_nodes = default_max_nodes(shape) if max_nodes is None else max_nodes
     counts = stats[:, codes.STAT_SOLUTIONS].copy()
     statuses = public_statuses(kernel_codes, counts, limit)
-    return BatchResult(puzzles, solutions, statuses, counts, stats, kernel_codes, shape, max_nodes)
+    return BatchResult(puzzles, solutions, statuses, counts, stats, kernel_codes, shape, max_nodes, time_limit)
 
 
-def _submit_chunk(client: Client, array: NDArray[np.uint8], shape: Shape, options: tuple[int, int, int],
+def _submit_chunk(client: Client, array: NDArray[np.uint8], shape: Shape, options: tuple,
                   scatter: bool):
     """Start one chunk's task; the array goes inside the task, or ahead of it with ``scatter``."""
     payload = client.scatter(array, hash=False) if scatter else array
@@ -248,7 +256,7 @@ def _chunk_of(item, fixed: Shape | None) -> tuple[NDArray[np.uint8], Shape]:
     return as_puzzle_array(array, shape)
 
 
-def _outcome(future, index: int, puzzles: NDArray[np.uint8], shape: Shape, options: tuple[int, int, int],
+def _outcome(future, index: int, puzzles: NDArray[np.uint8], shape: Shape, options: tuple,
              stats: SchedulerStats) -> BatchResult | ChunkFailure:
     """A finished chunk's ``BatchResult``, or the ``ChunkFailure`` that says why not."""
     try:
@@ -256,8 +264,8 @@ def _outcome(future, index: int, puzzles: NDArray[np.uint8], shape: Shape, optio
     except Exception as error:  # the worker's exception, re-raised here by Dask: report it, go on
         return ChunkFailure(index, len(puzzles), f"{type(error).__name__}: {error}")
     stats.kernel_seconds += reply[-1]
-    limit, max_nodes, _ = options
-    return _rebuild(puzzles, reply, shape, limit, max_nodes)
+    limit, max_nodes, _, time_limit = options
+    return _rebuild(puzzles, reply, shape, limit, max_nodes, time_limit)
 
 # ----------------------------------------------------------------------------------------------- one puzzle
 
@@ -274,6 +282,7 @@ def search(
     slice_nodes: int | None = None,
     stats: SchedulerStats | None = None,
     workers: int | None = None,
+    time_limit: float | None = None,
 ) -> SearchResult:
     """Search one hard puzzle with the master-worker farm, its sub-puzzles run as Dask tasks.
 
@@ -295,6 +304,9 @@ def search(
         Filled in with the farm's tasks, kernel seconds and wall time.
     workers : int, optional
         Tasks run at once (default: every worker thread of the cluster); the experiment varies it.
+    time_limit : float, optional
+        Seconds the search may take (None: no limit). When they run out the tasks under way are cancelled and
+        the result is ``Status.LIMIT`` with the time limit's reason, as for ``bitdoku.search``.
 
     Raises
     ------
@@ -316,13 +328,20 @@ def search(
     workers = workers or _total_threads(client)
     threshold = threshold or max(32, THRESHOLD_PER_WORKER * workers)
     farm_stats = stats if stats is not None else SchedulerStats()
-    tasks = _FarmTasks(client, distributed, stopped=lambda: tally.full or tally.nodes >= max_nodes)
-    try:
-        finished = run_farm(tree, root, tally, max_nodes, workers=workers, submit=tasks.submit,
-                            wait_first=tasks.wait_first, threshold=threshold, farm_stats=farm_stats)
-    finally:
-        tasks.cancel_all()
-    return result_of(grid, tally, finished, max_nodes)
+    tasks = _FarmTasks(client, distributed, stopped=lambda: tally.full or tally.nodes >= max_nodes or tally.stopped,
+                       poll=None if time_limit is None else FARM_POLL_SECONDS)
+    with TimeLimit(time_limit) as clock:
+        tally.stop = clock.stop
+        try:
+            finished = run_farm(tree, root, tally, max_nodes, workers=workers, submit=tasks.submit,
+                                wait_first=tasks.wait_first, threshold=threshold, farm_stats=farm_stats)
+        finally:
+            tasks.cancel_all()
+    return result_of(grid, tally, finished, max_nodes, clock)
+
+
+#: How often a cluster search with a time limit looks at its clock while it waits for a task.
+FARM_POLL_SECONDS = 0.05
 
 
 class _FarmTasks:
@@ -333,8 +352,8 @@ class _FarmTasks:
     at once and read as empty results.
     """
 
-    def __init__(self, client: Client, distributed: ModuleType, stopped) -> None:
-        self.client, self.distributed, self.stopped = client, distributed, stopped
+    def __init__(self, client: Client, distributed: ModuleType, stopped, poll: float | None = None) -> None:
+        self.client, self.distributed, self.stopped, self.poll = client, distributed, stopped, poll
         self.busy: dict[Any, _FarmTask] = {}
 
     def submit(self, fn, *args) -> _FarmTask:
@@ -343,11 +362,17 @@ class _FarmTasks:
         return task
 
     def wait_first(self, tasks: set[_FarmTask]) -> list[_FarmTask]:
-        if self.stopped():
-            self.cancel_all()
-            return list(tasks)
-        done = self.distributed.wait([task.future for task in tasks], return_when="FIRST_COMPLETED").done
-        return [self.busy.pop(future) for future in done]
+        """The tasks done, waiting for one; every task (read as cancelled) once the search has stopped, which
+        a time limit makes it do while it waits: then the wait wakes every ``poll`` seconds to look."""
+        futures = [task.future for task in tasks]
+        while not self.stopped():
+            try:
+                done = self.distributed.wait(futures, timeout=self.poll, return_when="FIRST_COMPLETED").done
+            except TimeoutError:  # Dask's is the built-in one
+                continue
+            return [self.busy.pop(future) for future in done]
+        self.cancel_all()
+        return list(tasks)
 
     def cancel_all(self) -> None:
         if self.busy:

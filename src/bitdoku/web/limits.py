@@ -21,7 +21,8 @@ class Limits:
 
     ``max_body_bytes``: the largest request body. ``max_digits``: the largest N of a grid (25: 25x25).
     ``verdict_seconds``: the search a live verdict (``/api/count``) or candidate request may take;
-    ``solve_seconds``: the same for ``/api/solve``; both are turned into node budgets per shape.
+    ``solve_seconds``: the same for ``/api/solve``; each is both the search's time limit and, turned into nodes
+    per shape, its node budget.
     ``explain_seconds``: ``/api/explain`` and ``/api/rate`` stop after about this long. ``generate_seconds``:
     the most a ``/api/generate`` request may take. ``workers``: threads for compiled and logic work (the
     event loop never runs more than ``inline_seconds`` of it). ``max_pending``: heavy requests running or waiting
@@ -52,8 +53,8 @@ class Limits:
         return max(1_000, int(default_max_nodes(shape, classic=classic) * seconds / DEFAULT_SECONDS))
 
     def guess_nodes(self, grid: Grid) -> int:
-        """The node budget of the search behind a guess of hint, explain and rate: ``explain_seconds`` worth,
-        since that search runs in one kernel call that the logic's own time budget cannot stop."""
+        """The node budget of the search behind a guess of hint, explain and rate: ``explain_seconds`` worth (the
+        request's time budget also stops it: ``logic.budget.seconds_left``)."""
         return self.nodes(grid.shape, self.explain_seconds, classic=grid.geometry.is_classic)
 
     def inline_nodes(self, shape: Shape) -> int:

@@ -61,7 +61,7 @@ def count(request: CountIn, limits: Limits, *, inline: bool = False) -> CountOut
     budget = _budget(grid.shape, limits, limits.verdict_seconds, inline)
     if budget is None:
         return None
-    result, seconds = _timed_search(grid, request.limit, 0, budget)
+    result, seconds = _timed_search(grid, request.limit, 0, budget, None if inline else limits.verdict_seconds)
     if inline and result.status is Status.LIMIT:
         return None
     return CountOut(**_verdict(grid, result, seconds))
@@ -73,7 +73,7 @@ def solve(request: PuzzleIn, limits: Limits, *, inline: bool = False) -> SolveOu
     budget = _budget(grid.shape, limits, limits.solve_seconds, inline)
     if budget is None:
         return None
-    result, seconds = _timed_search(grid, 2, 1, budget)
+    result, seconds = _timed_search(grid, 2, 1, budget, None if inline else limits.solve_seconds)
     if inline and result.status is Status.LIMIT:
         return None
     solution = result.solution
@@ -83,7 +83,9 @@ def solve(request: PuzzleIn, limits: Limits, *, inline: bool = False) -> SolveOu
 
 def _budget(shape: Shape, limits: Limits, seconds: float, inline: bool) -> int | None:
     """The node budget of a search: ``seconds`` worth, or on the event loop the inline budget (None when the
-    shape is too big for one: its nodes cost tens of microseconds)."""
+    shape is too big for one: its nodes cost tens of microseconds). A worker thread's search also gets
+    ``seconds`` as its time limit, which holds when a loaded machine makes the nodes dearer; the node budget
+    keeps the answers the same from run to run on a machine that is not."""
     if not inline:
         return limits.nodes(shape, seconds)
     return limits.inline_nodes(shape) or None
@@ -207,9 +209,10 @@ def _check_size(shape: Shape, limits: Limits) -> None:
                                       f"{limits.max_digits}x{limits.max_digits}, not {shape.size_name}"))
 
 
-def _timed_search(grid: Grid, limit: int, keep: int, max_nodes: int) -> tuple[SearchResult, float]:
+def _timed_search(grid: Grid, limit: int, keep: int, max_nodes: int,
+                  time_limit: float | None) -> tuple[SearchResult, float]:
     start = time.perf_counter()
-    result = search(grid, limit=limit, keep=keep, max_nodes=max_nodes)
+    result = search(grid, limit=limit, keep=keep, max_nodes=max_nodes, time_limit=time_limit)
     return result, time.perf_counter() - start
 
 
