@@ -90,3 +90,11 @@ def test_hint_and_rate_answer_limit_for_a_puzzle_over_its_limit_and_go_on(tmp_pa
 def test_negative_limits_are_a_usage_error():
     result = invoke("solve", DEMO, "--time-limit", "-1")
     assert result.exit_code == ExitCode.USAGE
+
+
+def test_a_parallel_strategy_keeps_the_limit_of_each_puzzle(tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text(f"{DEMO}\n{EMPTY_9X9}\n{DEMO}\n")
+    result = invoke("count", str(path), "--limit", ENDLESS, "--strategy", "pt_mix", "-j", "2", "--time-limit", "0.2")
+    assert result.exit_code == ExitCode.LIMIT
+    assert result.stdout.splitlines() == ["1", "limit", "1"]
