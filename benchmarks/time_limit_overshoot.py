@@ -45,7 +45,7 @@ else:
     empty = bitdoku.Grid.empty(shape)
     strategy = kind.partition(":")[2] or "dfs"
     count = 1 if strategy == "portfolio" else 10**15
-    bitdoku.search(bitdoku.Grid.empty("2x2"), limit=2, strategy=strategy)  # compiles or loads the kernels
+    bitdoku.search(empty, limit=count, strategy=strategy, threads=2, time_limit=0)  # compiles or loads its kernels
     start = time.perf_counter()
     outcome = str(bitdoku.search(empty, limit=count, strategy=strategy, threads=2, time_limit=limit).status)
 print(json.dumps([time.perf_counter() - start, outcome]))

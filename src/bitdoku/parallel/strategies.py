@@ -8,11 +8,16 @@ depth-first: the study's finding was that depth-first wins sequentially.
 
 from __future__ import annotations
 
+import numpy as np
+
 from bitdoku.kernels import status as codes
 from bitdoku.parallel.tree import Tally, Tree, split_solved
 
 #: BFS stops (Status.LIMIT) rather than hold more configurations than this in one level.
 MAX_FRONTIER = 2_000_000
+
+#: Configurations of a BFS level expanded in one kernel call.
+EXPAND_ROWS = 4096
 
 #: The kernel statuses of a part search that did not see its whole subtree.
 _CUT = (codes.BUDGET_EXHAUSTED, codes.STOPPED)
@@ -33,7 +38,7 @@ def run_bfs(tree: Tree, root, tally: Tally, max_nodes: int) -> bool:
         if tally.nodes >= max_nodes or tally.stopped or len(level) > MAX_FRONTIER:
             return False
         level = _expand_level(tree, level, tally)
-    return True
+    return tally.full or not tally.stopped  # a level cut short by the flag leaves the tree unfinished
 
 
 def run_mixed(tree: Tree, root, tally: Tally, max_nodes: int, frontier_size: int = 320) -> bool:
@@ -46,6 +51,8 @@ def run_mixed(tree: Tree, root, tally: Tally, max_nodes: int, frontier_size: int
     for part in level:
         if tally.full:
             break
+        if tally.stopped:
+            return False
         remaining = max_nodes - tally.nodes
         if remaining <= 0:
             return False
@@ -55,17 +62,25 @@ def run_mixed(tree: Tree, root, tally: Tally, max_nodes: int, frontier_size: int
         tally.add_solutions(solutions, int(stats[codes.STAT_SOLUTIONS]))
         if status in _CUT:
             return False
-    return True
+    return tally.full or not tally.stopped
 
 
 def _expand_level(tree: Tree, level, tally: Tally):
     """Expand one BFS level: count its complete children, return the open ones (one node per configuration
-    expanded and per child made)."""
-    children, kinds = tree.expand_level(level)
-    tally.nodes += len(level) + len(children)
-    open_children, solved = split_solved(children, kinds)
-    tally.add_solutions(solved, len(solved))
-    return open_children
+    expanded and per child made). The level goes to the kernel ``EXPAND_ROWS`` configurations at a time, so the
+    children arrays of one call stay small and a time limit is seen between calls (a whole level of a 9x9 count
+    took a second); once the flag is set, the rest of the level is left unexpanded."""
+    open_parts = []
+    for start in range(0, len(level), EXPAND_ROWS):
+        if tally.stopped:
+            break
+        rows = level[start : start + EXPAND_ROWS]
+        children, kinds = tree.expand_level(rows)
+        tally.nodes += len(rows) + len(children)
+        open_children, solved = split_solved(children, kinds)
+        tally.add_solutions(solved, len(solved))
+        open_parts.append(open_children)
+    return np.concatenate(open_parts) if open_parts else level[:0]
 
 
 SEQUENTIAL = {"dfs": run_dfs, "bfs": run_bfs, "mixed": run_mixed}
