@@ -11,9 +11,6 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,26 +26,11 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 
 @contextmanager
 def served() -> Iterator[str]:
-    """``create_app()`` under uvicorn on a free local port, for as long as the block runs."""
-    import uvicorn
+    """``create_app()`` served from this process on a free local port, for as long as the block runs."""
+    from bitdoku.web import create_app, serve_in_thread
 
-    from bitdoku.web import create_app
-
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    while not server.started:
-        if not thread.is_alive():
-            raise RuntimeError("the web app did not start")
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-        sock.close()
+    with serve_in_thread(create_app()) as url:
+        yield url
 
 
 def open_puzzle(page: Page, base: str) -> None:

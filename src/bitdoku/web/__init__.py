@@ -1,4 +1,5 @@
-"""The web page and JSON API: ``create_app()`` for embedding, ``bitdoku serve`` to run it (extra ``bitdoku[web]``).
+"""The web page and JSON API: ``create_app()`` for embedding, ``serve_in_thread(app)`` to serve it from this
+process (a notebook, a test), ``bitdoku serve`` to run it (extra ``bitdoku[web]``).
 
 FastAPI is imported only here and below; ``import bitdoku`` never needs it.
 """
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
 
     from bitdoku.web.limits import Limits
 
-__all__ = ["Limits", "create_app"]
+__all__ = ["Limits", "create_app", "serve_in_thread"]
 
 
 def create_app(limits: Limits | None = None, *, warm_up: bool = True) -> FastAPI:
@@ -33,4 +34,8 @@ def __getattr__(name: str) -> Any:
         from bitdoku.web.limits import Limits
 
         return Limits
+    if name == "serve_in_thread":
+        from bitdoku.web.background import serve_in_thread
+
+        return serve_in_thread
     raise AttributeError(f"module 'bitdoku.web' has no attribute {name!r}")
