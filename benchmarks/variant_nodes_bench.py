@@ -6,6 +6,7 @@ of ``variants_bench.py generate`` (``benchmarks/data/variants``)::
     python benchmarks/variant_nodes_bench.py solve [--old ca86c25] [--only x ...] [--first N] [--rounds 3]
     python benchmarks/variant_nodes_bench.py profile [--only ...] [--first 300]
     python benchmarks/variant_nodes_bench.py generate [--old ca86c25] [--only ...] [--count 200] [--rounds 2]
+    python benchmarks/variant_nodes_bench.py fill --only nonconsecutive --count 40
 
 * ``solve``: each set searched to two solutions (the uniqueness check) by ``kernels/variant81.py`` as it was at
   revision ``--old`` (``git show``, imported from a temporary file) and as it is now, in one process, rounds
@@ -15,6 +16,8 @@ of ``variants_bench.py generate`` (``benchmarks/data/variants``)::
   propagation ended in a contradiction), placements; and where the generator's time goes (the random fill against
   the removal pass's uniqueness checks, ``kernels.make.attempt_rows``), with the checks on naked and hidden singles
   against every rule.
+* ``fill``: the heavy tail of the generator's random fill: nodes of unrestarted random searches of the empty grid
+  (one a seed), and the best a fixed restart budget could do on that sample.
 * ``generate``: ``variants_bench.py generate --check`` on the tree of revision ``--old`` (``git archive`` into a
   temporary directory) and on the working tree, alternately, one process each, set by set: unique minimal
   puzzles a second, one thread. ``--check`` makes both runs prove they made the committed puzzles.
@@ -42,6 +45,7 @@ from bitdoku.generate.request import Request
 from bitdoku.generate.symmetry import orbits
 from bitdoku.kernels import fill, make, variant81
 from bitdoku.kernels import status as codes
+from bitdoku.kernels.rng import new_state
 from bitdoku.kernels.variant import workspace_for
 
 REPO = Path(__file__).resolve().parents[1]
@@ -150,6 +154,9 @@ def _profile_generation(name: str, count: int) -> None:
     stop = np.zeros(1, np.int64)
     ws = workspace_for(9, request.tables[2])
     out = np.zeros(81, np.uint8)
+    make.attempt_rows(seeds[:1].copy(), 9, *request.tables, orbit_table, 0, request.check_nodes, EXACT_CHECK_RULES,
+                      10**9, False, np.zeros((1, 81), np.uint8), np.zeros((1, 81), np.uint8),
+                      np.zeros((1, make.N_OUTCOME), np.int64), stop)  # compile or load, untimed
     made = {}
     for label, rules in (("naked + hidden singles", EXACT_CHECK_RULES), ("all rules", codes.ALL_RULES)):
         rngs = seeds.copy()
@@ -174,6 +181,26 @@ def _profile_generation(name: str, count: int) -> None:
         raise SystemExit(f"{name}: the rules of the checks changed the puzzles")
 
 
+def fill_runs(args: argparse.Namespace) -> None:
+    """Nodes an unrestarted random search of the empty grid takes to its first grid (``--count`` seeds), and what
+    a fixed restart budget b would cost on that sample: b / P(run <= b) nodes a grid."""
+    for name in args.only:
+        tables = variant81.board_tables(geometry_of(name))
+        found = np.zeros((1, 81), np.uint8)
+        stats = np.zeros(codes.N_STATS, np.int64)
+        runs = []
+        for seed in range(args.count):
+            code = variant81.search_in(variant81.new_workspace(), np.zeros(81, np.uint8), tables, 1, 10**6,
+                                       codes.ALL_RULES | codes.RANDOM_ORDER, found, stats, new_state(seed),
+                                       np.zeros(0, np.uint8), np.int64(-1), np.zeros(1, np.int64))
+            runs.append(int(stats[codes.STAT_NODES]) if code == codes.LIMIT_REACHED else 10**9)
+        runs.sort()
+        costs = {b: b * len(runs) / sum(r <= b for r in runs) for b in runs[: len(runs) // 2]}
+        best = min(costs, key=costs.get)
+        print(f"{name}: {len(runs)} runs, nodes min {runs[0]}, median {runs[len(runs) // 2]}, max {runs[-1]}; "
+              f"best fixed restart budget {best} nodes: {costs[best]:.0f} nodes a grid", flush=True)
+
+
 def generate(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as where:
         archive = subprocess.run(["git", "archive", args.old, "src", "benchmarks"], cwd=REPO, check=True,
@@ -187,18 +214,18 @@ def generate(args: argparse.Namespace) -> None:
             rates: dict[str, list[float]] = {"old": [], "new": []}
             for _ in range(args.rounds):
                 for key, tree in trees.items():
-                    rates[key].append(_generate_rate(tree, name, args.count, Path(where) / f"{key}.md"))
+                    rates[key].append(_generate_rate(tree, name, args.count, Path(where) / f"{key}.md",
+                                                     Path(where) / f"numba-cache-{key}"))
             old, new = statistics.median(rates["old"]), statistics.median(rates["new"])
             print(f"| {name} | {args.count} | {old:.1f} ({', '.join(f'{r:.1f}' for r in rates['old'])}) | "
                   f"{new:.1f} ({', '.join(f'{r:.1f}' for r in rates['new'])}) | {new / old:.2f}x |", flush=True)
         print(f"load at the end {os.getloadavg()[0]:.1f}")
 
 
-def _generate_rate(tree: Path, name: str, count: int, results: Path) -> float:
-    """One ``variants_bench.py generate --check`` run of a tree on one set: minimal puzzles a second."""
-    env = dict(os.environ, PYTHONPATH=str(tree / "src"))
-    env.setdefault("NUMBA_CACHE_DIR", str(REPO / ".numba-cache"))
-    env["NUMBA_CACHE_DIR"] += "-" + tree.name  # the two trees' kernels share names: separate caches
+def _generate_rate(tree: Path, name: str, count: int, results: Path, cache: Path) -> float:
+    """One ``variants_bench.py generate --check`` run of a tree on one set: minimal puzzles a second. ``cache``:
+    the tree's own Numba cache (the two trees' kernels share names), compiled by its first run, untimed."""
+    env = dict(os.environ, PYTHONPATH=str(tree / "src"), NUMBA_CACHE_DIR=str(cache))
     # the saved sets live in this repository; the old tree's copy is the same (generate --check compares)
     lines = subprocess.run([sys.executable, str(tree / "benchmarks" / "variants_bench.py"), "generate", "--check",
                             "--only", name, "--count", str(count), "--results", str(results)], env=env, check=True,
@@ -209,14 +236,14 @@ def _generate_rate(tree: Path, name: str, count: int, results: Path) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("step", choices=("solve", "profile", "generate"))
+    parser.add_argument("step", choices=("solve", "profile", "generate", "fill"))
     parser.add_argument("--only", nargs="*", default=[s for s in SETS if s != "nonconsecutive"], choices=SETS)
     parser.add_argument("--old", default="ca86c25", help="the revision to compare with (default ca86c25)")
     parser.add_argument("--first", type=int, default=None, help="only the first puzzles of each set")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--count", type=int, default=200, help="puzzles a generation run (profile: attempts)")
     args = parser.parse_args()
-    {"solve": solve, "profile": profile, "generate": generate}[args.step](args)
+    {"solve": solve, "profile": profile, "generate": generate, "fill": fill_runs}[args.step](args)
 
 
 if __name__ == "__main__":
