@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pytest
 
 import bitdoku
@@ -11,7 +12,12 @@ from bitdoku import Grid
 from bitdoku.engines import reference
 from bitdoku.generate import generate, generate_many, is_minimal, random_solution, removable_clues
 from bitdoku.generate.regions import random_jigsaw
+from bitdoku.generate.removal import EXACT_CHECK_RULES
+from bitdoku.generate.request import Request
+from bitdoku.generate.symmetry import orbits
 from bitdoku.geometry import Geometry
+from bitdoku.kernels import make
+from bitdoku.kernels.status import ALL_RULES
 
 # anti-knight, anti-king and nonconsecutive keep the classic units: the 9x9 band kernel must not be used for them
 VARIANTS_9 = ["x", "windoku", "anti-knight", "anti-king", "nonconsecutive", "x+anti-king"]
@@ -135,3 +141,26 @@ def test_generated_records_name_their_variant() -> None:
     record = next(generate_many(1, variant=jigsaw, seed=1)).to_dict()
     assert record["variant"] == "jigsaw" and record["regions"] == jigsaw.region_map()
     assert "variant" not in next(generate_many(1, seed=1)).to_dict()
+
+
+@pytest.mark.parametrize("variant", ["anti-knight", "jigsaw"])
+def test_variant_checks_use_locked_candidates_and_make_the_same_puzzles(variant: str) -> None:
+    # Uncapped checks are exact whatever their rules, so the rules change only their cost: a variant's checks run
+    # every rule (fewer nodes), a classic grid's naked and hidden singles (cheaper nodes).
+    geometry = random_jigsaw("3x3", seed=3) if variant == "jigsaw" else Geometry.parse(variant)
+    request = Request.make(variant=geometry, minimal=True)
+    assert request.check_rules == ALL_RULES
+    assert Request.make("4x4", minimal=True).check_rules == EXACT_CHECK_RULES
+    made = {}
+    for rules in (ALL_RULES, EXACT_CHECK_RULES):
+        rngs = np.arange(1, 7, dtype=np.uint64).reshape(6, 1)
+        puzzles, solutions = np.zeros((6, 81), np.uint8), np.zeros((6, 81), np.uint8)
+        outcome = np.zeros((6, make.N_OUTCOME), np.int64)
+        make.attempt_rows(rngs, 9, *request.tables, orbits(request.shape, request.symmetry), 0, request.check_nodes,
+                          rules, 10**6, False, puzzles, solutions, outcome, np.zeros(1, np.int64))
+        assert outcome[:, make.MADE].all()
+        made[rules] = (puzzles, outcome[:, make.CHECK_NODES].sum())
+    assert (made[ALL_RULES][0] == made[EXACT_CHECK_RULES][0]).all()
+    assert made[ALL_RULES][1] < made[EXACT_CHECK_RULES][1]
+    puzzle = Grid.from_array(made[ALL_RULES][0][0]).with_geometry(geometry)
+    assert is_minimal(puzzle)

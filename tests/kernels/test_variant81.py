@@ -68,12 +68,12 @@ def _random_grid(geometry: Geometry, seed: int) -> np.ndarray:
 
 
 @st.composite
-def variant_puzzles(draw) -> Grid:
-    """A 9x9 variant puzzle: a random solution with up to ``MAX_BLANKS`` cells blanked and, sometimes, a digit or
+def variant_puzzles(draw, min_blanks: int = 0, max_blanks: int = MAX_BLANKS) -> Grid:
+    """A 9x9 variant puzzle: a random solution with min_blanks to max_blanks cells blanked and, sometimes, a digit or
     two written over cells (which may make it invalid, unsolvable or still fine)."""
     geometry = draw(st.sampled_from(GEOMETRIES))
     cells = _random_grid(geometry, draw(st.integers(0, 2**32)))
-    for cell in draw(st.sets(st.integers(0, 80), max_size=MAX_BLANKS)):
+    for cell in draw(st.sets(st.integers(0, 80), min_size=min_blanks, max_size=max_blanks)):
         cells[cell] = 0
     if draw(st.booleans()):
         for _ in range(draw(st.integers(0, 2))):
@@ -97,14 +97,56 @@ def test_counts_match_the_reference_engine_and_solutions_keep_the_rules(puzzle: 
         assert puzzle.with_cells(cells).is_solution_of(puzzle)
 
 
-@given(puzzle=variant_puzzles(), flags=st.sampled_from(RULE_FLAGS))
+@given(puzzle=variant_puzzles(max_blanks=64), flags=st.sampled_from(RULE_FLAGS))
 def test_the_cell_by_cell_kernel_gives_the_same_search(puzzle: Grid, flags: int) -> None:
     # the same rules to the same fixpoint and the same branching: the same nodes, solutions in the same order
-    code, stats, solutions = _search81(puzzle, flags=flags)
-    twin_code, twin_stats, twin_solutions = _search_cells(puzzle, flags=flags)
+    # (sparse grids too, where the branching has choices to make; a spent budget is spent on the same nodes)
+    code, stats, solutions = _search81(puzzle, flags=flags, max_nodes=20_000)
+    twin_code, twin_stats, twin_solutions = _search_cells(puzzle, flags=flags, max_nodes=20_000)
     assert code == twin_code
     assert stats[SAME_STATS].tolist() == twin_stats[SAME_STATS].tolist()
     assert (solutions == twin_solutions).all()
+
+
+def _branch_cell_by_hand(candidates: list[set[int]], empty: list[int], geometry: Geometry) -> int:
+    """The branching rule written plainly: the first empty cell with the fewest candidates, but among
+    two-candidate cells the first with the highest score (each empty peer scores the digits it shares with the
+    cell, six times over if it has two candidates itself); -1 when no cell is empty."""
+    if not empty:
+        return -1
+    tables = geometry.tables
+    fewest = min(len(candidates[cell]) for cell in empty)
+    ties = [cell for cell in empty if len(candidates[cell]) == fewest]
+    if fewest != 2:
+        return ties[0]
+
+    def score(cell: int) -> int:
+        peers = tables.peers[tables.peer_start[cell]:tables.peer_start[cell + 1]]
+        return sum(len(candidates[cell] & candidates[peer]) * (6 if len(candidates[peer]) == 2 else 1)
+                   for peer in peers if peer in empty)
+
+    return max(ties, key=lambda cell: (score(cell), -cell))
+
+
+@given(puzzle=variant_puzzles(min_blanks=50, max_blanks=70))  # sparse: propagation leaves choices to make
+def test_branching_takes_the_two_candidate_cell_whose_digits_its_peers_hold_most(puzzle: Grid) -> None:
+    # the rule both kernels share, against a plain rewrite of it
+    tables = variant81.board_tables(puzzle.geometry)
+    states = variant81.new_workspace()[0]
+    nonconsecutive = variant81._has_rule(tables.adjacent)
+    stats = np.zeros(codes.N_STATS, np.int64)
+    if variant81._load_givens(states, np.frombuffer(puzzle.cells, np.uint8), tables, nonconsecutive) >= 0:
+        return
+    if not variant81._propagate(states, 0, codes.ALL_RULES, tables, nonconsecutive, stats):
+        return
+    candidates = [{d for d in range(9) if int(variant81._candidates(states, 0, cell)) >> d & 1} for cell in range(81)]
+    empty = [cell for cell in range(81) if int(states[0, variant81.S_UNSOLVED + (cell >> 6)]) >> (cell & 63) & 1]
+    expected = _branch_cell_by_hand(candidates, empty, puzzle.geometry)
+    assert variant81._choose_cell(states, 0, 2, False, np.ones(1, np.uint64), tables.peers) == expected
+    # the cell-by-cell kernel's choice on the same candidates (a filled cell holds its digit as its value)
+    cand = np.array([sum(1 << d for d in digits) for digits in candidates], np.uint64)
+    value = np.array([0 if cell in empty else min(candidates[cell]) + 1 for cell in range(81)], np.uint8)
+    assert variant._choose_cell(cand, value, 81, 2, False, np.ones(1, np.uint64), puzzle.geometry.tables) == expected
 
 
 @pytest.mark.parametrize("geometry", GEOMETRIES, ids=lambda g: g.name)

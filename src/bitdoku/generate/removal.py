@@ -16,15 +16,25 @@ from bitdoku.engines.bitmask import geometry_kernel_tables
 from bitdoku.engines.result import Status, default_max_nodes
 from bitdoku.errors import InvalidGridError, SearchLimitError
 from bitdoku.generate.budget import Budget
+from bitdoku.geometry import Geometry
 from bitdoku.grid import Grid
 from bitdoku.kernels import dig
-from bitdoku.kernels.status import HIDDEN_SINGLES, LIMIT_REACHED, NAKED_SINGLES
+from bitdoku.kernels.status import ALL_RULES, HIDDEN_SINGLES, LIMIT_REACHED, NAKED_SINGLES
 from bitdoku.shape import Shape
 from bitdoku.solver import search
 
-#: The rules of a uniqueness check that may take as many nodes as it needs: naked and hidden singles, whose nodes
-#: are cheaper than with locked candidates too (the generic kernel; 9x9 always runs its own full set).
+#: The rules of a uniqueness check that may take as many nodes as it needs, on a classic grid: naked and hidden
+#: singles, whose nodes are cheaper than with locked candidates too (the generic kernel; 9x9 always runs its own
+#: full set). Variants check with every rule (``exact_check_rules``).
 EXACT_CHECK_RULES = NAKED_SINGLES | HIDDEN_SINGLES
+
+
+def exact_check_rules(geometry: Geometry) -> int:
+    """The rules of an uncapped uniqueness check on ``geometry``: ``EXACT_CHECK_RULES`` for a classic grid, all
+    rules for a variant, whose extra units make locked candidates pay many times over (9x9 minimal anti-knight
+    puzzles: 7,466 check nodes an attempt with singles alone, 1,030 with locked candidates, 3.3x the puzzles a
+    second; jigsaw 4-6x; benchmarks/results/variant_nodes.md)."""
+    return EXACT_CHECK_RULES if geometry.is_classic else ALL_RULES
 #: The most nodes one removal call may spend before it returns to the driver (well under a second).
 CALL_NODES = 20_000
 
@@ -99,7 +109,8 @@ def removable_clues(puzzle: Grid, *, max_nodes: int | None = None) -> list[int]:
     solution = np.frombuffer(result.solution.cells, dtype=np.uint8).copy()  # type: ignore[union-attr]
     removable = np.zeros(shape.n_cells, dtype=np.bool_)
     counters = np.zeros(dig.N_DIG_COUNTERS, dtype=np.int64)
-    code = dig.removable_clues(cells, solution, shape.n, units, cell_units, peers, budget, EXACT_CHECK_RULES,
+    code = dig.removable_clues(cells, solution, shape.n, units, cell_units, peers, budget,
+                               exact_check_rules(puzzle.geometry),
                                removable, counters, np.zeros(1, np.int64))
     if code == LIMIT_REACHED:  # a check spent its budget: some clue is undecided
         raise SearchLimitError(budget, 1)

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from bitdoku.engines.bitmask import geometry_kernel_tables
 from bitdoku.engines.result import default_max_nodes
-from bitdoku.generate.removal import EXACT_CHECK_RULES
+from bitdoku.generate.removal import exact_check_rules
 from bitdoku.generate.symmetry import Symmetry, reachable_clue_counts
 from bitdoku.geometry import Geometry
 from bitdoku.kernels.status import ALL_RULES
@@ -41,7 +41,8 @@ class Request:
     removable. ``difficulty``: a level of ``bitdoku.rate``; ``rating``: a score range, both ends included.
     ``max_nodes`` and ``time_limit`` bound the work spent on one puzzle; ``check_nodes`` bounds one uniqueness
     check and ``check_rules`` are the rules of its search: all of them when checks are capped (they decide more
-    checks within the cap), naked and hidden singles when not (cheaper nodes; measured in benchmarks/RESULTS.md).
+    checks within the cap), naked and hidden singles when not (cheaper nodes; measured in benchmarks/RESULTS.md), but
+    all of them again for a variant (``removal.exact_check_rules``).
     """
 
     shape: Shape
@@ -100,7 +101,7 @@ class Request:
             raise ValueError(f"time_limit must be a positive number of seconds, not {time_limit}")
         capped = not minimal and shape.n in NEAR_MINIMAL_CHECK_NODES
         check_nodes = NEAR_MINIMAL_CHECK_NODES[shape.n] if capped else budget
-        check_rules = ALL_RULES if capped else EXACT_CHECK_RULES
+        check_rules = ALL_RULES if capped else exact_check_rules(geometry)
         return cls(shape, symmetry, minimal, clues, difficulty, rating, budget, seconds, check_nodes, check_rules,
                    geometry)
 

@@ -21,7 +21,8 @@ The rules, at every node, to a fixpoint:
   regions and knight or king relations here. Each cell's peers are a bit set over the cells (``peer_sets``), so
   the test is an AND of two or three rows.
 
-Branching takes the empty cell with the fewest candidates (minimum remaining values). The state is copied on
+Branching takes the empty cell with the fewest candidates (minimum remaining values), among two-candidate cells
+the one whose digits its peers hold most (``_pair_score``). The state is copied on
 branch: a level of the stack is the candidates (uint64, so N up to 64) and values of every cell, N*N*9 bytes
 (729 for 9x9). The stack starts at ``START_DEPTH`` levels and doubles when a search goes deeper, so memory
 follows the depth actually reached, never more than (empty cells + 1) levels. A workspace from
@@ -311,13 +312,36 @@ def _propagate(cand, value, queue, queued, n, tables, flags, stats, sees, places
 
 
 @njit(cache=True, nogil=True)
-def _choose_cell(cand, value, n_cells, good_enough, randomised, rng):
+def _pair_score(cand, value, cell, tables):
+    """How much a two-candidate cell's digits weigh among its peers: the empty peers that hold either digit, those
+    with two candidates counted six times (``variant81._pair_score``, whose choice this must match)."""
+    digits = cand[cell]
+    score = 0
+    for i in range(tables.peer_start[cell], tables.peer_start[cell + 1]):
+        peer = tables.peers[i]
+        if value[peer] == 0 and cand[peer] & digits != 0:
+            score += popcount(cand[peer] & digits) * (6 if popcount(cand[peer]) == 2 else 1)
+    return score
+
+
+@njit(cache=True, nogil=True)
+def _choose_cell(cand, value, n_cells, good_enough, randomised, rng, tables):
     """The empty cell with the fewest candidates, or -1 when the grid is full: the classic cell-by-cell kernel's
-    choice (``dfs``), the first one stopping at ``good_enough`` candidates, or one drawn at random among the ties
-    when ``randomised``."""
+    choice (``dfs``), the first one stopping at ``good_enough`` candidates, except that among two-candidate cells
+    it takes the one with the highest ``_pair_score`` (the first such; fewer nodes); or one drawn at random among
+    the ties when ``randomised``."""
     if randomised:
         return dfs._choose_cell_at_random((value, cand), n_cells, rng)
-    return dfs._choose_cell((value, cand), n_cells, good_enough)
+    best = dfs._choose_cell((value, cand), n_cells, good_enough)
+    if best < 0 or popcount(cand[best]) != 2:
+        return best
+    best_score = -1
+    for cell in range(best, n_cells):  # the cells before the first two-candidate one have more
+        if value[cell] == 0 and popcount(cand[cell]) == 2:
+            score = _pair_score(cand, value, cell, tables)
+            if score > best_score:
+                best, best_score = cell, score
+    return best
 
 
 @njit(cache=True, nogil=True)
@@ -356,7 +380,7 @@ def search_in(ws, cells, n, tables, limit, max_nodes, flags, solutions, stats, r
     depth = 0  # open frames; frame f branches from level f into level f + 1; the current state is level ``depth``
     status = COMPLETE
     while True:
-        cell = _choose_cell(cands[depth], values[depth], n_cells, good_enough, randomised, rng)
+        cell = _choose_cell(cands[depth], values[depth], n_cells, good_enough, randomised, rng, tables)
         if cell < 0:
             found = stats[STAT_SOLUTIONS]
             if found < solutions.shape[0]:

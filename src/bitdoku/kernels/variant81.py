@@ -22,11 +22,11 @@ operations whatever the geometry:
   forbids e to its neighbours (``variant._consecutive_support``'s rule, a digit at a time).
 
 These are exactly the rules of ``variant.py``, run to the same fixpoint, and the branching is the same (the first
-empty cell with the fewest candidates, from bit-sliced 4-bit counts; with ``RANDOM_ORDER`` the same reservoir
-draws), so the two kernels visit the same nodes and, with the same seed, draw the same random grids: the tests
-hold them to that. A state is ``STATE_WORDS`` uint64 words (the nine boards, the empty cells and the boards of the
-last unit scan), 304 bytes,
-copied on branch into a stack of ``MAX_DEPTH`` levels allocated once per workspace.
+empty cell with the fewest candidates, from bit-sliced 4-bit counts, except that among two-candidate cells the one
+whose digits its peers hold most, ``_pair_score``; with ``RANDOM_ORDER`` the same reservoir draws), so the two
+kernels visit the same nodes and, with the same seed, draw the same random grids: the tests hold them to that. A
+state is ``STATE_WORDS`` uint64 words (the nine boards, the empty cells and the boards of the last unit scan), 304
+bytes, copied on branch into a stack of ``MAX_DEPTH`` levels allocated once per workspace.
 
 Status codes and stats slots are those of ``status.py``; the rule flags, ``RANDOM_ORDER`` and the caller's stop
 flag (``stop[0] != 0`` gives ``STOPPED``, checked with the node budget) are honoured.
@@ -336,13 +336,83 @@ def _count_of(c0, c1, c2, c3, cell_bit):
             + 8 * np.int64(c3 & cell_bit != 0))
 
 
-@njit(cache=True, nogil=True)
-def _choose_cell(states, k, good_enough, randomised, rng):
-    """The empty cell with the fewest candidates, the first such (the first with ``good_enough`` or fewer), or
-    with ``randomised`` one drawn among the ties by the draws of ``dfs._choose_cell_at_random``; -1 when full.
+@njit(cache=True, nogil=True, inline="always")
+def _bit_counts(states, k, word, unsolved):
+    """The candidates of every empty cell of a word, bit-sliced: four counter words, one ripple-carry addition
+    of each digit's board."""
+    c0 = c1 = c2 = c3 = np.uint64(0)
+    for digit in range(9):
+        carry = states[k, 2 * digit + word] & unsolved
+        c0, carry = c0 ^ carry, c0 & carry
+        c1, carry = c1 ^ carry, c1 & carry
+        c2, carry = c2 ^ carry, c2 & carry
+        c3 |= carry
+    return c0, c1, c2, c3
 
-    The candidates of every cell are counted at once, bit-sliced: four counter words a board word, one
-    ripple-carry addition of each digit's board."""
+
+@njit(cache=True, nogil=True)
+def _pair_score(states, k, cell, pairs0, pairs1, peers):
+    """How much a two-candidate cell's digits weigh among its peers: the peers that hold either digit, those with
+    two candidates counted six times (a guess there fills them at once). ``sudoku9._digit_score``'s idea; the
+    weight 6 (against 1, 3 and 10, and the two-candidate peers alone) took the fewest nodes on the variant sets
+    (benchmarks/results/variant_nodes.md)."""
+    word = cell >> 6
+    bit = _cell_bit(cell)
+    score = 0
+    for digit in range(9):
+        if states[k, 2 * digit + word] & bit != 0:
+            x0 = states[k, 2 * digit] & peers[cell, 0]
+            x1 = states[k, 2 * digit + 1] & peers[cell, 1]
+            score += popcount(x0) + popcount(x1) + 5 * (popcount(x0 & pairs0) + popcount(x1 & pairs1))
+    return score
+
+
+@njit(cache=True, nogil=True)
+def _choose_cell(states, k, good_enough, randomised, rng, peers):
+    """The empty cell with the fewest candidates, -1 when full; with ``good_enough`` 1 the first cell with one
+    candidate at once. Among two-candidate cells, the one with the highest ``_pair_score`` (the first such):
+    fewer nodes than the first one in cell order. With ``randomised``, one drawn among the ties by the draws of
+    ``dfs._choose_cell_at_random`` (``_choose_cell_at_random``)."""
+    if randomised:
+        return _choose_cell_at_random(states, k, rng)
+    best = -1
+    best_count = 1 << 30
+    pairs0 = pairs1 = np.uint64(0)
+    for word in range(2):
+        unsolved = states[k, S_UNSOLVED + word]
+        if unsolved == 0:
+            continue
+        c0, c1, c2, c3 = _bit_counts(states, k, word, unsolved)
+        if good_enough == 1 and _equal(c0, c1, c2, c3, 1) & unsolved != 0:
+            return 64 * word + lowest_bit_index(_equal(c0, c1, c2, c3, 1) & unsolved)
+        pairs = _equal(c0, c1, c2, c3, 2) & unsolved
+        if word == 0:
+            pairs0 = pairs
+        else:
+            pairs1 = pairs
+        for count in range(1, min(best_count, 10)):
+            equal = _equal(c0, c1, c2, c3, count) & unsolved
+            if equal != 0:
+                best, best_count = 64 * word + lowest_bit_index(equal), count
+                break
+    if best_count != 2 or popcount(pairs0) + popcount(pairs1) == 1:
+        return best
+    best_score = -1
+    for word in range(2):
+        cells = pairs0 if word == 0 else pairs1
+        while cells != 0:
+            cell = 64 * word + lowest_bit_index(cells)
+            cells &= cells - np.uint64(1)
+            score = _pair_score(states, k, cell, pairs0, pairs1, peers)
+            if score > best_score:
+                best, best_score = cell, score
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _choose_cell_at_random(states, k, rng):
+    """An empty cell with the fewest candidates drawn among the ties (reservoir sampling, the draws of
+    ``dfs._choose_cell_at_random``); -1 when full."""
     best = -1
     best_count = 1 << 30
     ties = 0
@@ -350,25 +420,7 @@ def _choose_cell(states, k, good_enough, randomised, rng):
         unsolved = states[k, S_UNSOLVED + word]
         if unsolved == 0:
             continue
-        c0 = c1 = c2 = c3 = np.uint64(0)
-        for digit in range(9):
-            carry = states[k, 2 * digit + word] & unsolved
-            c0, carry = c0 ^ carry, c0 & carry
-            c1, carry = c1 ^ carry, c1 & carry
-            c2, carry = c2 ^ carry, c2 & carry
-            c3 |= carry
-        if not randomised:
-            enough = np.uint64(0)
-            for count in range(1, good_enough + 1):
-                enough |= _equal(c0, c1, c2, c3, count)
-            if enough & unsolved != 0:
-                return 64 * word + lowest_bit_index(enough & unsolved)
-            for count in range(good_enough + 1, min(best_count, 10)):
-                equal = _equal(c0, c1, c2, c3, count) & unsolved
-                if equal != 0:
-                    best, best_count = 64 * word + lowest_bit_index(equal), count
-                    break
-            continue
+        c0, c1, c2, c3 = _bit_counts(states, k, word, unsolved)
         cells = unsolved
         while cells != 0:
             low = lowest_bit_index(cells)
@@ -378,7 +430,7 @@ def _choose_cell(states, k, good_enough, randomised, rng):
                 best, best_count, ties = 64 * word + low, count, 1
             elif count == best_count:
                 ties += 1
-                if below(rng, ties) == 0:  # reservoir sampling, as dfs._choose_cell_at_random
+                if below(rng, ties) == 0:
                     best = 64 * word + low
     return best
 
@@ -483,7 +535,7 @@ def search_in(ws, cells, tables, limit, max_nodes, flags, solutions, stats, rng,
     depth = 0  # open frames; frame f branches from level f into level f + 1; the current state is level ``depth``
     status = COMPLETE
     while True:
-        cell = _choose_cell(states, depth, good_enough, randomised, rng)
+        cell = _choose_cell(states, depth, good_enough, randomised, rng, tables.peers)
         if cell < 0:
             found = stats[STAT_SOLUTIONS]
             if found < solutions.shape[0]:

@@ -1,0 +1,250 @@
+"""Where the 9x9 variant kernel's nodes and time go, and a revision of it against the working tree (issue 14).
+
+Run from the repository root (with ``PYTHONPATH=src`` or after ``pip install -e .``); the sets are the saved ones
+of ``variants_bench.py generate`` (``benchmarks/data/variants``)::
+
+    python benchmarks/variant_nodes_bench.py solve [--old ca86c25] [--only x ...] [--first N] [--rounds 3]
+    python benchmarks/variant_nodes_bench.py profile [--only ...] [--first 300]
+    python benchmarks/variant_nodes_bench.py generate [--old ca86c25] [--only ...] [--count 200] [--rounds 2]
+    python benchmarks/variant_nodes_bench.py fill --only nonconsecutive --count 40
+
+* ``solve``: each set searched to two solutions (the uniqueness check) by ``kernels/variant81.py`` as it was at
+  revision ``--old`` (``git show``, imported from a temporary file) and as it is now, in one process, rounds
+  interleaved (old, new, old, new, ...): nodes (mean, median, max: exact) and µs (call median, batch mean;
+  medians of the rounds, ratios within the run). Every puzzle must have exactly one solution on both.
+* ``profile``: on the current kernel, what a search is made of: nodes, guesses, backtracks (nodes whose
+  propagation ended in a contradiction), placements; and where the generator's time goes (the random fill against
+  the removal pass's uniqueness checks, ``kernels.make.attempt_rows``), with the checks on naked and hidden singles
+  against every rule.
+* ``fill``: the heavy tail of the generator's random fill: nodes of unrestarted random searches of the empty grid
+  (one a seed), and the best a fixed restart budget could do on that sample.
+* ``generate``: ``variants_bench.py generate --check`` on the tree of revision ``--old`` (``git archive`` into a
+  temporary directory) and on the working tree, alternately, one process each, set by set: unique minimal
+  puzzles a second, one thread. ``--check`` makes both runs prove they made the committed puzzles.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from variants_bench import SETS, geometry_of, load_set
+
+from bitdoku.generate.removal import EXACT_CHECK_RULES
+from bitdoku.generate.request import Request
+from bitdoku.generate.symmetry import orbits
+from bitdoku.kernels import fill, make, variant81
+from bitdoku.kernels import status as codes
+from bitdoku.kernels.rng import new_state
+from bitdoku.kernels.variant import workspace_for
+
+REPO = Path(__file__).resolve().parents[1]
+KERNEL = "src/bitdoku/kernels/variant81.py"
+
+
+def old_kernel(revision: str, where: Path):
+    """``variant81.py`` as it was at ``revision``, imported as a module of its own."""
+    path = where / f"variant81_{revision}.py"
+    path.write_text(subprocess.run(["git", "show", f"{revision}:{KERNEL}"], cwd=REPO, check=True,
+                                   capture_output=True, text=True).stdout)
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def run_kernel(kernel, tables, cells: np.ndarray) -> tuple[list[float], np.ndarray, float]:
+    """Each puzzle through ``kernel.search`` (timed around the call), then the set through ``count_many``:
+    (seconds a call, nodes, batch seconds a puzzle)."""
+    stop = np.zeros(1, np.int64)
+    solutions = np.zeros((1, 81), np.uint8)
+    stats = np.zeros(codes.N_STATS, np.int64)
+    seconds, nodes = [], np.zeros(len(cells), np.int64)
+    for row in range(len(cells)):
+        start = time.perf_counter()
+        status = kernel.search(cells[row], tables, 2, 10**9, codes.ALL_RULES, solutions, stats, stop)
+        seconds.append(time.perf_counter() - start)
+        nodes[row] = stats[codes.STAT_NODES]
+        if status != codes.COMPLETE or stats[codes.STAT_SOLUTIONS] != 1:
+            raise SystemExit(f"puzzle {row}: status {status}, {stats[codes.STAT_SOLUTIONS]} solutions")
+    statuses, counts, batch_nodes = (np.zeros(len(cells), np.int64) for _ in range(3))
+    start = time.perf_counter()
+    kernel.count_many(cells, tables, 2, 10**9, codes.ALL_RULES, statuses, counts, batch_nodes, stop)
+    batch = (time.perf_counter() - start) / len(cells)
+    if not (counts == 1).all() or not (batch_nodes == nodes).all():
+        raise SystemExit("count_many disagrees with search")
+    return seconds, nodes, batch
+
+
+def set_cells(name: str, first: int | None):
+    geometry, puzzles = load_set(name)
+    return geometry, np.stack([np.frombuffer(p.cells, np.uint8) for p in puzzles[:first]])
+
+
+def solve(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory() as where:
+        kernels = {"old": old_kernel(args.old, Path(where)), "new": variant81}
+        print(f"load {os.getloadavg()[0]:.1f}; old = {args.old}, new = working tree")
+        print("| set | puzzles | nodes mean old / new (ratio) | nodes median old / new | nodes max old / new | "
+              "call median µs old / new (ratio) | batch µs a puzzle old / new (ratio) |")
+        print("|---|---:|---|---|---|---|---|")
+        for name in args.only:
+            geometry, cells = set_cells(name, args.first)
+            # one Tables81 class for both: with two NamedTuple classes of the same name in one process, Numba's
+            # dispatch of the second kernel called costs ~100 µs a call (measured; the tables are the same masks)
+            tables = {key: variant81.board_tables(geometry) for key in kernels}
+            for key, kernel in kernels.items():
+                run_kernel(kernel, tables[key], cells[:2])  # compile or load
+            medians: dict[str, list[float]] = {key: [] for key in kernels}
+            batches: dict[str, list[float]] = {key: [] for key in kernels}
+            nodes = {}
+            for _ in range(args.rounds):
+                for key, kernel in kernels.items():
+                    seconds, nodes[key], batch = run_kernel(kernel, tables[key], cells)
+                    medians[key].append(statistics.median(seconds))
+                    batches[key].append(batch)
+            old, new = nodes["old"], nodes["new"]
+            call = {key: 1e6 * statistics.median(medians[key]) for key in kernels}
+            batch = {key: 1e6 * statistics.median(batches[key]) for key in kernels}
+            print(f"| {name} | {len(cells)} | {old.mean():.1f} / {new.mean():.1f} ({old.sum() / new.sum():.2f}x) | "
+                  f"{np.median(old):.0f} / {np.median(new):.0f} | {old.max()} / {new.max()} | "
+                  f"{call['old']:.1f} / {call['new']:.1f} ({call['old'] / call['new']:.2f}x) | "
+                  f"{batch['old']:.1f} / {batch['new']:.1f} ({batch['old'] / batch['new']:.2f}x) |", flush=True)
+        print(f"load at the end {os.getloadavg()[0]:.1f}")
+
+
+def profile(args: argparse.Namespace) -> None:
+    print(f"load {os.getloadavg()[0]:.1f}")
+    print("| set | nodes | guesses | backtracks (share of nodes) | placements |")
+    print("|---|---:|---:|---:|---:|")
+    for name in args.only:
+        geometry, cells = set_cells(name, args.first)
+        tables = variant81.board_tables(geometry)
+        stats = np.zeros(codes.N_STATS, np.int64)
+        no_solutions = np.zeros((0, 81), np.uint8)
+        total = np.zeros(4, np.int64)
+        for row in cells:
+            variant81.search(row, tables, 2, 10**9, codes.ALL_RULES, no_solutions, stats, np.zeros(1, np.int64))
+            total += stats[[codes.STAT_NODES, codes.STAT_GUESSES, codes.STAT_BACKTRACKS, codes.STAT_PLACEMENTS]]
+        n = len(cells)
+        print(f"| {name} | {total[0] / n:.1f} | {total[1] / n:.1f} | {total[2] / n:.1f} "
+              f"({total[2] / total[0]:.0%}) | {total[3] / n:.1f} |", flush=True)
+    print()
+    print("| set | rules of the checks | attempts/s | fill ms (nodes) | checks ms | check nodes an attempt |")
+    print("|---|---|---:|---:|---:|---:|")
+    for name in args.only:
+        _profile_generation(name, args.count)
+
+
+def _profile_generation(name: str, count: int) -> None:
+    geometry = geometry_of(name)
+    request = Request.make("3x3", minimal=True, variant=geometry)
+    orbit_table = orbits(request.shape, request.symmetry)
+    seeds = (np.arange(count, dtype=np.uint64) * np.uint64(2654435761) + np.uint64(7)).reshape(count, 1)
+    stop = np.zeros(1, np.int64)
+    ws = workspace_for(9, request.tables[2])
+    out = np.zeros(81, np.uint8)
+    make.attempt_rows(seeds[:1].copy(), 9, *request.tables, orbit_table, 0, request.check_nodes, EXACT_CHECK_RULES,
+                      10**9, False, np.zeros((1, 81), np.uint8), np.zeros((1, 81), np.uint8),
+                      np.zeros((1, make.N_OUTCOME), np.int64), stop)  # compile or load, untimed
+    made = {}
+    for label, rules in (("naked + hidden singles", EXACT_CHECK_RULES), ("all rules", codes.ALL_RULES)):
+        rngs = seeds.copy()
+        start = time.perf_counter()
+        fill_nodes = 0
+        for row in range(count):
+            fill_nodes += fill.random_solution(rngs[row], 9, *request.tables, 10**9, out, ws, stop)[1]
+        fill_seconds = time.perf_counter() - start
+        rngs = seeds.copy()
+        puzzles = np.zeros((count, 81), np.uint8)
+        solutions = np.zeros_like(puzzles)
+        outcome = np.zeros((count, make.N_OUTCOME), np.int64)
+        start = time.perf_counter()
+        make.attempt_rows(rngs, 9, *request.tables, orbit_table, 0, request.check_nodes, rules, 10**9, False,
+                          puzzles, solutions, outcome, stop)
+        seconds = time.perf_counter() - start
+        made[label] = puzzles
+        print(f"| {name} | {label} | {count / seconds:.1f} | {1e3 * fill_seconds / count:.3f} "
+              f"({fill_nodes / count:.0f}) | {1e3 * (seconds - fill_seconds) / count:.3f} | "
+              f"{outcome[:, make.CHECK_NODES].mean():.0f} |", flush=True)
+    if not (made["all rules"] == made["naked + hidden singles"]).all():
+        raise SystemExit(f"{name}: the rules of the checks changed the puzzles")
+
+
+def fill_runs(args: argparse.Namespace) -> None:
+    """Nodes an unrestarted random search of the empty grid takes to its first grid (``--count`` seeds), and what
+    a fixed restart budget b would cost on that sample: b / P(run <= b) nodes a grid."""
+    for name in args.only:
+        tables = variant81.board_tables(geometry_of(name))
+        found = np.zeros((1, 81), np.uint8)
+        stats = np.zeros(codes.N_STATS, np.int64)
+        runs = []
+        for seed in range(args.count):
+            code = variant81.search_in(variant81.new_workspace(), np.zeros(81, np.uint8), tables, 1, 10**6,
+                                       codes.ALL_RULES | codes.RANDOM_ORDER, found, stats, new_state(seed),
+                                       np.zeros(0, np.uint8), np.int64(-1), np.zeros(1, np.int64))
+            runs.append(int(stats[codes.STAT_NODES]) if code == codes.LIMIT_REACHED else 10**9)
+        runs.sort()
+        costs = {b: b * len(runs) / sum(r <= b for r in runs) for b in runs[: len(runs) // 2]}
+        best = min(costs, key=costs.get)
+        print(f"{name}: {len(runs)} runs, nodes min {runs[0]}, median {runs[len(runs) // 2]}, max {runs[-1]}; "
+              f"best fixed restart budget {best} nodes: {costs[best]:.0f} nodes a grid", flush=True)
+
+
+def generate(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory() as where:
+        archive = subprocess.run(["git", "archive", args.old, "src", "benchmarks"], cwd=REPO, check=True,
+                                 capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", where], input=archive, check=True)
+        trees = {"old": Path(where), "new": REPO}
+        print(f"load {os.getloadavg()[0]:.1f}; old = {args.old}, new = working tree; minimal puzzles a second")
+        print("| set | puzzles | old /s (runs) | new /s (runs) | ratio of the medians |")
+        print("|---|---:|---|---|---:|")
+        for name in args.only:
+            rates: dict[str, list[float]] = {"old": [], "new": []}
+            for _ in range(args.rounds):
+                for key, tree in trees.items():
+                    rates[key].append(_generate_rate(tree, name, args.count, Path(where) / f"{key}.md",
+                                                     Path(where) / f"numba-cache-{key}"))
+            old, new = statistics.median(rates["old"]), statistics.median(rates["new"])
+            print(f"| {name} | {args.count} | {old:.1f} ({', '.join(f'{r:.1f}' for r in rates['old'])}) | "
+                  f"{new:.1f} ({', '.join(f'{r:.1f}' for r in rates['new'])}) | {new / old:.2f}x |", flush=True)
+        print(f"load at the end {os.getloadavg()[0]:.1f}")
+
+
+def _generate_rate(tree: Path, name: str, count: int, results: Path, cache: Path) -> float:
+    """One ``variants_bench.py generate --check`` run of a tree on one set: minimal puzzles a second. ``cache``:
+    the tree's own Numba cache (the two trees' kernels share names), compiled by its first run, untimed."""
+    env = dict(os.environ, PYTHONPATH=str(tree / "src"), NUMBA_CACHE_DIR=str(cache))
+    # the saved sets live in this repository; the old tree's copy is the same (generate --check compares)
+    lines = subprocess.run([sys.executable, str(tree / "benchmarks" / "variants_bench.py"), "generate", "--check",
+                            "--only", name, "--count", str(count), "--results", str(results)], env=env, check=True,
+                           capture_output=True, text=True).stdout.splitlines()
+    row = [line for line in lines if line.startswith(f"| {name} |")][-1]
+    return float(row.strip("| \n").split("|")[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("step", choices=("solve", "profile", "generate", "fill"))
+    parser.add_argument("--only", nargs="*", default=[s for s in SETS if s != "nonconsecutive"], choices=SETS)
+    parser.add_argument("--old", default="ca86c25", help="the revision to compare with (default ca86c25)")
+    parser.add_argument("--first", type=int, default=None, help="only the first puzzles of each set")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--count", type=int, default=200, help="puzzles a generation run (profile: attempts)")
+    args = parser.parse_args()
+    {"solve": solve, "profile": profile, "generate": generate, "fill": fill_runs}[args.step](args)
+
+
+if __name__ == "__main__":
+    main()
