@@ -273,14 +273,26 @@ def _locked(st, k, n, r, c, bands):
 
 @njit(cache=True, nogil=True)
 def _locked_digit(st, k, n, r, c, digit, bands):
-    """Pointing and claiming for one digit: O(N * r) word operations."""
+    """Pointing and claiming for one digit: O(N * r) word operations.
+
+    The boxes, rows and columns where the digit is filled in are skipped: a placement has already cleared the
+    rest of its box, row and column, so pointing and claiming cannot strike anything there (at 45 % fill that
+    is half the units; benchmarks/results/node25.md).
+    """
     base = digit * n
     changed = 0
+    taken = ZERO  # the columns where the digit is filled in (a filled cell keeps its digit's bit)
     # From the rows of each band: a box whose digit sits in one row (pointing along the row), and a row whose
     # digit sits in one box (claiming).
     for band in range(0, n, r):
+        here = ZERO
+        for row in range(band, band + r):
+            here |= st[k, base + row] & ~st[k, n * n + row]
+        taken |= here
         for stack in range(r):
             mask = _stack_mask(c, stack)
+            if here & mask != ZERO:
+                continue
             rows_with = 0
             last_row = -1
             for row in range(band, band + r):
@@ -292,8 +304,8 @@ def _locked_digit(st, k, n, r, c, digit, bands):
                 changed += 1
         for row in range(band, band + r):
             word = st[k, base + row]
-            if word == ZERO:
-                continue  # no place at all: hidden singles say so (locked candidates only remove)
+            if word == ZERO or word & here != ZERO:
+                continue  # no place at all (hidden singles say so: locked candidates only remove), or filled
             mask = _stack_mask(c, lowest_bit_index(word) // c)
             if word & ~mask == ZERO:
                 for other in range(band, band + r):
@@ -317,10 +329,11 @@ def _locked_digit(st, k, n, r, c, digit, bands):
             columns = present & _stack_mask(c, stack)
             if columns != ZERO and columns & (columns - ONE) == ZERO:
                 single |= columns
+        single &= ~taken
         bands[b] = single
         pointed_twice |= pointed & single
         pointed |= single
-    confined = once & ~twice
+    confined = once & ~twice & ~taken
     if pointed == ZERO and confined == ZERO:
         return changed
     for b in range(bands.shape[0]):
