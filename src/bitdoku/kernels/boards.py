@@ -812,18 +812,21 @@ def _naked_pairs(st, k, n, r, c, work):
     count = _bivalue_cells(st, k, n, work)
     changed = 0
     for a in range(count):
+        pair = work[a, 2]
         for b in range(a + 1, count):
-            if work[a, 2] != work[b, 2]:
+            if work[b, 2] != pair:
                 continue
             r1, c1, r2, c2 = np.int64(work[a, 0]), np.int64(work[a, 1]), np.int64(work[b, 0]), np.int64(work[b, 1])
             same_box = r1 // r == r2 // r and c1 // c == c2 // c
             if r1 != r2 and c1 != c2 and not same_box:
                 continue
-            digits = work[a, 2]
+            # the rows the shared units cross: all for a column, the band for a box, else the one row
+            first, last = (0, n) if c1 == c2 else ((r1 // r) * r, (r1 // r) * r + r) if same_box else (r1, r1 + 1)
+            digits = pair
             while digits != ZERO:
                 digit = lowest_bit_index(digits)
                 digits &= digits - ONE
-                for row in range(n):
+                for row in range(first, last):
                     mask = _pair_unit_columns(row, r1, c1, r2, c2, r, c, same_box)
                     if mask != ZERO:
                         changed += _clear_digit(st, k, n, digit, row, mask)
