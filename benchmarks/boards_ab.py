@@ -43,15 +43,19 @@ H20 = [461, 467, 462, 463, 495, 452, 491, 471, 450, 453, 486, 493, 481, 479, 451
 
 def reference_kernel(commit: str, folder: Path) -> ModuleType:
     """``boards.py`` at ``commit``, imported as a module of its own (its own Numba cache entries)."""
+    resolved = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short=12", commit],
+                              capture_output=True, text=True)
     source = subprocess.run(["git", "-C", str(REPO), "show", f"{commit}:src/bitdoku/kernels/boards.py"],
                             capture_output=True, text=True)
-    if source.returncode != 0:
+    if resolved.returncode != 0 or source.returncode != 0:
         sys.exit(f"boards_ab: cannot read boards.py at {commit!r}: {source.stderr.strip()}")
-    path = folder / f"boards_ref_{commit}.py"
-    path.write_text(source.stdout)
+    path = folder / f"boards_ref_{resolved.stdout.strip()}.py"
+    if not path.is_file() or path.read_text() != source.stdout:  # kept: Numba's cache knows it by its path
+        path.write_text(source.stdout)
     spec = importlib.util.spec_from_file_location(path.stem, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[path.stem] = module  # Numba's cache finds the module's globals by its name
     spec.loader.exec_module(module)
     return module
 
@@ -110,31 +114,32 @@ def main() -> None:
     shape = Shape.infer(puzzles.shape[1])
     spec = args.instances or (["H20"] if args.mode == "first" else ["300-499"])
     indices = chosen(spec, len(puzzles))
-    with tempfile.TemporaryDirectory() as folder:
-        kernels = {"ref": reference_kernel(args.ref, Path(folder)), "new": boards}
-        for kernel in kernels.values():
-            run(kernel, puzzles[0], shape, args.mode, 10)  # compile or load before timing
-        totals: dict[str, list[float]] = {name: [] for name in kernels}
+    folder = Path(tempfile.gettempdir()) / "bitdoku-boards-ab"
+    folder.mkdir(exist_ok=True)
+    kernels = {"ref": reference_kernel(args.ref, folder), "new": boards}
+    for kernel in kernels.values():
+        run(kernel, puzzles[0], shape, args.mode, 10)  # compile or load before timing
+    totals: dict[str, list[float]] = {name: [] for name in kernels}
+    node_sum = 0
+    for round_number in range(args.rounds):
+        seconds = dict.fromkeys(kernels, 0.0)
         node_sum = 0
-        for round_number in range(args.rounds):
-            seconds = dict.fromkeys(kernels, 0.0)
-            node_sum = 0
-            for i, index in enumerate(indices):
-                order = list(kernels) if (i + round_number) % 2 == 0 else list(kernels)[::-1]
-                results = {}
-                for name in order:
-                    status, nodes, solution, spent = run(kernels[name], puzzles[index], shape, args.mode,
-                                                         args.nodes)
-                    results[name] = (status, nodes, solution)
-                    seconds[name] += spent
-                if results["ref"] != results["new"]:
-                    sys.exit(f"boards_ab: line {index + 1}: the kernels differ (status, nodes): "
-                             f"ref {results['ref'][:2]}, new {results['new'][:2]}")
-                node_sum += results["new"][1]
-            for name in kernels:
-                totals[name].append(seconds[name])
-            print(f"round {round_number + 1}: " + ", ".join(
-                f"{name} {seconds[name] * 1e6 / node_sum:.2f} µs a node" for name in kernels), flush=True)
+        for i, index in enumerate(indices):
+            order = list(kernels) if (i + round_number) % 2 == 0 else list(kernels)[::-1]
+            results = {}
+            for name in order:
+                status, nodes, solution, spent = run(kernels[name], puzzles[index], shape, args.mode,
+                                                     args.nodes)
+                results[name] = (status, nodes, solution)
+                seconds[name] += spent
+            if results["ref"] != results["new"]:
+                sys.exit(f"boards_ab: line {index + 1}: the kernels differ (status, nodes): "
+                         f"ref {results['ref'][:2]}, new {results['new'][:2]}")
+            node_sum += results["new"][1]
+        for name in kernels:
+            totals[name].append(seconds[name])
+        print(f"round {round_number + 1}: " + ", ".join(
+            f"{name} {seconds[name] * 1e6 / node_sum:.2f} µs a node" for name in kernels), flush=True)
     ref, new = statistics.median(totals["ref"]), statistics.median(totals["new"])
     print(f"\n{args.set} {args.mode}, {len(indices)} instances, {node_sum:,} nodes each way (equal), "
           f"{args.rounds} rounds: ref {ref * 1e6 / node_sum:.2f}, new {new * 1e6 / node_sum:.2f} µs a node "

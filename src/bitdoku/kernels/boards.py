@@ -2,8 +2,9 @@
 
 Representation: for each digit d and row i, one uint64 word holds the columns of row i where d may still go (a
 filled cell keeps its own digit's bit); one more word a row holds the row's open columns; two last words say
-which digits changed since hidden singles and locked candidates last looked at them. A state is N*N + N + 2
-words (5 KB for 25x25), copied to the next depth on a branch, as the 9x9 band kernel does.
+which digits changed since hidden singles and locked candidates last looked at them, and a last one which rows
+changed since naked singles last looked at them. A state is N*N + N + 3 words (5 KB for 25x25), copied to the
+next depth on a branch, as the 9x9 band kernel does.
 
 Why rows: every rule then costs O(N^2) word operations a pass, where the cell-by-cell kernel (``dfs``,
 ``propagate``) costs O(N^3) reads; a 25x25 node went from about 30-40 to a few microseconds (benchmarks/
@@ -91,6 +92,13 @@ def _dirty(n):
     return n * n + n
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _rows(n):
+    """The index of the changed-rows word (naked singles): a row's bit is set whenever one of its words may
+    have changed. Setting it too often only costs a scan; missing a change would lose a single."""
+    return n * n + n + 2
+
+
 @njit(cache=True, nogil=True)
 def _place(st, k, n, r, c, digit, row, col):
     """Fill (row, col) with 0-based ``digit`` in state k; False if the digit may not go there."""
@@ -104,8 +112,11 @@ def _place(st, k, n, r, c, digit, row, col):
         word = st[k, other * n + row]
         touched |= ((word >> np.uint64(col)) & ONE) << np.uint64(other)
         st[k, other * n + row] = word & clear
+    rows = ZERO  # the rows of the column that held the digit there
     for i in range(n):
-        st[k, base + i] &= clear
+        word = st[k, base + i]
+        rows |= ((word >> np.uint64(col)) & ONE) << np.uint64(i)
+        st[k, base + i] = word & clear
     band = (row // r) * r
     box_columns = ~_stack_mask(c, col // c)
     for i in range(band, band + r):
@@ -115,6 +126,7 @@ def _place(st, k, n, r, c, digit, row, col):
     dirty = _dirty(n)
     st[k, dirty] |= touched
     st[k, dirty + 1] |= touched
+    st[k, _rows(n)] |= rows | (((ONE << np.uint64(r)) - ONE) << np.uint64(band)) | _bit(row)
     return True
 
 
@@ -128,9 +140,19 @@ def _changed(st, k, n, digit):
 
 @njit(cache=True, nogil=True)
 def _naked(st, k, n, r, c, fill):
-    """Fill the open cells with one candidate (when ``fill``); -1 if an open cell has none, else the count."""
+    """Fill the open cells with one candidate (when ``fill``); -1 if an open cell has none, else the count.
+
+    Only the rows changed since the last pass are counted (``_rows``): a row that did not change holds no
+    single and no empty cell, or the last pass would have filled it or failed. Read live, so a row changed by a
+    single of this pass further down is counted in this pass, as a full scan would; the order of the singles,
+    and so the state a contradiction leaves for dom/wdeg's blame, is the full scan's.
+    """
     filled = 0
     for row in range(n):
+        if st[k, _rows(n)] & _bit(row) == ZERO:
+            continue
+        if fill:
+            st[k, _rows(n)] &= ~_bit(row)
         open_cells = st[k, n * n + row]
         if open_cells == ZERO:
             continue
@@ -301,6 +323,7 @@ def _locked_digit(st, k, n, r, c, digit, bands):
                     last_row = row
             if rows_with == 1 and st[k, base + last_row] & ~mask != ZERO:
                 st[k, base + last_row] &= mask
+                st[k, _rows(n)] |= _bit(last_row)
                 changed += 1
         for row in range(band, band + r):
             word = st[k, base + row]
@@ -311,6 +334,7 @@ def _locked_digit(st, k, n, r, c, digit, bands):
                 for other in range(band, band + r):
                     if other != row and st[k, base + other] & mask != ZERO:
                         st[k, base + other] &= ~mask
+                        st[k, _rows(n)] |= _bit(other)
                         changed += 1
     # From the columns of each band: a box whose digit sits in one column (pointing along the column, out of the
     # other bands), and a column whose digit sits in one band (claiming: the rest of that box loses it).
@@ -352,6 +376,7 @@ def _locked_digit(st, k, n, r, c, digit, bands):
             word = st[k, base + row]
             if word & drop != ZERO:
                 st[k, base + row] = word & ~drop
+                st[k, _rows(n)] |= _bit(row)
                 changed += 1
     return changed
 
@@ -582,7 +607,7 @@ def _search(cells, n, r, limit, max_nodes, max_backtracks, flags, solutions, sta
     helper, and of all it calls, for the literal type, which doubles the first compile."""
     stats[:] = 0
     c = n // r
-    words = n * n + n + 2
+    words = n * n + n + 3
     bands = np.empty(c, np.uint64)
     st = np.empty((depth, words), np.uint64)
     frames = np.empty((depth, 2), np.int64)
@@ -594,6 +619,7 @@ def _search(cells, n, r, limit, max_nodes, max_backtracks, flags, solutions, sta
     guided = guide.shape[0] == n * n
     if changed_cell >= 0 and guided and cells[changed_cell] == 0:
         st[0, (np.int64(guide[changed_cell]) - 1) * n + changed_cell // n] &= ~_bit(changed_cell % n)
+    st[0, _rows(n)] = full_mask(n)  # the root's rows are all new to naked singles
     stats[STAT_NODES] = 1
     work = _scratch(n)
     root = np.int64(0)
@@ -762,6 +788,7 @@ def _clear_digit(st, k, n, digit, row, mask):
         return 0
     st[k, digit * n + row] = word & ~mask
     _changed(st, k, n, digit)
+    st[k, _rows(n)] |= _bit(row)
     return 1
 
 
