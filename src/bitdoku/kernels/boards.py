@@ -2,9 +2,9 @@
 
 Representation: for each digit d and row i, one uint64 word holds the columns of row i where d may still go (a
 filled cell keeps its own digit's bit); one more word a row holds the row's open columns; two last words say
-which digits changed since hidden singles and locked candidates last looked at them, and a last one which rows
-changed since naked singles last looked at them. A state is N*N + N + 3 words (5 KB for 25x25), copied to the
-next depth on a branch, as the 9x9 band kernel does.
+which digits changed since hidden singles and locked candidates last looked at them, and two last ones which rows
+changed since naked singles and since the pairs last looked at them. A state is N*N + N + 4 words (5 KB for
+25x25), copied to the next depth on a branch, as the 9x9 band kernel does.
 
 Why rows: every rule then costs O(N^2) word operations a pass, where the cell-by-cell kernel (``dfs``,
 ``propagate``) costs O(N^3) reads; a 25x25 node went from about 30-40 to a few microseconds (benchmarks/
@@ -94,9 +94,17 @@ def _dirty(n):
 
 @njit(cache=True, nogil=True, inline="always")
 def _rows(n):
-    """The index of the changed-rows word (naked singles): a row's bit is set whenever one of its words may
-    have changed. Setting it too often only costs a scan; missing a change would lose a single."""
+    """The index of the first of the two changed-rows words (naked singles, then the pairs): a row's bit is set
+    whenever one of its words may have changed (``_mark_rows``). Setting it too often only costs a scan;
+    missing a change would lose a deduction."""
     return n * n + n + 2
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _mark_rows(st, k, n, rows):
+    """Note that the words of ``rows`` (a mask) may have changed, for naked singles and for the pairs."""
+    st[k, _rows(n)] |= rows
+    st[k, _rows(n) + 1] |= rows
 
 
 @njit(cache=True, nogil=True)
@@ -126,7 +134,7 @@ def _place(st, k, n, r, c, digit, row, col):
     dirty = _dirty(n)
     st[k, dirty] |= touched
     st[k, dirty + 1] |= touched
-    st[k, _rows(n)] |= rows | (((ONE << np.uint64(r)) - ONE) << np.uint64(band)) | _bit(row)
+    _mark_rows(st, k, n, rows | (((ONE << np.uint64(r)) - ONE) << np.uint64(band)) | _bit(row))
     return True
 
 
@@ -323,7 +331,7 @@ def _locked_digit(st, k, n, r, c, digit, bands):
                     last_row = row
             if rows_with == 1 and st[k, base + last_row] & ~mask != ZERO:
                 st[k, base + last_row] &= mask
-                st[k, _rows(n)] |= _bit(last_row)
+                _mark_rows(st, k, n, _bit(last_row))
                 changed += 1
         for row in range(band, band + r):
             word = st[k, base + row]
@@ -334,7 +342,7 @@ def _locked_digit(st, k, n, r, c, digit, bands):
                 for other in range(band, band + r):
                     if other != row and st[k, base + other] & mask != ZERO:
                         st[k, base + other] &= ~mask
-                        st[k, _rows(n)] |= _bit(other)
+                        _mark_rows(st, k, n, _bit(other))
                         changed += 1
     # From the columns of each band: a box whose digit sits in one column (pointing along the column, out of the
     # other bands), and a column whose digit sits in one band (claiming: the rest of that box loses it).
@@ -376,7 +384,7 @@ def _locked_digit(st, k, n, r, c, digit, bands):
             word = st[k, base + row]
             if word & drop != ZERO:
                 st[k, base + row] = word & ~drop
-                st[k, _rows(n)] |= _bit(row)
+                _mark_rows(st, k, n, _bit(row))
                 changed += 1
     return changed
 
@@ -588,7 +596,7 @@ def search_boards(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, g
     ``guide`` a solution to steer by (its digit tried first at each branch; empty for none) and
     ``changed_cell`` a cell where ``guide``'s digit is struck out first (-1 for none); ``stop`` an int64[1] flag
     read at every node (``STOPPED`` once another thread sets it). Returns ``COMPLETE``, ``LIMIT_REACHED``,
-    ``BUDGET_EXHAUSTED``, ``STOPPED``, ``INVALID`` or ``CONTRADICTION``. Memory: (N*N + N) * 8 bytes a
+    ``BUDGET_EXHAUSTED``, ``STOPPED``, ``INVALID`` or ``CONTRADICTION``. Memory: (N*N + N + 4) * 8 bytes a
     depth, the stack doubling as needed.
     """
     return _search(cells, n, r, limit, max_nodes, max_nodes, flags, solutions, stats, rng, guide, changed_cell,
@@ -607,7 +615,7 @@ def _search(cells, n, r, limit, max_nodes, max_backtracks, flags, solutions, sta
     helper, and of all it calls, for the literal type, which doubles the first compile."""
     stats[:] = 0
     c = n // r
-    words = n * n + n + 3
+    words = n * n + n + 4
     bands = np.empty(c, np.uint64)
     st = np.empty((depth, words), np.uint64)
     frames = np.empty((depth, 2), np.int64)
@@ -615,14 +623,14 @@ def _search(cells, n, r, limit, max_nodes, max_backtracks, flags, solutions, sta
     status = _load(cells, st, n, r, c)
     if status >= 0:
         return status
+    root = np.int64(0)
     weighted = weights.shape[0] == 3 * n
     guided = guide.shape[0] == n * n
     if changed_cell >= 0 and guided and cells[changed_cell] == 0:
         st[0, (np.int64(guide[changed_cell]) - 1) * n + changed_cell // n] &= ~_bit(changed_cell % n)
-    st[0, _rows(n)] = full_mask(n)  # the root's rows are all new to naked singles
+    _mark_rows(st, root, n, full_mask(n))  # the root's rows are all new to naked singles and the pairs
     stats[STAT_NODES] = 1
     work = _scratch(n)
-    root = np.int64(0)
     filled = _propagate(st, root, n, r, c, flags, bands, work)
     if filled < 0:
         return COMPLETE
@@ -776,8 +784,17 @@ def _scratch(n):
 
 @njit(cache=True, nogil=True)
 def _pairs(st, k, n, r, c, work):
-    """Naked pairs, then hidden pairs; the words changed."""
-    return _naked_pairs(st, k, n, r, c, work) + _hidden_pairs_rows(st, k, n) + _hidden_pairs_columns(st, k, n, work)
+    """Naked pairs, then hidden pairs; the words changed.
+
+    Naked pairs and hidden pairs in rows look only at what changed since the last pass (the second changed-rows
+    word): a pair whose two cells did not change, or a row that did not, was found by that pass and its
+    candidates struck then (they never come back), so looking again strikes nothing. The same pairs strike the
+    same candidates as a full pass, in the same order.
+    """
+    fresh = st[k, _rows(n) + 1]
+    st[k, _rows(n) + 1] = ZERO
+    return (_naked_pairs(st, k, n, r, c, work, fresh) + _hidden_pairs_rows(st, k, n, fresh)
+            + _hidden_pairs_columns(st, k, n, work))
 
 
 @njit(cache=True, nogil=True)
@@ -788,7 +805,7 @@ def _clear_digit(st, k, n, digit, row, mask):
         return 0
     st[k, digit * n + row] = word & ~mask
     _changed(st, k, n, digit)
-    st[k, _rows(n)] |= _bit(row)
+    _mark_rows(st, k, n, _bit(row))
     return 1
 
 
@@ -831,7 +848,7 @@ def _bivalue_cells(st, k, n, work):
 
 
 @njit(cache=True, nogil=True)
-def _naked_pairs(st, k, n, r, c, work):
+def _naked_pairs(st, k, n, r, c, work, fresh):
     """Two cells of a row, column or box with the same two candidates: no other cell of that unit keeps them.
 
     Sound on a stale list too: candidates only shrink, so both cells still hold nothing but those two digits.
@@ -841,8 +858,8 @@ def _naked_pairs(st, k, n, r, c, work):
     for a in range(count):
         pair = work[a, 2]
         for b in range(a + 1, count):
-            if work[b, 2] != pair:
-                continue
+            if work[b, 2] != pair or ((fresh >> work[a, 0]) | (fresh >> work[b, 0])) & ONE == ZERO:
+                continue  # not a pair, or neither cell changed since the last pass: its strikes are done
             r1, c1, r2, c2 = np.int64(work[a, 0]), np.int64(work[a, 1]), np.int64(work[b, 0]), np.int64(work[b, 1])
             same_box = r1 // r == r2 // r and c1 // c == c2 // c
             if r1 != r2 and c1 != c2 and not same_box:
@@ -878,10 +895,13 @@ def _pair_unit_columns(row, r1, c1, r2, c2, r, c, same_box):
 
 
 @njit(cache=True, nogil=True)
-def _hidden_pairs_rows(st, k, n):
-    """Two digits with the same two places in a row: those two cells keep only them."""
+def _hidden_pairs_rows(st, k, n, fresh):
+    """Two digits with the same two places in a row: those two cells keep only them. Only the rows in
+    ``fresh`` or changed since (``_pairs``)."""
     changed = 0
     for row in range(n):
+        if (fresh | st[k, _rows(n) + 1]) & _bit(row) == ZERO:
+            continue
         open_cells = st[k, n * n + row]
         for d1 in range(n):
             word = st[k, d1 * n + row]
