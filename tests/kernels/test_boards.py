@@ -27,6 +27,7 @@ from bitdoku.kernels.boards import (
     first_solution,
     is_box_geometry,
     search_boards,
+    state_words,
 )
 from bitdoku.kernels.dfs import search_generic
 from bitdoku.kernels.rng import new_state
@@ -132,7 +133,7 @@ def test_pairs_count_what_brute_force_counts(case, flags):
 def root_state(cells, shape):
     """State 0 of the bitboard kernel after loading the givens (or None if they break the rules)."""
     n, r = shape.n, shape.box_rows
-    st = np.empty((1, n * n + n + 2), np.uint64)
+    st = np.empty((1, state_words(n)), np.uint64)
     return st if _load(cells, st, n, r, n // r) < 0 else None
 
 
@@ -173,7 +174,7 @@ def test_blame_weighs_the_units_a_dead_end_leaves_empty():
     n, r = shape.n, shape.box_rows
     cells = np.zeros(shape.n_cells, np.uint8)
     cells[[0, 1, 2, 7]] = [1, 2, 3, 4]  # r1c1-r1c3 and r2c4
-    st = np.empty((1, n * n + n + 2), np.uint64)
+    st = np.empty((1, state_words(n)), np.uint64)
     assert _load(cells, st, n, r, n // r) == S.CONTRADICTION
     weights = np.ones(3 * n, np.int64)
     _blame(st, 0, n, r, n // r, weights)

@@ -101,6 +101,13 @@ def _rows(n):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def state_words(n):
+    """The words of one state: N*N digit words, N open-cells words, two changed-digits and two changed-rows
+    words."""
+    return n * n + n + 4
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _mark_rows(st, k, n, rows):
     """Note that the words of ``rows`` (a mask) may have changed, for naked singles and for the pairs."""
     st[k, _rows(n)] |= rows
@@ -499,7 +506,7 @@ def _choose_cell(st, k, n, good_enough, planes, randomised, rng):
 def _load(cells, st, n, r, c):
     """Set state 0 from the givens; -1 when fine, else INVALID or CONTRADICTION."""
     full = full_mask(n)
-    st[0, :] = full
+    st[0, :] = full  # every row changed, for naked singles and the pairs
     st[0, _dirty(n)] = full
     st[0, _dirty(n) + 1] = full
     invalid = False
@@ -615,7 +622,7 @@ def _search(cells, n, r, limit, max_nodes, max_backtracks, flags, solutions, sta
     helper, and of all it calls, for the literal type, which doubles the first compile."""
     stats[:] = 0
     c = n // r
-    words = n * n + n + 4
+    words = state_words(n)
     bands = np.empty(c, np.uint64)
     st = np.empty((depth, words), np.uint64)
     frames = np.empty((depth, 2), np.int64)
@@ -628,7 +635,6 @@ def _search(cells, n, r, limit, max_nodes, max_backtracks, flags, solutions, sta
     guided = guide.shape[0] == n * n
     if changed_cell >= 0 and guided and cells[changed_cell] == 0:
         st[0, (np.int64(guide[changed_cell]) - 1) * n + changed_cell // n] &= ~_bit(changed_cell % n)
-    _mark_rows(st, root, n, full_mask(n))  # the root's rows are all new to naked singles and the pairs
     stats[STAT_NODES] = 1
     work = _scratch(n)
     filled = _propagate(st, root, n, r, c, flags, bands, work)
