@@ -2,9 +2,10 @@
 
 Representation: for each digit d and row i, one uint64 word holds the columns of row i where d may still go (a
 filled cell keeps its own digit's bit); one more word a row holds the row's open columns; two last words say
-which digits changed since hidden singles and locked candidates last looked at them, and two last ones which rows
-changed since naked singles and since the pairs last looked at them. A state is N*N + N + 4 words (5 KB for
-25x25), copied to the next depth on a branch, as the 9x9 band kernel does.
+which digits changed since hidden singles and locked candidates last looked at them, two which rows changed since
+naked singles and since the pairs last looked at them, and one a digit for the rows of that digit that changed
+since hidden singles last looked at it. A state is N*N + 2N + 4 words (5.2 KB for 25x25), copied to the next depth
+on a branch, as the 9x9 band kernel does.
 
 Why rows: every rule then costs O(N^2) word operations a pass, where the cell-by-cell kernel (``dfs``,
 ``propagate``) costs O(N^3) reads; a 25x25 node went from about 30-40 to a few microseconds (benchmarks/
@@ -103,8 +104,22 @@ def _rows(n):
 @njit(cache=True, nogil=True, inline="always")
 def state_words(n):
     """The words of one state: N*N digit words, N open-cells words, two changed-digits and two changed-rows
-    words."""
+    words, and N changed-rows words, one a digit (``_digit_rows``)."""
+    return n * n + 2 * n + 4
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _digit_rows(n):
+    """The index of digit 0's changed-rows word for hidden singles; digit d's is d words further."""
     return n * n + n + 4
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _struck(st, k, n, digit, rows):
+    """Note that the words of ``digit`` in ``rows`` (a mask) changed: for naked singles and the pairs (by row)
+    and for hidden singles (by digit and row)."""
+    _mark_rows(st, k, n, rows)
+    st[k, _digit_rows(n) + digit] |= rows
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -125,7 +140,9 @@ def _place(st, k, n, r, c, digit, row, col):
     touched = ONE << np.uint64(digit)
     for other in range(n):
         word = st[k, other * n + row]
-        touched |= ((word >> np.uint64(col)) & ONE) << np.uint64(other)
+        had = (word >> np.uint64(col)) & ONE
+        touched |= had << np.uint64(other)
+        st[k, _digit_rows(n) + other] |= had << np.uint64(row)
         st[k, other * n + row] = word & clear
     rows = ZERO  # the rows of the column that held the digit there
     for i in range(n):
@@ -141,7 +158,7 @@ def _place(st, k, n, r, c, digit, row, col):
     dirty = _dirty(n)
     st[k, dirty] |= touched
     st[k, dirty + 1] |= touched
-    _mark_rows(st, k, n, rows | (((ONE << np.uint64(r)) - ONE) << np.uint64(band)) | _bit(row))
+    _struck(st, k, n, digit, rows | (((ONE << np.uint64(r)) - ONE) << np.uint64(band)) | _bit(row))
     return True
 
 
@@ -228,11 +245,20 @@ def _hidden_digit(st, k, n, r, c, digit):
     A unit where the digit is already filled in shows it as a single too (a filled cell keeps its digit's bit);
     such units are skipped, not sent to ``_place_if_open`` to find the cell taken: at 45 % fill half the units
     of a digit are of that kind, and looking up each one's row cost more than the rest of the rule
-    (benchmarks/results/node25.md).
+    (benchmarks/results/node25.md). So are the rows, and the bands' boxes, whose words did not change since the
+    last pass over this digit (``_digit_rows``): the last pass found nothing there, or filled it. Only the
+    columns are counted in full (each spans every row).
     """
     filled = 0
     base = digit * n
+    rows = _digit_rows(n) + digit
+    fresh = st[k, rows]
+    st[k, rows] = ZERO
+    if fresh == ZERO:
+        return 0
     for row in range(n):
+        if (fresh | st[k, rows]) & _bit(row) == ZERO:
+            continue  # unchanged since the last pass: no single there, or it was filled then
         word = st[k, base + row]
         if word == ZERO:
             return -1
@@ -263,6 +289,8 @@ def _hidden_digit(st, k, n, r, c, digit):
                 filled += placed
                 break
     for band in range(0, n, r):
+        if (fresh | st[k, rows]) & (((ONE << np.uint64(r)) - ONE) << np.uint64(band)) == ZERO:
+            continue  # the band's boxes are unchanged since the last pass
         once = ZERO
         twice = ZERO
         taken = ZERO
@@ -338,7 +366,7 @@ def _locked_digit(st, k, n, r, c, digit, bands):
                     last_row = row
             if rows_with == 1 and st[k, base + last_row] & ~mask != ZERO:
                 st[k, base + last_row] &= mask
-                _mark_rows(st, k, n, _bit(last_row))
+                _struck(st, k, n, digit, _bit(last_row))
                 changed += 1
         for row in range(band, band + r):
             word = st[k, base + row]
@@ -349,7 +377,7 @@ def _locked_digit(st, k, n, r, c, digit, bands):
                 for other in range(band, band + r):
                     if other != row and st[k, base + other] & mask != ZERO:
                         st[k, base + other] &= ~mask
-                        _mark_rows(st, k, n, _bit(other))
+                        _struck(st, k, n, digit, _bit(other))
                         changed += 1
     # From the columns of each band: a box whose digit sits in one column (pointing along the column, out of the
     # other bands), and a column whose digit sits in one band (claiming: the rest of that box loses it).
@@ -391,7 +419,7 @@ def _locked_digit(st, k, n, r, c, digit, bands):
             word = st[k, base + row]
             if word & drop != ZERO:
                 st[k, base + row] = word & ~drop
-                _mark_rows(st, k, n, _bit(row))
+                _struck(st, k, n, digit, _bit(row))
                 changed += 1
     return changed
 
@@ -811,7 +839,7 @@ def _clear_digit(st, k, n, digit, row, mask):
         return 0
     st[k, digit * n + row] = word & ~mask
     _changed(st, k, n, digit)
-    _mark_rows(st, k, n, _bit(row))
+    _struck(st, k, n, digit, _bit(row))
     return 1
 
 
