@@ -5,6 +5,7 @@ Run from the repository root after ``pip install -e '.[test]'``::
     python benchmarks/boards_ab.py --ref ca86c25                        # 25x25, first solution, H20 and 461
     python benchmarks/boards_ab.py --ref ca86c25 --mode dfs             # no restarts, 2,000 nodes, lines 301-500
     python benchmarks/boards_ab.py --ref ca86c25 --set 16x16 --instances all
+    python benchmarks/boards_ab.py --generic b71526f^ --mode dfs           # against the generic kernel
 
 Why: on a box shared with other jobs an absolute time means little, so the reference kernel
 (``src/bitdoku/kernels/boards.py`` as it was at ``--ref``, written to a scratch folder and imported under
@@ -14,15 +15,24 @@ same status, nodes and solution (the point of a change that only makes nodes che
 not. ``first``: ``boards.first_solution`` under the default seed (``dfs.RESTART_SEED``), as ``search(limit=1)``
 runs it; ``dfs``: one depth-first search without restarts (``ALL_RULES``), as the node-speed part of
 ``boards_bench.py`` runs it, cut at ``--nodes``.
+
+``--generic COMMIT`` (with ``--mode dfs``) takes as reference the cell-by-cell kernel of the whole package at
+COMMIT (``kernels.dfs.search``, imported as a renamed copy of the package): ``b71526f^`` is the generic kernel
+before issue 12, the "today's generic kernel" of its target "25x25 nodes/s at least 10x". Both kernels visit the
+same nodes (the script checks), so the ratio is one of node costs, like for like.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import importlib.util
+import io
+import re
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from pathlib import Path
@@ -60,6 +70,29 @@ def reference_kernel(commit: str, folder: Path) -> ModuleType:
     return module
 
 
+def generic_kernel(commit: str, folder: Path) -> ModuleType:
+    """The package at ``commit``, copied under the name ``bitdoku_<hash>``; its ``kernels.dfs``."""
+    resolved = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short=12", commit],
+                              capture_output=True, text=True)
+    if resolved.returncode != 0:
+        sys.exit(f"boards_ab: unknown commit {commit!r}: {resolved.stderr.strip()}")
+    name = f"bitdoku_{resolved.stdout.strip()}"
+    target = folder / name
+    if not target.is_dir():
+        archive = subprocess.run(["git", "-C", str(REPO), "archive", resolved.stdout.strip(), "src/bitdoku"],
+                                 capture_output=True, check=True).stdout
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(folder / "unpack", filter="data")
+        (folder / "unpack" / "src" / "bitdoku").rename(target)
+        for path in target.rglob("*.py"):
+            text = path.read_text()
+            path.write_text(re.sub(r"\b(from|import) bitdoku\b", rf"\1 {name}", text))
+    sys.path.insert(0, str(folder))
+    module = importlib.import_module(f"{name}.kernels.dfs")
+    module.STAT_NODES_SLOT = importlib.import_module(f"{name}.kernels.status").STAT_NODES
+    return module
+
+
 def run(kernel: ModuleType, puzzle: np.ndarray, shape: Shape, mode: str, nodes: int) -> tuple[int, int, bytes,
                                                                                                 float]:
     """One search: (status, nodes, solution bytes, seconds)."""
@@ -68,6 +101,12 @@ def run(kernel: ModuleType, puzzle: np.ndarray, shape: Shape, mode: str, nodes: 
     stop = np.zeros(1, np.int64)
     rng = np.full(1, RESTART_SEED, np.uint64)
     start = time.perf_counter()
+    if hasattr(kernel, "STAT_NODES_SLOT"):  # the generic kernel of an older package (--generic)
+        tables = shape.tables
+        status = kernel.search(puzzle, shape.n, tables.units, tables.cell_units, tables.peers, 1, nodes,
+                               codes.ALL_RULES, solutions, stats)
+        seconds = time.perf_counter() - start
+        return int(status), int(stats[kernel.STAT_NODES_SLOT]), solutions.tobytes(), seconds
     if mode == "first":
         status = kernel.first_solution(puzzle, shape.n, shape.box_rows, 2_000_000, codes.ALL_RULES, solutions,
                                        stats, rng, np.int64(kernel.RESTART_UNIT), stop)
@@ -97,7 +136,10 @@ def chosen(spec: list[str], total: int) -> list[int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
-    parser.add_argument("--ref", required=True, help="commit whose boards.py is the reference (e.g. ca86c25)")
+    reference = parser.add_mutually_exclusive_group(required=True)
+    reference.add_argument("--ref", help="commit whose boards.py is the reference (e.g. ca86c25)")
+    reference.add_argument("--generic", help="commit whose generic kernel is the reference (e.g. b71526f^; "
+                                             "with --mode dfs)")
     parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data",
                         help="folder of the shared puzzle files")
     parser.add_argument("--set", choices=list(FILES), default="25x25")
@@ -116,7 +158,10 @@ def main() -> None:
     indices = chosen(spec, len(puzzles))
     folder = Path(tempfile.gettempdir()) / "bitdoku-boards-ab"
     folder.mkdir(exist_ok=True)
-    kernels = {"ref": reference_kernel(args.ref, folder), "new": boards}
+    if args.generic and args.mode != "dfs":
+        sys.exit("boards_ab: --generic compares searches without restarts: add --mode dfs")
+    ref = generic_kernel(args.generic, folder) if args.generic else reference_kernel(args.ref, folder)
+    kernels = {"ref": ref, "new": boards}
     for kernel in kernels.values():
         run(kernel, puzzles[0], shape, args.mode, 10)  # compile or load before timing
     totals: dict[str, list[float]] = {name: [] for name in kernels}
