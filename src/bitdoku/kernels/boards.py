@@ -122,6 +122,15 @@ def _struck(st, k, n, digit, rows):
     st[k, _digit_rows(n) + digit] |= rows
 
 
+@njit(cache=True, nogil=True)
+def _mark_all(st, k, n):
+    """Mark every digit and every row of state k changed, for every rule: their next passes look at everything
+    (the root; and the tests, which check that a fixpoint reached through the marks is one a full pass keeps)."""
+    full = full_mask(n)
+    for word in range(_dirty(n), state_words(n)):
+        st[k, word] = full
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _mark_rows(st, k, n, rows):
     """Note that the words of ``rows`` (a mask) may have changed, for naked singles and for the pairs."""
@@ -534,11 +543,10 @@ def _choose_cell(st, k, n, good_enough, planes, randomised, rng):
 def _load(cells, st, n, r, c):
     """Set state 0 from the givens; -1 when fine, else INVALID or CONTRADICTION."""
     full = full_mask(n)
-    st[0, :] = full  # every row changed, for naked singles and the pairs
-    st[0, _dirty(n)] = full
-    st[0, _dirty(n) + 1] = full
+    st[0, :] = full
     invalid = False
     root = np.int64(0)  # typed, not a literal 0: see _search
+    _mark_all(st, root, n)
     for cell in range(n * n):
         value = np.int64(cells[cell])
         if value == 0:
