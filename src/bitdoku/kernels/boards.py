@@ -1,11 +1,11 @@
 """The search for every shape but the classic 9x9: digit x row bitboards, each rule a pass of word operations.
 
 Representation: for each digit d and row i, one uint64 word holds the columns of row i where d may still go (a
-filled cell keeps its own digit's bit); one more word a row holds the row's open columns; two last words say
+filled cell keeps its own digit's bit); one more word a row holds the row's open columns; then two words say
 which digits changed since hidden singles and locked candidates last looked at them, two which rows changed since
-naked singles and since the pairs last looked at them, and one a digit for the rows of that digit that changed
-since hidden singles last looked at it. A state is N*N + 2N + 4 words (5.2 KB for 25x25), copied to the next depth
-on a branch, as the 9x9 band kernel does.
+naked singles and since the pairs last looked at them, and one a digit the rows of that digit that changed since
+hidden singles last looked at it (the rules skip what did not change). A state is N*N + 2N + 4 words (5.4 KB for
+25x25), copied to the next depth on a branch, as the 9x9 band kernel does.
 
 Why rows: every rule then costs O(N^2) word operations a pass, where the cell-by-cell kernel (``dfs``,
 ``propagate``) costs O(N^3) reads; a 25x25 node went from about 30-40 to a few microseconds (benchmarks/
