@@ -21,12 +21,15 @@ from bitdoku.kernels.boards import (
     _choose_weighted,
     _load,
     _luby,
+    _mark_all,
     _pairs,
+    _place,
     _propagate,
     _scratch,
     first_solution,
     is_box_geometry,
     search_boards,
+    state_words,
 )
 from bitdoku.kernels.dfs import search_generic
 from bitdoku.kernels.rng import new_state
@@ -132,7 +135,7 @@ def test_pairs_count_what_brute_force_counts(case, flags):
 def root_state(cells, shape):
     """State 0 of the bitboard kernel after loading the givens (or None if they break the rules)."""
     n, r = shape.n, shape.box_rows
-    st = np.empty((1, n * n + n + 2), np.uint64)
+    st = np.empty((1, state_words(n)), np.uint64)
     return st if _load(cells, st, n, r, n // r) < 0 else None
 
 
@@ -166,6 +169,38 @@ def test_pairs_never_strike_a_true_candidate(shape):
     assert struck > 0
 
 
+@pytest.mark.parametrize("shape", [Shape(3, 4), Shape(4, 4), Shape(5, 5)])
+def test_change_marks_lose_nothing(shape):
+    """The rules look only at the digits and rows marked changed since their last pass; a fixpoint reached that
+    way, after placements as a search makes them, must be one that a pass over everything leaves as it is (a
+    write left unmarked would leave a deduction undone here)."""
+    rng = random.Random(3 * shape.n)
+    n, r = shape.n, shape.box_rows
+    flags = S.ALL_RULES | S.PAIRS
+    bands = np.empty(n // r, np.uint64)
+    work = _scratch(n)
+    steps = 0
+    for _ in range(30):
+        grid = random_grid(shape, rng)
+        cells = grid.copy()
+        cells[rng.sample(range(shape.n_cells), rng.randint(shape.n_cells // 2, shape.n_cells))] = 0
+        st = root_state(cells, shape)
+        assert _propagate(st, 0, n, r, n // r, flags, bands, work) >= 0
+        for _ in range(4):  # down the path to the known solution, as a search would go
+            open_cells = [cell for cell in range(n * n) if st[0, n * n + cell // n] >> (cell % n) & 1]
+            if not open_cells:
+                break
+            cell = rng.choice(open_cells)
+            assert _place(st, 0, n, r, n // r, int(grid[cell]) - 1, cell // n, cell % n)
+            assert _propagate(st, 0, n, r, n // r, flags, bands, work) >= 0
+            before = st[0, : n * n + n].copy()
+            _mark_all(st, 0, n)
+            assert _propagate(st, 0, n, r, n // r, flags, bands, work) == 0
+            assert np.array_equal(st[0, : n * n + n], before), f"cell r{cell // n + 1}c{cell % n + 1}"
+            steps += 1
+    assert steps > 20
+
+
 def test_blame_weighs_the_units_a_dead_end_leaves_empty():
     """r1c4 has no candidate (its row holds 1-3, its box 4), and digit 4 has no place in row 1 nor in box 1 (r2c4
     holds it): row 1 gains two, column 4 and boxes 1 and 2 one each, every other unit nothing."""
@@ -173,7 +208,7 @@ def test_blame_weighs_the_units_a_dead_end_leaves_empty():
     n, r = shape.n, shape.box_rows
     cells = np.zeros(shape.n_cells, np.uint8)
     cells[[0, 1, 2, 7]] = [1, 2, 3, 4]  # r1c1-r1c3 and r2c4
-    st = np.empty((1, n * n + n + 2), np.uint64)
+    st = np.empty((1, state_words(n)), np.uint64)
     assert _load(cells, st, n, r, n // r) == S.CONTRADICTION
     weights = np.ones(3 * n, np.int64)
     _blame(st, 0, n, r, n // r, weights)

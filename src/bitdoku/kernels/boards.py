@@ -1,9 +1,11 @@
 """The search for every shape but the classic 9x9: digit x row bitboards, each rule a pass of word operations.
 
 Representation: for each digit d and row i, one uint64 word holds the columns of row i where d may still go (a
-filled cell keeps its own digit's bit); one more word a row holds the row's open columns; two last words say
-which digits changed since hidden singles and locked candidates last looked at them. A state is N*N + N + 2
-words (5 KB for 25x25), copied to the next depth on a branch, as the 9x9 band kernel does.
+filled cell keeps its own digit's bit); one more word a row holds the row's open columns; then two words say
+which digits changed since hidden singles and locked candidates last looked at them, two which rows changed since
+naked singles and since the pairs last looked at them, and one a digit the rows of that digit that changed since
+hidden singles last looked at it (the rules skip what did not change). A state is N*N + 2N + 4 words (5.4 KB for
+25x25), copied to the next depth on a branch, as the 9x9 band kernel does.
 
 Why rows: every rule then costs O(N^2) word operations a pass, where the cell-by-cell kernel (``dfs``,
 ``propagate``) costs O(N^3) reads; a 25x25 node went from about 30-40 to a few microseconds (benchmarks/
@@ -91,6 +93,51 @@ def _dirty(n):
     return n * n + n
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _rows(n):
+    """The index of the first of the two changed-rows words (naked singles, then the pairs): a row's bit is set
+    whenever one of its words may have changed (``_mark_rows``). Setting it too often only costs a scan;
+    missing a change would lose a deduction."""
+    return n * n + n + 2
+
+
+@njit(cache=True, nogil=True, inline="always")
+def state_words(n):
+    """The words of one state: N*N digit words, N open-cells words, two changed-digits and two changed-rows
+    words, and N changed-rows words, one a digit (``_digit_rows``)."""
+    return n * n + 2 * n + 4
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _digit_rows(n):
+    """The index of digit 0's changed-rows word for hidden singles; digit d's is d words further."""
+    return n * n + n + 4
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _struck(st, k, n, digit, rows):
+    """Note that the words of ``digit`` in ``rows`` (a mask) changed: for naked singles and the pairs (by row)
+    and for hidden singles (by digit and row)."""
+    _mark_rows(st, k, n, rows)
+    st[k, _digit_rows(n) + digit] |= rows
+
+
+@njit(cache=True, nogil=True)
+def _mark_all(st, k, n):
+    """Mark every digit and every row of state k changed, for every rule: their next passes look at everything
+    (the root; and the tests, which check that a fixpoint reached through the marks is one a full pass keeps)."""
+    full = full_mask(n)
+    for word in range(_dirty(n), state_words(n)):
+        st[k, word] = full
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _mark_rows(st, k, n, rows):
+    """Note that the words of ``rows`` (a mask) may have changed, for naked singles and for the pairs."""
+    st[k, _rows(n)] |= rows
+    st[k, _rows(n) + 1] |= rows
+
+
 @njit(cache=True, nogil=True)
 def _place(st, k, n, r, c, digit, row, col):
     """Fill (row, col) with 0-based ``digit`` in state k; False if the digit may not go there."""
@@ -102,10 +149,15 @@ def _place(st, k, n, r, c, digit, row, col):
     touched = ONE << np.uint64(digit)
     for other in range(n):
         word = st[k, other * n + row]
-        touched |= ((word >> np.uint64(col)) & ONE) << np.uint64(other)
+        had = (word >> np.uint64(col)) & ONE
+        touched |= had << np.uint64(other)
+        st[k, _digit_rows(n) + other] |= had << np.uint64(row)
         st[k, other * n + row] = word & clear
+    rows = ZERO  # the rows of the column that held the digit there
     for i in range(n):
-        st[k, base + i] &= clear
+        word = st[k, base + i]
+        rows |= ((word >> np.uint64(col)) & ONE) << np.uint64(i)
+        st[k, base + i] = word & clear
     band = (row // r) * r
     box_columns = ~_stack_mask(c, col // c)
     for i in range(band, band + r):
@@ -115,6 +167,7 @@ def _place(st, k, n, r, c, digit, row, col):
     dirty = _dirty(n)
     st[k, dirty] |= touched
     st[k, dirty + 1] |= touched
+    _struck(st, k, n, digit, rows | (((ONE << np.uint64(r)) - ONE) << np.uint64(band)) | _bit(row))
     return True
 
 
@@ -128,9 +181,19 @@ def _changed(st, k, n, digit):
 
 @njit(cache=True, nogil=True)
 def _naked(st, k, n, r, c, fill):
-    """Fill the open cells with one candidate (when ``fill``); -1 if an open cell has none, else the count."""
+    """Fill the open cells with one candidate (when ``fill``); -1 if an open cell has none, else the count.
+
+    Only the rows changed since the last pass are counted (``_rows``): a row that did not change holds no
+    single and no empty cell, or the last pass would have filled it or failed. Read live, so a row changed by a
+    single of this pass further down is counted in this pass, as a full scan would; the order of the singles,
+    and so the state a contradiction leaves for dom/wdeg's blame, is the full scan's.
+    """
     filled = 0
     for row in range(n):
+        if st[k, _rows(n)] & _bit(row) == ZERO:
+            continue
+        if fill:
+            st[k, _rows(n)] &= ~_bit(row)
         open_cells = st[k, n * n + row]
         if open_cells == ZERO:
             continue
@@ -186,27 +249,44 @@ def _hidden(st, k, n, r, c):
 
 @njit(cache=True, nogil=True)
 def _hidden_digit(st, k, n, r, c, digit):
-    """Hidden singles of one digit in every row, column and box."""
+    """Hidden singles of one digit in every row, column and box.
+
+    A unit where the digit is already filled in shows it as a single too (a filled cell keeps its digit's bit);
+    such units are skipped, not sent to ``_place_if_open`` to find the cell taken: at 45 % fill half the units
+    of a digit are of that kind, and looking up each one's row cost more than the rest of the rule
+    (benchmarks/results/node25.md). So are the rows, and the bands' boxes, whose words did not change since the
+    last pass over this digit (``_digit_rows``): the last pass found nothing there, or filled it. Only the
+    columns are counted in full (each spans every row).
+    """
     filled = 0
     base = digit * n
+    rows = _digit_rows(n) + digit
+    fresh = st[k, rows]
+    st[k, rows] = ZERO
+    if fresh == ZERO:
+        return 0
     for row in range(n):
+        if (fresh | st[k, rows]) & _bit(row) == ZERO:
+            continue  # unchanged since the last pass: no single there, or it was filled then
         word = st[k, base + row]
         if word == ZERO:
             return -1
-        if word & (word - ONE) == ZERO:
+        if word & (word - ONE) == ZERO and word & st[k, n * n + row] != ZERO:
             placed = _place_if_open(st, k, n, r, c, digit, row, lowest_bit_index(word))
             if placed < 0:
                 return -1
             filled += placed
     once = ZERO
     twice = ZERO
+    taken = ZERO  # the columns where the digit is filled in
     for row in range(n):
         word = st[k, base + row]
         twice |= once & word
         once |= word
+        taken |= word & ~st[k, n * n + row]
     if once != full_mask(n):
         return -1
-    singles = once & ~twice
+    singles = once & ~twice & ~taken
     while singles != ZERO:
         col = lowest_bit_index(singles)
         singles &= singles - ONE
@@ -218,18 +298,22 @@ def _hidden_digit(st, k, n, r, c, digit):
                 filled += placed
                 break
     for band in range(0, n, r):
+        if (fresh | st[k, rows]) & (((ONE << np.uint64(r)) - ONE) << np.uint64(band)) == ZERO:
+            continue  # the band's boxes are unchanged since the last pass
         once = ZERO
         twice = ZERO
+        taken = ZERO
         for row in range(band, band + r):
             word = st[k, base + row]
             twice |= once & word
             once |= word
+            taken |= word & ~st[k, n * n + row]
         for stack in range(r):
             mask = _stack_mask(c, stack)
             alone = once & mask
             if alone == ZERO:
                 return -1
-            if twice & mask == ZERO and alone & (alone - ONE) == ZERO:
+            if twice & mask == ZERO and alone & (alone - ONE) == ZERO and alone & taken == ZERO:
                 for row in range(band, band + r):
                     if st[k, base + row] & alone != ZERO:
                         placed = _place_if_open(st, k, n, r, c, digit, row, lowest_bit_index(alone))
@@ -263,14 +347,26 @@ def _locked(st, k, n, r, c, bands):
 
 @njit(cache=True, nogil=True)
 def _locked_digit(st, k, n, r, c, digit, bands):
-    """Pointing and claiming for one digit: O(N * r) word operations."""
+    """Pointing and claiming for one digit: O(N * r) word operations.
+
+    The boxes, rows and columns where the digit is filled in are skipped: a placement has already cleared the
+    rest of its box, row and column, so pointing and claiming cannot strike anything there (at 45 % fill that
+    is half the units; benchmarks/results/node25.md).
+    """
     base = digit * n
     changed = 0
+    taken = ZERO  # the columns where the digit is filled in (a filled cell keeps its digit's bit)
     # From the rows of each band: a box whose digit sits in one row (pointing along the row), and a row whose
     # digit sits in one box (claiming).
     for band in range(0, n, r):
+        here = ZERO
+        for row in range(band, band + r):
+            here |= st[k, base + row] & ~st[k, n * n + row]
+        taken |= here
         for stack in range(r):
             mask = _stack_mask(c, stack)
+            if here & mask != ZERO:
+                continue
             rows_with = 0
             last_row = -1
             for row in range(band, band + r):
@@ -279,16 +375,18 @@ def _locked_digit(st, k, n, r, c, digit, bands):
                     last_row = row
             if rows_with == 1 and st[k, base + last_row] & ~mask != ZERO:
                 st[k, base + last_row] &= mask
+                _struck(st, k, n, digit, _bit(last_row))
                 changed += 1
         for row in range(band, band + r):
             word = st[k, base + row]
-            if word == ZERO:
-                continue  # no place at all: hidden singles say so (locked candidates only remove)
+            if word == ZERO or word & here != ZERO:
+                continue  # no place at all (hidden singles say so: locked candidates only remove), or filled
             mask = _stack_mask(c, lowest_bit_index(word) // c)
             if word & ~mask == ZERO:
                 for other in range(band, band + r):
                     if other != row and st[k, base + other] & mask != ZERO:
                         st[k, base + other] &= ~mask
+                        _struck(st, k, n, digit, _bit(other))
                         changed += 1
     # From the columns of each band: a box whose digit sits in one column (pointing along the column, out of the
     # other bands), and a column whose digit sits in one band (claiming: the rest of that box loses it).
@@ -307,10 +405,11 @@ def _locked_digit(st, k, n, r, c, digit, bands):
             columns = present & _stack_mask(c, stack)
             if columns != ZERO and columns & (columns - ONE) == ZERO:
                 single |= columns
+        single &= ~taken
         bands[b] = single
         pointed_twice |= pointed & single
         pointed |= single
-    confined = once & ~twice
+    confined = once & ~twice & ~taken
     if pointed == ZERO and confined == ZERO:
         return changed
     for b in range(bands.shape[0]):
@@ -329,6 +428,7 @@ def _locked_digit(st, k, n, r, c, digit, bands):
             word = st[k, base + row]
             if word & drop != ZERO:
                 st[k, base + row] = word & ~drop
+                _struck(st, k, n, digit, _bit(row))
                 changed += 1
     return changed
 
@@ -444,10 +544,9 @@ def _load(cells, st, n, r, c):
     """Set state 0 from the givens; -1 when fine, else INVALID or CONTRADICTION."""
     full = full_mask(n)
     st[0, :] = full
-    st[0, _dirty(n)] = full
-    st[0, _dirty(n) + 1] = full
     invalid = False
     root = np.int64(0)  # typed, not a literal 0: see _search
+    _mark_all(st, root, n)
     for cell in range(n * n):
         value = np.int64(cells[cell])
         if value == 0:
@@ -540,7 +639,7 @@ def search_boards(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, g
     ``guide`` a solution to steer by (its digit tried first at each branch; empty for none) and
     ``changed_cell`` a cell where ``guide``'s digit is struck out first (-1 for none); ``stop`` an int64[1] flag
     read at every node (``STOPPED`` once another thread sets it). Returns ``COMPLETE``, ``LIMIT_REACHED``,
-    ``BUDGET_EXHAUSTED``, ``STOPPED``, ``INVALID`` or ``CONTRADICTION``. Memory: (N*N + N) * 8 bytes a
+    ``BUDGET_EXHAUSTED``, ``STOPPED``, ``INVALID`` or ``CONTRADICTION``. Memory: (N*N + N + 4) * 8 bytes a
     depth, the stack doubling as needed.
     """
     return _search(cells, n, r, limit, max_nodes, max_nodes, flags, solutions, stats, rng, guide, changed_cell,
@@ -559,7 +658,7 @@ def _search(cells, n, r, limit, max_nodes, max_backtracks, flags, solutions, sta
     helper, and of all it calls, for the literal type, which doubles the first compile."""
     stats[:] = 0
     c = n // r
-    words = n * n + n + 2
+    words = state_words(n)
     bands = np.empty(c, np.uint64)
     st = np.empty((depth, words), np.uint64)
     frames = np.empty((depth, 2), np.int64)
@@ -567,13 +666,13 @@ def _search(cells, n, r, limit, max_nodes, max_backtracks, flags, solutions, sta
     status = _load(cells, st, n, r, c)
     if status >= 0:
         return status
+    root = np.int64(0)
     weighted = weights.shape[0] == 3 * n
     guided = guide.shape[0] == n * n
     if changed_cell >= 0 and guided and cells[changed_cell] == 0:
         st[0, (np.int64(guide[changed_cell]) - 1) * n + changed_cell // n] &= ~_bit(changed_cell % n)
     stats[STAT_NODES] = 1
     work = _scratch(n)
-    root = np.int64(0)
     filled = _propagate(st, root, n, r, c, flags, bands, work)
     if filled < 0:
         return COMPLETE
@@ -727,8 +826,17 @@ def _scratch(n):
 
 @njit(cache=True, nogil=True)
 def _pairs(st, k, n, r, c, work):
-    """Naked pairs, then hidden pairs; the words changed."""
-    return _naked_pairs(st, k, n, r, c, work) + _hidden_pairs_rows(st, k, n) + _hidden_pairs_columns(st, k, n, work)
+    """Naked pairs, then hidden pairs; the words changed.
+
+    Naked pairs and hidden pairs in rows look only at what changed since the last pass (the second changed-rows
+    word): a pair whose two cells did not change, or a row that did not, was found by that pass and its
+    candidates struck then (they never come back), so looking again strikes nothing. The same pairs strike the
+    same candidates as a full pass, in the same order.
+    """
+    fresh = st[k, _rows(n) + 1]
+    st[k, _rows(n) + 1] = ZERO
+    return (_naked_pairs(st, k, n, r, c, work, fresh) + _hidden_pairs_rows(st, k, n, fresh)
+            + _hidden_pairs_columns(st, k, n, work))
 
 
 @njit(cache=True, nogil=True)
@@ -739,6 +847,7 @@ def _clear_digit(st, k, n, digit, row, mask):
         return 0
     st[k, digit * n + row] = word & ~mask
     _changed(st, k, n, digit)
+    _struck(st, k, n, digit, _bit(row))
     return 1
 
 
@@ -781,7 +890,7 @@ def _bivalue_cells(st, k, n, work):
 
 
 @njit(cache=True, nogil=True)
-def _naked_pairs(st, k, n, r, c, work):
+def _naked_pairs(st, k, n, r, c, work, fresh):
     """Two cells of a row, column or box with the same two candidates: no other cell of that unit keeps them.
 
     Sound on a stale list too: candidates only shrink, so both cells still hold nothing but those two digits.
@@ -789,18 +898,21 @@ def _naked_pairs(st, k, n, r, c, work):
     count = _bivalue_cells(st, k, n, work)
     changed = 0
     for a in range(count):
+        pair = work[a, 2]
         for b in range(a + 1, count):
-            if work[a, 2] != work[b, 2]:
-                continue
+            if work[b, 2] != pair or ((fresh >> work[a, 0]) | (fresh >> work[b, 0])) & ONE == ZERO:
+                continue  # not a pair, or neither cell changed since the last pass: its strikes are done
             r1, c1, r2, c2 = np.int64(work[a, 0]), np.int64(work[a, 1]), np.int64(work[b, 0]), np.int64(work[b, 1])
             same_box = r1 // r == r2 // r and c1 // c == c2 // c
             if r1 != r2 and c1 != c2 and not same_box:
                 continue
-            digits = work[a, 2]
+            # the rows the shared units cross: all for a column, the band for a box, else the one row
+            first, last = (0, n) if c1 == c2 else ((r1 // r) * r, (r1 // r) * r + r) if same_box else (r1, r1 + 1)
+            digits = pair
             while digits != ZERO:
                 digit = lowest_bit_index(digits)
                 digits &= digits - ONE
-                for row in range(n):
+                for row in range(first, last):
                     mask = _pair_unit_columns(row, r1, c1, r2, c2, r, c, same_box)
                     if mask != ZERO:
                         changed += _clear_digit(st, k, n, digit, row, mask)
@@ -825,10 +937,13 @@ def _pair_unit_columns(row, r1, c1, r2, c2, r, c, same_box):
 
 
 @njit(cache=True, nogil=True)
-def _hidden_pairs_rows(st, k, n):
-    """Two digits with the same two places in a row: those two cells keep only them."""
+def _hidden_pairs_rows(st, k, n, fresh):
+    """Two digits with the same two places in a row: those two cells keep only them. Only the rows in
+    ``fresh`` or changed since (``_pairs``)."""
     changed = 0
     for row in range(n):
+        if (fresh | st[k, _rows(n) + 1]) & _bit(row) == ZERO:
+            continue
         open_cells = st[k, n * n + row]
         for d1 in range(n):
             word = st[k, d1 * n + row]
