@@ -44,6 +44,19 @@ def union_groups_within(items: list[tuple[int, int]], k: int) -> Iterator[tuple[
     yield from extend(0, [], 0)
 
 
+def _places_in(masks: tuple[int, ...], unit: tuple[int, ...], n: int) -> list[tuple[int, int]]:
+    """(digit, bitset of its positions in the unit) for each digit with a place there, digits increasing; read
+    straight from the masks, one pass over the unit's cells."""
+    places = [0] * n
+    for i, cell in enumerate(unit):
+        mask = masks[cell]
+        while mask:
+            low = mask & -mask
+            places[low.bit_length() - 1] |= 1 << i
+            mask ^= low
+    return [(d + 1, p) for d, p in enumerate(places) if p]
+
+
 def naked_subsets(k: int) -> Callable[..., Iterator[Step]]:
     """The finder of naked subsets of size k (2 = pair, 3 = triple, 4 = quad). Given ``changes`` (since a state
     where it found nothing, ``bitdoku.logic.changes``), it looks only at the units they touch."""
@@ -83,11 +96,7 @@ def hidden_subsets(k: int) -> Callable[..., Iterator[Step]]:
         for index, unit in enumerate(cg.layout.units):
             if changes is not None and not bits[index] & changes.cells:
                 continue
-            spots = []  # (digit, mask of positions in the unit)
-            for digit in range(1, n + 1):
-                cells = cg.cells_with(index, digit)
-                if cells:
-                    spots.append((digit, sum(1 << unit.index(c) for c in cells)))
+            spots = _places_in(masks, unit, n)
             if len(spots) <= k:
                 continue
             items = [(d, m) for d, m in spots if m.bit_count() <= k]
