@@ -529,7 +529,7 @@ def _chains_up_to(cells: int) -> Finder:
     "3/4 Strong Links" rules. The finder's steps of one state are computed once and shared by the three rows."""
 
     def find(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
-        for step in _x_chain_steps(cg, changes):
+        for step in _x_chain_steps(cg, changes, cells - 1):
             if len(step.cells) <= cells:
                 yield step
 
@@ -538,14 +538,15 @@ def _chains_up_to(cells: int) -> Finder:
     return find
 
 
-def _x_chain_steps(cg: CandidateGrid, changes: Changes | None = None) -> tuple[Step, ...]:
-    """Every X-Chain step of a state (one per digit and start; with ``changes``, of the digits that changed),
-    computed once per state object and set of changes."""
+def _x_chain_steps(cg: CandidateGrid, changes: Changes | None, max_links: int) -> tuple[Step, ...]:
+    """The X-Chain steps of a state of at most ``max_links`` links (one per digit and start, its shortest chain
+    that removes something; with ``changes``, of the digits that changed), computed once per state object and
+    set of changes for the longest bound asked so far (a step of a shorter bound is one of those)."""
     memo = getattr(_MEMO, "x_chains", None)
-    if memo is None or memo[0] is not cg or memo[1] is not changes:
-        memo = (cg, changes, tuple(single_digit.find_x_chains(cg, changes)))
+    if memo is None or memo[0] is not cg or memo[1] is not changes or memo[2] < max_links:
+        memo = (cg, changes, max_links, tuple(single_digit.find_x_chains(cg, changes, max_links)))
         _MEMO.x_chains = memo
-    return memo[2]
+    return memo[3]
 
 
 # -- the ladder ------------------------------------------------------------------------------------------
