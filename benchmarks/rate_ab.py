@@ -5,9 +5,10 @@ Usage:
   e.g.  git archive ca86c25 src | tar -x -C /tmp/old
         python benchmarks/rate_ab.py /tmp/old/src src --file /work/shared/data/17clue_royle_49151.txt --count 5000
 
-Two worker processes, one per tree (``PYTHONPATH`` = the tree), each compiles and warms up first; the driver
-then sends them the same chunks of puzzles, one worker at a time (never both at once, so they do not share the
-two cores), the first of the pair alternating from chunk to chunk so neither gets the warmer caches. Each
+Two worker processes, one per tree (``PYTHONPATH`` = the tree), each compiles every logic kernel first
+(``logic.warmup``); the driver then sends them the same chunks of puzzles, one worker at a time (never both at
+once, so they do not share the two cores), the first of the pair alternating from chunk to chunk so neither
+gets the warmer caches. Each
 worker returns the CPU time (``time.process_time``) and the rating (``Rating.to_dict()``) of every puzzle; the
 driver checks the ratings are equal and prints the mean, median, p99 and worst of each tree, the ratio of the
 means and the median ratio a puzzle. Give each tree its own ``NUMBA_CACHE_DIR`` (``--cache-a``/``--cache-b``,
@@ -29,6 +30,8 @@ import numpy as np
 _WORKER = r"""
 import json, sys, time
 from bitdoku.logic import rate
+from bitdoku.logic.warmup import warm_up
+warm_up()
 rate(sys.argv[1])
 print("ready", flush=True)
 for line in sys.stdin:

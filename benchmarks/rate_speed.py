@@ -10,8 +10,9 @@ Usage:
 The set (default): an evenly spaced sample of 300 top1465 puzzles, 500 17-clue puzzles and the whole SE-rated file
 (640 puzzles); ``--top``, ``--clue17`` and ``--se`` change the counts (0 leaves a file out). ``save``/``check``
 compare a rating whole: score, level, hardest technique, step histogram and each technique's highest difficulty,
-and the list of steps the solve took beyond the kernel's singles (technique, placements, eliminations, cells,
-difficulty, sentence; ``None`` for a guess), so a change that keeps the score but takes another path is caught too.
+and the solve's path: every step it applied beyond the kernel's singles (technique, placements, eliminations,
+cells, sentence) and every technique it recorded (with its difficulty and count, the kernel's singles included),
+in order, so a change that keeps the score but takes another path is caught too.
 ``ab`` rates each puzzle twice (each way first in turn), with the ladder memo (``bitdoku.logic.changes``) and
 without it (every rung on the whole state), checks that both ratings are equal and prints the CPU times (mean,
 median, ratio).
@@ -49,22 +50,25 @@ def sample(path: Path, count: int) -> list[str]:
 
 
 def ratings(groups: dict[str, list[str]]) -> dict[str, dict[str, object]]:
-    """Rate every puzzle; puzzle -> ``Rating.to_dict()`` with the solve's steps (``"path"``), and the time of each
+    """Rate every puzzle; puzzle -> ``Rating.to_dict()`` with the solve's path (``"path"``: every step applied
+    beyond the kernel's singles, and every technique recorded with its difficulty, in order), and the time of each
     group on stderr."""
+    from bitdoku.logic import rating
+
     out: dict[str, dict[str, object]] = {}
     path: list[object] = []
-    next_step = se.next_se_step
+    apply, record = rating._apply, se.SeSolve.record
 
-    def recorded(*args: object, **kwargs: object) -> tuple[se.Step, float] | None:
-        found = next_step(*args, **kwargs)
-        if found is None:
-            path.append(None)
-        else:
-            step, rated = found
-            path.append([step.technique, step.placements, step.eliminations, sorted(step.cells), rated, step.text])
-        return found
+    def applied(step: se.Step, *args: object) -> object:
+        path.append([step.technique, step.placements, step.eliminations, sorted(step.cells), step.text])
+        return apply(step, *args)
 
-    se.next_se_step = recorded
+    def recorded(solve: se.SeSolve, technique: str, difficulty: float, times: int = 1) -> None:
+        if times > 0:
+            path.append([technique, difficulty, times])
+        record(solve, technique, difficulty, times)
+
+    rating._apply, se.SeSolve.record = applied, recorded
     try:
         for group, puzzles in groups.items():
             start = time.perf_counter()
@@ -75,7 +79,7 @@ def ratings(groups: dict[str, list[str]]) -> dict[str, dict[str, object]]:
                 spent = time.perf_counter() - start
                 print(f"{group}: {len(puzzles)} puzzles, {spent / len(puzzles) * 1e3:.2f} ms mean", file=sys.stderr)
     finally:
-        se.next_se_step = next_step
+        rating._apply, se.SeSolve.record = apply, record
     return out
 
 
