@@ -27,21 +27,23 @@ def _union_groups(items: list[tuple[int, int]], k: int) -> Iterator[tuple[list[i
 
 def union_groups_within(items: list[tuple[int, int]], k: int) -> Iterator[tuple[list[int], int]]:
     """Groups of k items (key, mask) whose masks together have at most k bits, pruned as soon as a partial
-    union has more than k bits. Yields (keys, union)."""
+    union has more than k bits, in lexicographic order of the items. Yields (keys, union).
 
-    def extend(start: int, keys: list[int], union: int) -> Iterator[tuple[list[int], int]]:
+    An explicit stack (the last choices pushed first, so they come out in order) rather than nested generators:
+    subsets and fish call this for every unit or digit of every ladder pass, and a generator a level cost more
+    than the work."""
+    stack: list[tuple[int, list[int], int]] = [(0, [], 0)]
+    last = len(items)
+    while stack:
+        start, keys, union = stack.pop()
         if len(keys) == k:
-            yield list(keys), union
-            return
-        for index in range(start, len(items) - (k - len(keys)) + 1):
+            yield keys, union
+            continue
+        for index in range(last - (k - len(keys)), start - 1, -1):
             key, mask = items[index]
             merged = union | mask
             if merged.bit_count() <= k:
-                keys.append(key)
-                yield from extend(index + 1, keys, merged)
-                keys.pop()
-
-    yield from extend(0, [], 0)
+                stack.append((index + 1, [*keys, key], merged))
 
 
 def _places_in(masks: tuple[int, ...], unit: tuple[int, ...], n: int) -> list[tuple[int, int]]:
