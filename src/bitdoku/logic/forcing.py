@@ -213,8 +213,10 @@ def _search(cg: CandidateGrid, mode: Mode, pool_limit: int | None = None) -> tup
 
 #: Per thread: the search kernel's scratch of the largest search so far (hints, pool, derived sets, parents).
 _SCRATCH = threading.local()
-#: Scratch kept between searches at most (bytes); a bigger search (grids above 9x9) allocates its own.
-SCRATCH_KEPT = 48 << 20
+#: Scratch kept between searches at most (bytes, per thread: the web server rates in threads): enough for 9x9
+#: positions with up to ~330 candidates (top1465's forcing rungs see 160-250, ~5-7 MB); a bigger search (a
+#: nearly empty 9x9 grid, bigger grids) allocates its own, as before.
+SCRATCH_KEPT = 16 << 20
 
 
 def _scratch(size: int, pool_limit: int) -> tuple[np.ndarray, ...]:
