@@ -538,13 +538,20 @@ def _chains_up_to(cells: int) -> Finder:
     return find
 
 
+#: Links of the longest X-Chain SE's rules look for (4 Strong Links: 8 cells).
+_X_CHAIN_LINKS = 7
+
+
 def _x_chain_steps(cg: CandidateGrid, changes: Changes | None, max_links: int) -> tuple[Step, ...]:
     """The X-Chain steps of a state of at most ``max_links`` links (one per digit and start, its shortest chain
     that removes something; with ``changes``, of the digits that changed), computed once per state object and
-    set of changes for the longest bound asked so far (a step of a shorter bound is one of those)."""
+    set of changes for the longest bound asked so far (a step of a shorter bound is one of those). Turbot Fish
+    (3 links) searches only its own length, since its step often ends the ladder pass; the 3 and 4 Strong Links
+    rungs come one after the other deep in the ladder, so the first of them searches for both."""
     memo = getattr(_MEMO, "x_chains", None)
     if memo is None or memo[0] is not cg or memo[1] is not changes or memo[2] < max_links:
-        memo = (cg, changes, max_links, tuple(single_digit.find_x_chains(cg, changes, max_links)))
+        bound = max_links if max_links <= 3 else max(max_links, _X_CHAIN_LINKS)
+        memo = (cg, changes, bound, tuple(single_digit.find_x_chains(cg, changes, bound)))
         _MEMO.x_chains = memo
     return memo[3]
 
