@@ -8,12 +8,12 @@ Usage:
 Two worker processes, one per tree (``PYTHONPATH`` = the tree), each compiles every logic kernel first
 (``logic.warmup``); the driver then sends them the same chunks of puzzles, one worker at a time (never both at
 once, so they do not share the two cores), the first of the pair alternating from chunk to chunk so neither
-gets the warmer caches. Each
-worker returns the CPU time (``time.process_time``) and the rating (``Rating.to_dict()``) of every puzzle; the
-driver checks the ratings are equal and prints the mean, median, p99 and worst of each tree, the ratio of the
-means and the median ratio a puzzle. Give each tree its own ``NUMBA_CACHE_DIR`` (``--cache-a``/``--cache-b``,
-default ``<tree>/../.numba-cache``) so neither recompiles the other's kernels. Times are of one run on a shared
-machine: quote the ratios, not the absolute figures against another run.
+gets the warmer caches. Each worker returns the CPU time (``time.process_time``) and the rating
+(``Rating.to_dict()``) of every puzzle; the driver checks the ratings are equal and prints the mean, median, p99
+and worst of each tree, the ratio of the means, the median ratio a puzzle, and the worst puzzles of each tree and
+those B slowed down most. Give each tree its own ``NUMBA_CACHE_DIR`` (``--cache-a``/``--cache-b``, default
+``<tree>/../.numba-cache``) so neither recompiles the other's kernels. Times are of one run on a shared machine:
+quote the ratios, not the absolute figures against another run.
 """
 
 from __future__ import annotations
@@ -103,6 +103,9 @@ def main() -> int:
     print(_summary(f"B {args.new}", ms[:, 1]))
     print(f"B/A: ratio of the means {ms[:, 1].sum() / ms[:, 0].sum():.3f}, median ratio a puzzle "
           f"{np.median(ms[:, 1] / np.maximum(ms[:, 0], 1e-6)):.3f}; {differ} ratings differ")
+    for name, order in (("worst of A", np.argsort(-ms[:, 0])), ("worst of B", np.argsort(-ms[:, 1])),
+                        ("most slowed down in B", np.argsort(ms[:, 0] - ms[:, 1]))):
+        print(f"{name}: " + ", ".join(f"{lines[i]} (A {ms[i, 0]:.1f} ms, B {ms[i, 1]:.1f} ms)" for i in order[:3]))
     return 1 if differ else 0
 
 
