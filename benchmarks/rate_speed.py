@@ -9,7 +9,10 @@ Usage:
 
 The set (default): an evenly spaced sample of 300 top1465 puzzles, 500 17-clue puzzles and the whole SE-rated file
 (640 puzzles); ``--top``, ``--clue17`` and ``--se`` change the counts (0 leaves a file out). ``save``/``check``
-compare a rating whole: score, level, hardest technique, step histogram and each technique's highest difficulty.
+compare a rating whole: score, level, hardest technique, step histogram and each technique's highest difficulty,
+and the solve's path: every step it applied beyond the kernel's singles (technique, placements, eliminations,
+cells, sentence) and every technique it recorded (with its difficulty and count, the kernel's singles included),
+in order, so a change that keeps the score but takes another path is caught too.
 ``ab`` rates each puzzle twice (each way first in turn), with the ladder memo (``bitdoku.logic.changes``) and
 without it (every rung on the whole state), checks that both ratings are equal and prints the CPU times (mean,
 median, ratio).
@@ -47,15 +50,36 @@ def sample(path: Path, count: int) -> list[str]:
 
 
 def ratings(groups: dict[str, list[str]]) -> dict[str, dict[str, object]]:
-    """Rate every puzzle; puzzle -> ``Rating.to_dict()``, and the time of each group on stderr."""
+    """Rate every puzzle; puzzle -> ``Rating.to_dict()`` with the solve's path (``"path"``: every step applied
+    beyond the kernel's singles, and every technique recorded with its difficulty, in order), and the time of each
+    group on stderr."""
+    from bitdoku.logic import rating
+
     out: dict[str, dict[str, object]] = {}
-    for group, puzzles in groups.items():
-        start = time.perf_counter()
-        for puzzle in puzzles:
-            out[puzzle] = rate(puzzle).to_dict()
-        if puzzles:
-            spent = time.perf_counter() - start
-            print(f"{group}: {len(puzzles)} puzzles, {spent / len(puzzles) * 1e3:.2f} ms mean", file=sys.stderr)
+    path: list[object] = []
+    apply, record = rating._apply, se.SeSolve.record
+
+    def applied(step: se.Step, *args: object) -> object:
+        path.append([step.technique, step.placements, step.eliminations, sorted(step.cells), step.text])
+        return apply(step, *args)
+
+    def recorded(solve: se.SeSolve, technique: str, difficulty: float, times: int = 1) -> None:
+        if times > 0:
+            path.append([technique, difficulty, times])
+        record(solve, technique, difficulty, times)
+
+    rating._apply, se.SeSolve.record = applied, recorded
+    try:
+        for group, puzzles in groups.items():
+            start = time.perf_counter()
+            for puzzle in puzzles:
+                path.clear()
+                out[puzzle] = rate(puzzle).to_dict() | {"path": json.loads(json.dumps(path))}
+            if puzzles:
+                spent = time.perf_counter() - start
+                print(f"{group}: {len(puzzles)} puzzles, {spent / len(puzzles) * 1e3:.2f} ms mean", file=sys.stderr)
+    finally:
+        rating._apply, se.SeSolve.record = apply, record
     return out
 
 
@@ -160,7 +184,11 @@ def main() -> int:
     differ = [p for p in found if p in saved and found[p] != saved[p]]
     missing = [p for p in found if p not in saved]
     for puzzle in differ[:20]:
-        print(f"{puzzle}\n  before {saved[puzzle]}\n  after  {found[puzzle]}")
+        before, after = saved[puzzle].pop("path"), found[puzzle].pop("path")
+        pairs = enumerate(zip(before, after, strict=False))
+        at = next((i for i, (a, b) in pairs if a != b), min(len(before), len(after)))
+        print(f"{puzzle}\n  before {saved[puzzle]}\n  after  {found[puzzle]}\n  steps differ from step {at}: "
+              f"{before[at:at + 1]} / {after[at:at + 1]}")
     print(f"{len(found)} rated, {len(differ)} differ, {len(missing)} not in {args.path}")
     return 1 if differ or missing else 0
 

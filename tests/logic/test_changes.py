@@ -135,3 +135,23 @@ def test_incremental_finders_after_random_removals():
                     hits[rung.technique] += 1
     # the check saw new steps of most kinds of incremental rung
     assert len(hits) >= 8, hits
+
+
+def test_the_strong_link_rungs_search_only_as_long_as_they_need():
+    """SE's Turbot Fish / 3 / 4 Strong Links rungs search X-Chains of at most 3 / 5 / 7 links and share the result
+    of the longest bound asked on a state: their steps are those of the unbounded search (13 links) that fit, in
+    any order of asking."""
+    from bitdoku.logic import single_digit
+
+    rungs = [rung for rung in SE_LADDER if rung.technique in (se.TURBOT_FISH, se.THREE_LINKS, se.FOUR_LINKS)]
+    assert len(rungs) == 3
+    found = Counter()
+    for puzzle in PUZZLES:
+        for state in _stalled_states(puzzle, 3):
+            every = list(single_digit.find_x_chains(state))
+            for order in (rungs, rungs[::-1]):
+                for rung in order:
+                    fits = [s for s in every if len(s.cells) <= int(rung.find.__name__.rsplit("_", 1)[1])]
+                    assert list(rung.find(state)) == fits, rung.technique
+                    found[rung.technique] += bool(fits)
+    assert all(found[rung.technique] for rung in rungs), found

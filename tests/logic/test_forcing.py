@@ -257,3 +257,30 @@ def test_other_shapes(puzzle: str, shape: str | None) -> None:
         assert steps, name
         for step in steps:
             assert_sound(step, solution)
+
+
+def test_a_search_does_not_read_the_scratch_another_left() -> None:
+    """The search kernel's scratch (every run's derivations) is kept between searches: a search on scratch that
+    a bigger search filled, or that holds junk, finds the same conclusions as on fresh scratch."""
+    states = [CandidateGrid.parse(case.marks) for case in MINED[:4]]
+    modes = (forcing.MODE_NISHIO, forcing.MODE_MULTIPLE, forcing.MODE_DYNAMIC)
+
+    def conclusions(state: CandidateGrid, mode: forcing.Mode) -> list:
+        _arr, ranked = forcing._search(state, mode)
+        return [tuple(hint) for hint in ranked]
+
+    forcing._SCRATCH.arrays = None
+    fresh = {}
+    for state in states:
+        for mode in modes:
+            forcing._SCRATCH.arrays = None
+            fresh[state, mode] = conclusions(state, mode)
+    biggest = max(states, key=lambda state: forcing._arrays(state).size)
+    assert any(fresh.values())
+    for junk in (0, 255, 7):  # every byte
+        for state in states:
+            for mode in modes:
+                conclusions(biggest, forcing.MODE_DYNAMIC)  # scratch as a bigger search leaves it
+                for array in forcing._SCRATCH.arrays:
+                    array.view("uint8").fill(junk)
+                assert conclusions(state, mode) == fresh[state, mode], (junk, mode.technique)

@@ -130,3 +130,36 @@ def test_bitdoku_rate_takes_max_nodes_and_says_limit():
     result = CliRunner().invoke(app, ["rate", "." * 81, "--max-nodes", "1"])
     assert result.exit_code == ExitCode.LIMIT
     assert result.stdout.strip() == "limit"
+
+
+def test_the_uniqueness_check_waits_for_the_rungs_that_need_it(monkeypatch):
+    """``rate`` counts solutions only when the solve first reaches a uniqueness or forcing rung, once, and rates as
+    if the ladder had been chosen from the count at the start: the full ladder for a unique puzzle, the one
+    without those rungs otherwise (the rungs before them are the same)."""
+    from bitdoku.logic import rating, se
+    from bitdoku.logic.rating import default_max_steps, se_rating_of
+
+    asked: list[bool] = []
+    real = rating._is_unique
+
+    def counted(puzzle):
+        asked.append(real(puzzle))
+        return asked[-1]
+
+    monkeypatch.setattr(rating, "_is_unique", counted)
+    hard = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+    # the hard one minus a given: many solutions, and the solve gets to the uniqueness rungs before its guesses
+    several = "....3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+    for puzzle, ladder in ((hard, se.SE_LADDER), (several, se.SE_WITHOUT_UNIQUENESS)):
+        asked.clear()
+        grid = Grid.parse(puzzle)
+        expected = se_rating_of(se.se_solve(grid, default_max_steps(grid.shape), ladder))
+        assert rate(puzzle) == expected
+        assert asked == [ladder is se.SE_LADDER]
+    easy = 0
+    for puzzle in sample_lines("17clue_sample.txt"):
+        asked.clear()
+        if rate(puzzle).score < 4.5:  # no rung from the uniqueness ones on was reached: never asked
+            assert asked == []
+            easy += 1
+    assert easy > 0

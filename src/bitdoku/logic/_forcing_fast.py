@@ -669,16 +669,20 @@ def _emit(hints, count, kind, a, b, target, cx):
 @njit(cache=True, nogil=True)
 def search(n, units, cell_units, orig, cnt0, cid, ccell, cdig, L, xonly, dynamic, level, inner_dynamic,
            inner_level, want_off, do_contra, do_double, do_cell, do_unit, min_cell, hints, max_runs, after_first,
-           pool_limit):
+           pool_all, dset, pst_all, pln_all, wt_all):
     """Run every live candidate on (and off when ``want_off``), then collect the hints: contradictions, double
     forcing (the same node from a candidate on and off, cells of 3+ candidates), cell forcing (from every
     candidate of a cell with ``min_cell``+ candidates), unit forcing (from every place of a digit in a unit).
 
     ``hints`` (int32[H, 5]: kind, a, b, target node, complexity) is filled up to its size; returns the number
-    of hints. Effort: at most ``max_runs`` runs, whose parents share a pool of ``pool_limit`` entries (a run that
+    of hints. Effort: at most ``max_runs`` runs, whose parents share the pool ``pool_all`` (int32[P]: a run that
     does not fit is dropped); with ``after_first`` >= 0, only that many runs are made after the first one that
     leads to a contradiction ("on" runs first), to bound the nested searches.
-    Complexities are counted only for the conclusions found, by a walk over the run's parents."""
+    Complexities are counted only for the conclusions found, by a walk over the run's parents.
+
+    Scratch given by the caller (so that its memory is reused from search to search): every run's derived set
+    ``dset`` (uint64[>= 2L, >= words]) and parents ``pst_all``, ``pln_all``, ``wt_all`` (int32[>= 2L, >= 2L+1]);
+    their contents on entry do not matter."""
     nodes = 2 * L + 1
     words = (nodes + 63) // 64
     ncells = n * n
@@ -713,11 +717,9 @@ def search(n, units, cell_units, orig, cnt0, cid, ccell, cdig, L, xonly, dynamic
     stack = np.empty(nodes + 1, np.int32)
     seen = np.zeros(nodes, np.int64)
     # every run's derivations, by source node (2*lo + state)
-    dset = np.zeros((2 * L, words), np.uint64)
-    pst_all = np.empty((2 * L, nodes), np.int32)
-    pln_all = np.empty((2 * L, nodes), np.int32)
-    wt_all = np.empty((2 * L, nodes), np.int32)
-    pool_all = np.empty(pool_limit, np.int32)
+    for r in range(2 * L):  # runs never made (or dropped) derive nothing
+        for w in range(dset.shape[1]):
+            dset[r, w] = _ZERO
     top = np.zeros(1, np.int64)
     conf = np.full(2 * L, -1, np.int32)
     runs = 0

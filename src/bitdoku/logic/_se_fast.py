@@ -328,18 +328,20 @@ def _se_lists(masks, n, units, peer_order, y, x):
 
 
 @njit(cache=True, nogil=True)
-def _worth(closing_parent, s, pot_node, pot_parent, masks, n, peers, in_cycle, forward, backward):
+def _worth(closing_parent, s, pot_node, pot_parent, masks, n, peers, in_cycle, forward, backward, stamp):
     """Whether SE's cycle closing at s through ``closing_parent`` removes anything: a candidate outside the
-    cycle's cells that sees an "on" and an "off" of its digit (the potentials alternate from "on" at s)."""
+    cycle's cells that sees an "on" and an "off" of its digit (the potentials alternate from "on" at s).
+    ``forward``/``backward`` (int64[N**3]) mark the candidates seen by an "on"/"off" with this call's ``stamp[0]``
+    (bumped here), so they need no clearing."""
     nn = n * n
     j = closing_parent
     in_cycle[s % nn] = True
     while pot_parent[j] >= 0:
         in_cycle[pot_node[j] % nn] = True
         j = pot_parent[j]
-    for i in range(forward.shape[0]):
-        forward[i] = False
-        backward[i] = False
+    stamp[0] += 1
+    mark = stamp[0]
+    found = False
     # The closing potential (s on), then its ancestors up to the root (left out): off, on, off, ...
     node = s
     j = closing_parent
@@ -349,20 +351,18 @@ def _worth(closing_parent, s, pot_node, pot_parent, masks, n, peers, in_cycle, f
         for t in range(peers.shape[1]):
             o = peers[cell, t]
             if not in_cycle[o] and (masks[o] >> np.uint64(d)) & _ONE:
+                i = d * nn + o
                 if on:
-                    forward[d * nn + o] = True
+                    forward[i] = mark
+                    found = found or backward[i] == mark
                 else:
-                    backward[d * nn + o] = True
+                    backward[i] = mark
+                    found = found or forward[i] == mark
         if pot_parent[j] < 0:
             break
         node = pot_node[j]
         j = pot_parent[j]
         on = not on
-    found = False
-    for i in range(forward.shape[0]):
-        if forward[i] and backward[i]:
-            found = True
-            break
     j = closing_parent
     in_cycle[s % nn] = False
     while pot_parent[j] >= 0:
@@ -384,10 +384,12 @@ def se_cycle_rounds(masks, n, box_row_col, peers, peer_order, worthy):
     pending_on = np.zeros(size + 1, dtype=np.int32)
     next_on = np.zeros(size + 1, dtype=np.int32)
     pending_off = np.zeros(cap, dtype=np.int32)
-    seen_on = np.zeros(size, dtype=np.bool_)
+    seen_on = np.zeros(size, dtype=np.int64)  # == source stamp: seen from the current source
+    source = 0
     in_cycle = np.zeros(nn, dtype=np.bool_)
-    forward = np.zeros(size, dtype=np.bool_)
-    backward = np.zeros(size, dtype=np.bool_)
+    forward = np.zeros(size, dtype=np.int64)
+    backward = np.zeros(size, dtype=np.int64)
+    stamp = np.zeros(1, dtype=np.int64)
     for m in range(3):
         y = m >= 1
         x = m != 1
@@ -404,9 +406,8 @@ def se_cycle_rounds(masks, n, box_row_col, peers, peer_order, worthy):
                 if not (mask >> np.uint64(d)) & _ONE:
                     continue
                 s = d * nn + cell
-                for i in range(size):
-                    seen_on[i] = False
-                seen_on[s] = True
+                source += 1
+                seen_on[s] = source
                 pot_node[0] = s
                 pot_on[0] = True
                 pot_parent[0] = -1
@@ -444,10 +445,10 @@ def se_cycle_rounds(masks, n, box_row_col, peers, peer_order, worthy):
                             r = off_list[q, b]
                             if (t >= 1 and r == s and t < 64 and not (worthy[m, s] >> np.int64(t)) & 1
                                     and _worth(qi, s, pot_node, pot_parent, masks, n, peers, in_cycle, forward,
-                                               backward)):
+                                               backward, stamp)):
                                 worthy[m, s] |= np.int64(1) << np.int64(t)
-                            if not seen_on[r]:
-                                seen_on[r] = True
+                            if seen_on[r] != source:
+                                seen_on[r] = source
                                 pot_node[used] = r
                                 pot_on[used] = True
                                 pot_parent[used] = qi

@@ -38,6 +38,7 @@ Cost per search on stalled top1465 positions (9x9, L ~ 200, one core): Nishio ~1
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -190,24 +191,52 @@ def _search(cg: CandidateGrid, mode: Mode, pool_limit: int | None = None) -> tup
     size = arr.size
     if size == 0:
         return arr, []
-    hints = np.empty((MAX_HINTS, 5), np.int32)
     if pool_limit is None:
         pool_limit = _pool_limit(size)
+    hints, pool, dset, pst, pln, wt = _scratch(size, pool_limit)
     count = fast.search(
         arr.n, arr.units, arr.cell_units, arr.orig, arr.cnt0, arr.cid, arr.ccell, arr.cdig, size,
         mode.xonly, mode.dynamic, mode.level, mode.inner_dynamic, mode.inner_level, mode.want_off,
         mode.contradiction, mode.double, mode.cell, mode.unit, mode.min_cell, hints, MAX_RUNS, mode.after_first,
-        pool_limit,
+        pool[:pool_limit], dset, pst, pln, wt,
     )  # fmt: skip
     if count == 0:
         return arr, []
-    found = hints[:count]
+    found = hints[:count].copy()  # the scratch is the next search's
     complexity = found[:, 4]
     table = _bonus_table(int(complexity.max()) + 1)
     difficulty = np.round(mode.base + table[complexity], 1)
     sort_key = np.array([_SORT_KEY[k] for k in found[:, 0]])
     ranked = np.lexsort((np.arange(count), sort_key, complexity, difficulty))
     return arr, _Ranked(found, difficulty, ranked)
+
+
+#: Per thread: the search kernel's scratch of the largest search so far (hints, pool, derived sets, parents).
+_SCRATCH = threading.local()
+#: Scratch kept between searches at most (bytes, per thread: the web server rates in threads): enough for 9x9
+#: positions with up to ~330 candidates (top1465's forcing rungs see 160-250, ~5-7 MB); a bigger search (a
+#: nearly empty 9x9 grid, bigger grids) allocates its own, as before.
+SCRATCH_KEPT = 16 << 20
+
+
+def _scratch(size: int, pool_limit: int) -> tuple[np.ndarray, ...]:
+    """The search kernel's scratch for a grid of ``size`` live candidates: every run's derivations (about a
+    megabyte on a 9x9 grid), kept per thread and reused while it is big enough. Fresh memory cost a page fault
+    every 4 kB touched at every search: about a fifth of a dynamic forcing-chain search on top1465. The kernel
+    does not read what a search before it left there."""
+    runs, nodes = 2 * size, 2 * size + 1
+    found = getattr(_SCRATCH, "arrays", None)
+    if found is not None and found[3].shape[0] >= runs and found[3].shape[1] >= nodes and len(found[1]) >= pool_limit:
+        return found
+    old_runs, old_nodes, old_pool = (0, 0, 0) if found is None else (*found[3].shape, len(found[1]))
+    runs, nodes, pool = max(runs, old_runs), max(nodes, old_nodes), max(pool_limit, old_pool)
+    found = (
+        np.empty((MAX_HINTS, 5), np.int32), np.empty(pool, np.int32), np.empty((runs, (nodes + 63) // 64), np.uint64),
+        np.empty((runs, nodes), np.int32), np.empty((runs, nodes), np.int32), np.empty((runs, nodes), np.int32),
+    )  # fmt: skip
+    if sum(array.nbytes for array in found) <= SCRATCH_KEPT:
+        _SCRATCH.arrays = found
+    return found
 
 
 class _Ranked(NamedTuple):

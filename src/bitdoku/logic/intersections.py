@@ -80,11 +80,8 @@ def _confined(cg: CandidateGrid, technique: str, unit: int, changes: Changes | N
     if not touched:
         return
     masks = cg.masks
-    whole = cg.layout.units[unit]
-    parts = cg.layout.segments[unit]
-    confined = [
-        _union(masks, cells) & ~_union(masks, tuple(c for c in whole if c not in cells)) for _, cells in parts
-    ]
+    parts = _segments_and_rests(cg.layout, unit)
+    confined = [_union(masks, cells) & ~_union(masks, rest) for _, cells, rest in parts]
     digits = 0
     for bits in confined:
         digits |= bits
@@ -92,9 +89,17 @@ def _confined(cg: CandidateGrid, technique: str, unit: int, changes: Changes | N
     while digits:
         bit = digits & -digits
         digits ^= bit
-        for i, (target, cells) in enumerate(parts):
+        for i, (target, cells, _rest) in enumerate(parts):
             if confined[i] & bit and sum(1 for c in cells if masks[c] & bit) >= 2:
                 yield from _locked(cg, technique, bit.bit_length(), cells, unit, target)
+
+
+@cache
+def _segments_and_rests(layout: Layout, unit: int) -> tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]:
+    """The unit's segments (``Layout.segments``: the crossing unit and the cells shared) each with the rest of
+    the unit's cells: a pure function of the layout, built once instead of at every call of ``_confined``."""
+    whole = layout.units[unit]
+    return tuple((target, cells, tuple(c for c in whole if c not in cells)) for target, cells in layout.segments[unit])
 
 
 def _union(masks: tuple[int, ...], cells: tuple[int, ...]) -> int:

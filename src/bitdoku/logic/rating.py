@@ -59,7 +59,7 @@ from bitdoku.logic.explain import (
     is_unique_by_search,
     next_step,
 )
-from bitdoku.logic.se import SE_LADDER, SE_WITHOUT_UNIQUENESS, SeSolve, se_solve, se_solve_variant
+from bitdoku.logic.se import SE_LADDER, SeSolve, se_solve, se_solve_variant
 from bitdoku.logic.singles import HIDDEN_SINGLE, NAKED_SINGLE
 from bitdoku.logic.step import GUESS, Step
 
@@ -180,8 +180,8 @@ def rate(puzzle: Grid | CandidateGrid | str, *, max_steps: int | None = None, sc
         steps = explain(puzzle, guess=True, max_steps=budget, max_nodes=max_nodes)
         return rating_of(Counter(step.technique for step in steps))
     if scale == "se":
-        ladder = SE_LADDER if _is_unique(puzzle) else SE_WITHOUT_UNIQUENESS
-        return se_rating_of(se_solve(puzzle, budget, ladder, max_nodes=max_nodes))
+        return se_rating_of(se_solve(puzzle, budget, SE_LADDER, max_nodes=max_nodes,
+                                     unique=lambda: _is_unique(puzzle)))
     return rating_of(_count_steps(puzzle, budget, max_nodes))
 
 

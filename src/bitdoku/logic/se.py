@@ -529,7 +529,7 @@ def _chains_up_to(cells: int) -> Finder:
     "3/4 Strong Links" rules. The finder's steps of one state are computed once and shared by the three rows."""
 
     def find(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
-        for step in _x_chain_steps(cg, changes):
+        for step in _x_chain_steps(cg, changes, cells - 1):
             if len(step.cells) <= cells:
                 yield step
 
@@ -538,14 +538,22 @@ def _chains_up_to(cells: int) -> Finder:
     return find
 
 
-def _x_chain_steps(cg: CandidateGrid, changes: Changes | None = None) -> tuple[Step, ...]:
-    """Every X-Chain step of a state (one per digit and start; with ``changes``, of the digits that changed),
-    computed once per state object and set of changes."""
+#: Links of the longest X-Chain SE's rules look for (4 Strong Links: 8 cells).
+_X_CHAIN_LINKS = 7
+
+
+def _x_chain_steps(cg: CandidateGrid, changes: Changes | None, max_links: int) -> tuple[Step, ...]:
+    """The X-Chain steps of a state of at most ``max_links`` links (one per digit and start, its shortest chain
+    that removes something; with ``changes``, of the digits that changed), computed once per state object and
+    set of changes for the longest bound asked so far (a step of a shorter bound is one of those). Turbot Fish
+    (3 links) searches only its own length, since its step often ends the ladder pass; the 3 and 4 Strong Links
+    rungs come one after the other deep in the ladder, so the first of them searches for both."""
     memo = getattr(_MEMO, "x_chains", None)
-    if memo is None or memo[0] is not cg or memo[1] is not changes:
-        memo = (cg, changes, tuple(single_digit.find_x_chains(cg, changes)))
+    if memo is None or memo[0] is not cg or memo[1] is not changes or memo[2] < max_links:
+        bound = max_links if max_links <= 3 else max(max_links, _X_CHAIN_LINKS)
+        memo = (cg, changes, bound, tuple(single_digit.find_x_chains(cg, changes, bound)))
         _MEMO.x_chains = memo
-    return memo[2]
+    return memo[3]
 
 
 # -- the ladder ------------------------------------------------------------------------------------------
@@ -629,9 +637,13 @@ SE_LADDER: tuple[SeRung, ...] = (
 
 #: The ladder for puzzles not known to have one solution: no uniqueness techniques (they would be unsound) and no
 #: forcing chains (the costly last resort, which cannot finish such a grid anyway).
-SE_WITHOUT_UNIQUENESS: tuple[SeRung, ...] = tuple(
-    rung for rung in SE_LADDER if rung.find.__module__ not in (uniqueness.__name__, forcing.__name__)
-)
+def needs_uniqueness(rung: SeRung) -> bool:
+    """Whether a rung may run only on a puzzle known to have one solution (uniqueness techniques, forcing
+    chains)."""
+    return rung.find.__module__ in (uniqueness.__name__, forcing.__name__)
+
+
+SE_WITHOUT_UNIQUENESS: tuple[SeRung, ...] = tuple(rung for rung in SE_LADDER if not needs_uniqueness(rung))
 
 _BEFORE_NAKED = 3  # SE_LADDER[:3] come before naked singles
 _KERNEL_RULES = 4  # SE_LADDER[:4], the direct rules, run in the kernel in se_solve
@@ -656,13 +668,15 @@ def step_difficulty(step: Step, rung: SeRung) -> float:
 
 
 def next_se_step(state: CandidateGrid, ladder: tuple[SeRung, ...] = SE_LADDER,
-                 memo: LadderMemo | None = None) -> tuple[Step, float] | None:
+                 memo: LadderMemo | None = None, start: int = 0) -> tuple[Step, float] | None:
     """The step SE would take next (singles aside) and its difficulty, or ``None`` when no rule applies.
 
     ``memo``: one solve's record of where each rung of ``ladder`` last found nothing (the same ladder at every
     call); the incremental rungs then look only at what changed since (``bitdoku.logic.changes``), same steps.
+    ``start``: the first rung tried (the ones before it are known to find nothing on this state; a group is not
+    split).
     """
-    index = 0
+    index = start
     while index < len(ladder):
         check_time()
         rung = ladder[index]
@@ -721,7 +735,7 @@ class SeSolve:
 
 
 def se_solve(puzzle: Grid | CandidateGrid, max_steps: int, ladder: tuple[SeRung, ...] = SE_LADDER, *,
-             max_nodes: int | None = None) -> SeSolve:
+             max_nodes: int | None = None, unique: Callable[[], bool] | None = None) -> SeSolve:
     """Solve simplest-first as SE does and return what the solve used.
 
     The kernel ``se_singles`` applies the rules up to 2.5 in SE's order (singles and the direct rules, which are
@@ -730,6 +744,11 @@ def se_solve(puzzle: Grid | CandidateGrid, max_steps: int, ladder: tuple[SeRung,
     ("Guess", 10.0), found by a search of at most ``max_nodes`` nodes. Raises ``InvalidGridError`` (no solution),
     ``StepLimitError`` (more than ``max_steps`` steps beyond singles) and ``SearchLimitError`` (the search for a
     guess spent ``max_nodes``).
+
+    ``unique``: whether the puzzle has one solution, asked only when the solve first reaches a rung that needs it
+    (``needs_uniqueness``); when it says no, those rungs are left out from then on, as if ``ladder`` had been
+    filtered from the start (the rungs before them are the same). Most puzzles never get there, so they never
+    pay for the count.
     """
     from bitdoku.logic.explain import _guess, _solution_for
     from bitdoku.logic.rating import _apply, _arrays
@@ -743,6 +762,8 @@ def se_solve(puzzle: Grid | CandidateGrid, max_steps: int, ladder: tuple[SeRung,
     steps = 0
     rest = ladder[_KERNEL_RULES:]
     memo = LadderMemo()
+    # The rungs before the first that needs uniqueness; the check is made when they all fail, once.
+    cut = next((i for i, rung in enumerate(rest) if needs_uniqueness(rung)), len(rest)) if unique else len(rest)
     while True:
         before = counts.copy()
         status = se_singles(values, masks, tables.units, tables.peers, tables.cell_units, shape.n, True, counts)
@@ -755,7 +776,12 @@ def se_solve(puzzle: Grid | CandidateGrid, max_steps: int, ladder: tuple[SeRung,
         state = CandidateGrid(values.tobytes(), tuple(masks.tolist()), shape)
         if steps >= max_steps:
             raise StepLimitError(max_steps)
-        found = next_se_step(state, rest, memo)
+        found = next_se_step(state, rest[:cut], memo)
+        if found is None and cut < len(rest) and unique is not None:
+            if not unique():
+                rest, memo = tuple(rung for rung in rest if not needs_uniqueness(rung)), LadderMemo()
+            found = next_se_step(state, rest, memo, cut)
+            cut = len(rest)
         if found is None:
             solution = _solution_for(state, solution, max_nodes)
             step, rated = _guess(state, solution), GUESS_DIFFICULTY

@@ -106,16 +106,40 @@ class _Mode:
     linked: int = -1  # the nodes with a strong link (an "off" elsewhere is a dead end), set by the Python search
 
 
-def _modes(g: LinkGraph) -> list[_Mode]:
-    modes = []
-    for name, x, y, key, cname, cbase, fname, fbase in _MODES:
-        weak = g.weak_x if not y else [a | b for a, b in zip(g.weak_x, g.weak_cell, strict=True)]
-        if x and y:
-            strong = [a | b for a, b in zip(g.strong_x, g.strong_y, strict=True)]
-        else:
-            strong = g.strong_x if x else g.strong_y
-        modes.append(_Mode(name, x, y, key, cname, cbase, fname, fbase, weak, strong))
-    return modes
+class _Modes:
+    """The three SE modes of one link graph (X, Y, XY), each built when first asked for: a step needs one, and
+    the Y and XY modes' weak links (a 729-entry list on 9x9) are built once for both."""
+
+    def __init__(self, g: LinkGraph) -> None:
+        self.g = g
+        self._modes: list[_Mode | None] = [None] * len(_MODES)
+        self._orders: list[_Orders | None] = [None] * len(_MODES)
+        self._weak_xy: list[int] | None = None
+
+    def __len__(self) -> int:
+        return len(_MODES)
+
+    def __getitem__(self, index: int) -> _Mode:
+        mode = self._modes[index]
+        if mode is None:
+            g = self.g
+            name, x, y, key, cname, cbase, fname, fbase = _MODES[index]
+            if y and self._weak_xy is None:
+                self._weak_xy = [a | b for a, b in zip(g.weak_x, g.weak_cell, strict=True)]
+            weak = self._weak_xy if y else g.weak_x
+            if x and y:
+                strong = [a | b for a, b in zip(g.strong_x, g.strong_y, strict=True)]
+            else:
+                strong = g.strong_x if x else g.strong_y
+            mode = self._modes[index] = _Mode(name, x, y, key, cname, cbase, fname, fbase, weak, strong)
+        return mode
+
+    def orders(self, index: int) -> _Orders:
+        """SE's order of consequences in mode ``index``."""
+        found = self._orders[index]
+        if found is None:
+            found = self._orders[index] = _Orders(self.g, self[index])
+        return found
 
 
 def _sources(g: LinkGraph, mode: _Mode) -> list[int]:
@@ -425,10 +449,9 @@ def _se_steps(cg: CandidateGrid, cycles: bool, forcing: bool) -> Iterator[Step]:
         if not heap:
             return
     g = link_graph(cg, False)
-    modes = _modes(g)
-    orders = [_Orders(g, mode) for mode in modes]
+    modes = _Modes(g)
     if cg.n > _se_fast.MAX_N:
-        searches = [_Search(i, mode, _sources(g, mode), cycles, forcing) for i, mode in enumerate(modes)]
+        searches = [_Search(i, modes[i], _sources(g, modes[i]), cycles, forcing) for i in range(len(modes))]
     for search in searches:
         mode, index = search.mode, search.index
 
@@ -457,7 +480,7 @@ def _se_steps(cg: CandidateGrid, cycles: bool, forcing: bool) -> Iterator[Step]:
         elif sub == -1:  # a possible cycle: replay SE's search at that depth and queue the real ones
             replay = replays.get((index, s))
             if replay is None:
-                replay = replays[(index, s)] = _Replay(orders[index], s)
+                replay = replays[(index, s)] = _Replay(modes.orders(index), s)
             for number, end in enumerate(replay.closing(complexity // 2 - 1)):
                 push((*key[:6], number), (kind, index, s, number, [end], complexity))
         else:

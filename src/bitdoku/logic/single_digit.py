@@ -274,9 +274,12 @@ def _colour_steps(cg: CandidateGrid, digit: int, colour: dict[int, int]) -> Iter
         yield make_step(COLOURING, cg, text, eliminations=gone, cells=cells)
 
 
-def find_x_chains(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
+def find_x_chains(cg: CandidateGrid, changes: Changes | None = None,
+                  max_links: int = MAX_CHAIN_LINKS) -> Iterator[Step]:
     """X-Chains of at least 3 links, shortest first from each start cell, digits increasing; with ``changes``,
-    only the digits that changed (a digit's chains depend only on its own candidates)."""
+    only the digits that changed (a digit's chains depend only on its own candidates). ``max_links``: the
+    longest chain searched; a start's step is its shortest chain that removes something, so a smaller bound
+    gives the same steps less those longer than the bound (SE's strong-link rules need at most 7 links)."""
     n = cg.n
     for digit in range(1, n + 1):
         if not digit_changed(changes, digit):
@@ -285,8 +288,9 @@ def find_x_chains(cg: CandidateGrid, changes: Changes | None = None) -> Iterator
         for a, b, _unit in strong_links(cg, digit, range(len(cg.layout.units))):
             strong.setdefault(a, []).append(b)
             strong.setdefault(b, []).append(a)
+        weak: dict[int, list[int]] = {}  # the digit's weak links, shared by the starts
         for start in sorted(strong):
-            for chain in _alternating_paths(cg, digit, start, strong):
+            for chain in _alternating_paths(cg, digit, start, strong, max_links, weak):
                 pattern = set(chain)
                 gone = _eliminate_seen_by(cg, digit, chain[0], chain[-1], pattern)
                 if gone:
@@ -302,19 +306,29 @@ def find_x_chains(cg: CandidateGrid, changes: Changes | None = None) -> Iterator
                     break
 
 
-def _alternating_paths(cg: CandidateGrid, digit: int, start: int, strong: dict[int, list[int]]) -> Iterator[list[int]]:
+def _alternating_paths(cg: CandidateGrid, digit: int, start: int, strong: dict[int, list[int]],
+                       max_links: int = MAX_CHAIN_LINKS, weak: dict[int, list[int]] | None = None,
+                       ) -> Iterator[list[int]]:
     """Breadth first over "start is not the digit" implications: a strong link makes the next cell true, a
     weak link (any peer with the digit) makes it false. Yields the chain to each cell reached as true, with
-    3 links or more, shortest first."""
+    3 to ``max_links`` links, shortest first. ``weak``: the digit's weak links by cell, filled as they are
+    needed (the searches of one digit may share it)."""
     bit = 1 << (digit - 1)
     masks, peers = cg.masks, cg.layout.peers
+    if weak is None:
+        weak = {}
     parent: dict[tuple[int, bool], tuple[int, bool] | None] = {(start, False): None}
     queue = deque([((start, False), 0)])
     while queue:
         (cell, is_true), links = queue.popleft()
-        if links >= MAX_CHAIN_LINKS:
+        if links >= max_links:
             continue
-        following = strong.get(cell, ()) if not is_true else [p for p in peers[cell] if masks[p] & bit]
+        if not is_true:
+            following = strong.get(cell, ())
+        else:
+            following = weak.get(cell)
+            if following is None:
+                following = weak[cell] = [p for p in peers[cell] if masks[p] & bit]
         for other in following:
             state = (other, not is_true)
             if state in parent or other == start:

@@ -27,21 +27,36 @@ def _union_groups(items: list[tuple[int, int]], k: int) -> Iterator[tuple[list[i
 
 def union_groups_within(items: list[tuple[int, int]], k: int) -> Iterator[tuple[list[int], int]]:
     """Groups of k items (key, mask) whose masks together have at most k bits, pruned as soon as a partial
-    union has more than k bits. Yields (keys, union)."""
+    union has more than k bits, in lexicographic order of the items. Yields (keys, union).
 
-    def extend(start: int, keys: list[int], union: int) -> Iterator[tuple[list[int], int]]:
+    An explicit stack (the last choices pushed first, so they come out in order) rather than nested generators:
+    subsets and fish call this for every unit or digit of every ladder pass, and a generator a level cost more
+    than the work."""
+    stack: list[tuple[int, list[int], int]] = [(0, [], 0)]
+    last = len(items)
+    while stack:
+        start, keys, union = stack.pop()
         if len(keys) == k:
-            yield list(keys), union
-            return
-        for index in range(start, len(items) - (k - len(keys)) + 1):
+            yield keys, union
+            continue
+        for index in range(last - (k - len(keys)), start - 1, -1):
             key, mask = items[index]
             merged = union | mask
             if merged.bit_count() <= k:
-                keys.append(key)
-                yield from extend(index + 1, keys, merged)
-                keys.pop()
+                stack.append((index + 1, [*keys, key], merged))
 
-    yield from extend(0, [], 0)
+
+def _places_in(masks: tuple[int, ...], unit: tuple[int, ...], n: int) -> list[tuple[int, int]]:
+    """(digit, bitset of its positions in the unit) for each digit with a place there, digits increasing; read
+    straight from the masks, one pass over the unit's cells."""
+    places = [0] * n
+    for i, cell in enumerate(unit):
+        mask = masks[cell]
+        while mask:
+            low = mask & -mask
+            places[low.bit_length() - 1] |= 1 << i
+            mask ^= low
+    return [(d + 1, p) for d, p in enumerate(places) if p]
 
 
 def naked_subsets(k: int) -> Callable[..., Iterator[Step]]:
@@ -83,11 +98,7 @@ def hidden_subsets(k: int) -> Callable[..., Iterator[Step]]:
         for index, unit in enumerate(cg.layout.units):
             if changes is not None and not bits[index] & changes.cells:
                 continue
-            spots = []  # (digit, mask of positions in the unit)
-            for digit in range(1, n + 1):
-                cells = cg.cells_with(index, digit)
-                if cells:
-                    spots.append((digit, sum(1 << unit.index(c) for c in cells)))
+            spots = _places_in(masks, unit, n)
             if len(spots) <= k:
                 continue
             items = [(d, m) for d, m in spots if m.bit_count() <= k]
