@@ -39,6 +39,7 @@ from pathlib import Path
 from types import ModuleType
 
 import numpy as np
+from tail25_bench import instances  # this folder: the same names (H20, H45, all) and ranges
 
 from bitdoku.benchmark import load
 from bitdoku.kernels import boards
@@ -48,7 +49,6 @@ from bitdoku.shape import Shape
 
 REPO = Path(__file__).resolve().parents[1]
 FILES = {"25x25": "sudoku25x25_acs_general_even.txt", "16x16": "sudoku16x16_acs_general_even.txt"}
-H20 = [461, 467, 462, 463, 495, 452, 491, 471, 450, 453, 486, 493, 481, 479, 451, 483, 468, 509, 469, 477]
 
 
 def reference_kernel(commit: str, folder: Path) -> ModuleType:
@@ -117,22 +117,6 @@ def run(kernel: ModuleType, puzzle: np.ndarray, shape: Shape, mode: str, nodes: 
     return int(status), int(stats[codes.STAT_NODES]), solutions.tobytes(), seconds
 
 
-def chosen(spec: list[str], total: int) -> list[int]:
-    """0-based indices from names (H20, all), numbers and ranges a-b."""
-    out: list[int] = []
-    for item in spec:
-        if item == "H20":
-            out += H20
-        elif item == "all":
-            out += list(range(total))
-        elif "-" in item:
-            low, high = item.split("-")
-            out += list(range(int(low), int(high) + 1))
-        else:
-            out.append(int(item))
-    return out
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
@@ -145,7 +129,7 @@ def main() -> None:
     parser.add_argument("--set", choices=list(FILES), default="25x25")
     parser.add_argument("--mode", choices=["first", "dfs"], default="first")
     parser.add_argument("--instances", nargs="+", default=None,
-                        help="0-based indices, ranges a-b, H20 or all (default: H20 for first, 300-499 for dfs)")
+                        help="0-based indices, ranges a-b, H20, H45 or all (default: H20 for first, 300-499 for dfs)")
     parser.add_argument("--nodes", type=int, default=2_000, help="node budget of a dfs search (default 2,000)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds over the instances (default 3)")
     args = parser.parse_args()
@@ -155,7 +139,7 @@ def main() -> None:
     puzzles = load(path)
     shape = Shape.infer(puzzles.shape[1])
     spec = args.instances or (["H20"] if args.mode == "first" else ["300-499"])
-    indices = chosen(spec, len(puzzles))
+    indices = instances(spec, len(puzzles))
     folder = Path(tempfile.gettempdir()) / "bitdoku-boards-ab"
     folder.mkdir(exist_ok=True)
     if args.generic and args.mode != "dfs":
