@@ -216,6 +216,9 @@ def concatenate(results: list[BatchResult]) -> BatchResult:
 
 _ROW_FIELDS = ("puzzles", "solutions", "status_codes", "counts", "stats", "kernel_codes")
 
+#: What every chunk's task is searched with: the solution limit, node budget, rules and a row's time limit.
+_ChunkOptions = tuple[int, int | None, int, float | None]
+
 
 def _solve_chunk(puzzles: NDArray[np.uint8], shape: Shape, limit: int, max_nodes: int | None, rules: int,
                  time_limit: float | None = None):
@@ -243,7 +246,7 @@ def _rebuild(puzzles: NDArray[np.uint8], reply: tuple, shape: Shape, limit: int,
     return BatchResult(puzzles, solutions, statuses, counts, stats, kernel_codes, shape, max_nodes, time_limit)
 
 
-def _submit_chunk(client: Client, array: NDArray[np.uint8], shape: Shape, options: tuple,
+def _submit_chunk(client: Client, array: NDArray[np.uint8], shape: Shape, options: _ChunkOptions,
                   scatter: bool):
     """Start one chunk's task; the array goes inside the task, or ahead of it with ``scatter``."""
     payload = client.scatter(array, hash=False) if scatter else array
@@ -256,7 +259,7 @@ def _chunk_of(item, fixed: Shape | None) -> tuple[NDArray[np.uint8], Shape]:
     return as_puzzle_array(array, shape)
 
 
-def _outcome(future, index: int, puzzles: NDArray[np.uint8], shape: Shape, options: tuple,
+def _outcome(future, index: int, puzzles: NDArray[np.uint8], shape: Shape, options: _ChunkOptions,
              stats: SchedulerStats) -> BatchResult | ChunkFailure:
     """A finished chunk's ``BatchResult``, or the ``ChunkFailure`` that says why not."""
     try:
