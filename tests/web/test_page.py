@@ -389,3 +389,17 @@ def test_a_jigsaw_map_colours_its_regions_and_the_solution_follows_them(page, se
     diagonal = cells(page).evaluate_all("cells => cells.map(cell => cell.classList.contains('diagonal'))")
     assert [i for i, shaded in enumerate(diagonal) if shaded] == [0, 3, 5, 6, 9, 10, 12, 15]
     expect(page.get_by_label("Region map")).to_be_hidden()
+
+
+def test_generate_keeps_the_variant_of_the_grid(page, server_url):
+    open_page(page, server_url)
+    page.get_by_label("Variant").select_option("x")
+    page.get_by_role("button", name="Generate").click()
+    expect(message(page)).to_contain_text("New 9x9 x puzzle")
+    assert page.get_by_label("Variant").input_value() == "x"
+    assert "variant=x" in page.url
+    puzzle = Grid.parse(grid_line(page), variant="x")
+    assert bitdoku.is_unique(puzzle)
+    diagonal = cells(page).evaluate_all("cells => cells.map(cell => cell.classList.contains('diagonal'))")
+    assert [i for i, shaded in enumerate(diagonal) if shaded] == sorted({10 * i for i in range(9)} |
+                                                                      {8 * (i + 1) for i in range(9)})

@@ -11,6 +11,7 @@ from bitdoku.web import create_app
 X_4 = ".1............43"
 JIGSAW_MAP_4 = "AABB" "AABC" "CDBC" "DDDC"
 JIGSAW_4 = ".1........3....2"
+JIGSAW_MAP_9 = "AAABBBCCCAABBBCCCAABBBCCCAADDDEEEFFFDDEEEFFFD" "DEEEFFFDDGGGHHHIIIGGHHHIIIGGHHHIIIGG"
 
 
 @pytest.fixture(scope="module")
@@ -86,3 +87,22 @@ def test_explain_names_jigsaw_regions_not_boxes(client):
     units = [unit for step in answer["steps"] for unit in step["units"]]
     assert any(unit.startswith("region ") for unit in units)
     assert not any(unit.startswith("box ") for unit in units)
+
+
+@pytest.mark.parametrize("rules", [{"variant": "x"}, {"variant": "windoku"}, {"variant": "anti-king"},
+                                   {"regions": JIGSAW_MAP_9}])
+def test_generate_makes_a_unique_puzzle_under_the_requested_rules(client, rules):
+    made = post(client, "generate", seed=7, **rules).json()
+    expected = rules.get("variant", "jigsaw")
+    assert made["variant"] == expected and made["regions"] == rules.get("regions")
+    text = made["puzzle"] if made["regions"] is None else f"{made['puzzle']}\n{made['regions']}"
+    puzzle = Grid.parse(text, variant=expected)
+    assert bitdoku.is_unique(puzzle) and puzzle.givens == made["clues"]
+    solution = made["solution"] if made["regions"] is None else f"{made['solution']}\n{made['regions']}"
+    assert Grid.parse(solution, variant=expected).is_solution_of(puzzle)  # the variant's rules, not only classic
+
+
+def test_generate_refuses_an_unknown_variant_and_a_bad_region_map_like_the_other_endpoints(client):
+    assert post(client, "generate", variant="zz").json()["error"]["kind"] == "variant"
+    bad = post(client, "generate", variant="jigsaw", regions="A" * 81).json()["error"]
+    assert bad["kind"] == "regions" and bad["name"] == "r2c1"

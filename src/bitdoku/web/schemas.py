@@ -43,7 +43,12 @@ class ExplainIn(PuzzleIn):
 
 
 class GenerateIn(Strict):
+    """What to make: a box shape, rules (``variant``, a jigsaw's ``regions`` map, as for ``PuzzleIn``) and the
+    generator's options."""
+
     shape: str = Field(default="3x3", max_length=8)
+    variant: str | None = Field(default=None, max_length=80, pattern=r"^[A-Za-z+\- ]+$", examples=["x"])
+    regions: str | None = Field(default=None, max_length=REGIONS_CHARS)
     difficulty: str | None = Field(default=None, max_length=20, examples=["hard"])
     symmetry: str = Field(default="none", max_length=20, examples=["rotational"])
     minimal: bool = False
@@ -150,6 +155,8 @@ class GenerateOut(BaseModel):
     hardest: str | None
     seconds: float
     seed: int
+    variant: str = "classic"
+    regions: str | None = None
 
 
 class HealthOut(BaseModel):

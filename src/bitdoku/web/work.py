@@ -135,18 +135,24 @@ def rating(request: PuzzleIn, limits: Limits) -> RateOut:
 
 
 def generation(request: GenerateIn, limits: Limits) -> GenerateOut:
-    with _answering(None), time_budget(limits.generate_seconds):  # a rating on the way stops in time too
+    """A new puzzle under the request's rules (a bad variant name or region map: the errors of ``read_grid``)."""
+    with _answering(None):
         shape = Shape.parse(request.shape)
         _check_size(shape, limits)
+    rules = Grid.empty(shape).geometry  # classic, unless the request names rules
+    if request.variant is not None or request.regions is not None:
+        rules = _under_variant(Grid.empty(shape), request.variant, request.regions).geometry
+    with _answering(None), time_budget(limits.generate_seconds):  # a rating on the way stops in time too
         difficulty = request.difficulty.replace("-", " ") if request.difficulty else None
         root, seed = run_seed(request.seed)
         made = next(generate_many(1, shape, seed=root, symmetry=request.symmetry, minimal=request.minimal,
                                   difficulty=difficulty, rated=shape.n <= 9, threads=1,
-                                  time_limit=limits.generate_seconds))
+                                  time_limit=limits.generate_seconds, variant=rules))
     record = made.to_dict()
     return GenerateOut(puzzle=record["puzzle"], solution=record["solution"], shape=str(shape), clues=made.clues,
                        symmetry=made.symmetry.value, minimal=made.minimal, rating=record["rating"],
-                       level=record["level"], hardest=record["hardest"], seconds=made.seconds, seed=seed or 0)
+                       level=record["level"], hardest=record["hardest"], seconds=made.seconds, seed=seed or 0,
+                       variant=rules.name, regions=rules.region_map() if rules.regions is not None else None)
 
 
 def read_grid(request: PuzzleIn, limits: Limits) -> Grid:

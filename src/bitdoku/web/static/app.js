@@ -66,11 +66,16 @@ function currentValues() {
   return state.givens.map((given, cell) => given || state.entries[cell]);
 }
 
-function request(values, extra = {}) {
-  const rules = {};
+/** The shape and the rules the grid is under, as every request names them. */
+function gridRules() {
+  const rules = { shape: state.shape.name };
   if (state.variantName !== "classic") rules.variant = state.variantName;
   if (state.variantName === "jigsaw") rules.regions = state.regionMap;
-  return { puzzle: toLine(values), shape: state.shape.name, ...rules, ...extra };
+  return rules;
+}
+
+function request(values, extra = {}) {
+  return { puzzle: toLine(values), ...gridRules(), ...extra };
 }
 
 function valuesHint() {
@@ -574,18 +579,18 @@ async function check() {
 async function generate(event) {
   event.preventDefault();
   const graded = !$("difficulty").disabled && $("difficulty").value;
-  const body = { shape: state.shape.name, difficulty: graded || null, symmetry: $("symmetry").value };
-  const made = await ask($("generate"), `Generating a ${state.shape.size} puzzle…`, () => post("generate", body),
-    { keepIfChanged: true });
+  const body = { ...gridRules(), difficulty: graded || null, symmetry: $("symmetry").value };
+  const kind = state.variantName === "classic" ? "" : ` ${state.variantName}`;
+  const made = await ask($("generate"), `Generating a ${state.shape.size}${kind} puzzle…`,
+    () => post("generate", body), { keepIfChanged: true });
   if (!made) return;
   const shape = shapeOf(made.shape);
-  const variant = state.variantName;
-  if (variant !== "classic") setVariant("classic"); // the generator makes classic puzzles
+  setVariant(made.variant, made.regions || "");
   loadPuzzle(shape, fromLine(made.puzzle, shape));
   setMode("play");
   const level = made.level ? `, ${made.level} (score ${made.rating.toFixed(1)})` : "";
-  const classic = variant === "classic" ? "" : " (a classic one: the generator makes no variants yet)";
-  say(`New ${shape.size} puzzle${classic}: ${made.clues} givens${level}, ${made.symmetry} symmetry, made in ` +
+  const madeKind = made.variant === "classic" ? "" : ` ${made.variant}`;
+  say(`New ${shape.size}${madeKind} puzzle: ${made.clues} givens${level}, ${made.symmetry} symmetry, made in ` +
     `${formatSeconds(made.seconds)} (seed ${made.seed}). Playing: the givens are locked.`, "success");
 }
 
