@@ -1,9 +1,10 @@
 """The web app served in a background thread of this process: for a notebook, a test or a script that drives the
-page with a browser, where ``bitdoku serve`` would be a second process to start and stop.
+page with a browser, where ``bitdoku serve`` would be a second process to start and stop::
 
-    >>> with serve_in_thread(create_app()) as url:       # doctest: +SKIP
-    ...     httpx.get(f"{url}/api/health").json()["status"]
-    'ok'
+    with serve_in_thread(create_app()) as url:
+        httpx.get(f"{url}/api/health").json()["status"]  # 'ok'
+
+(The browser tests, ``tests/web/conftest.py``, serve the app this way.)
 """
 
 from __future__ import annotations
