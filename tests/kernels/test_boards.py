@@ -22,6 +22,7 @@ from bitdoku.kernels.boards import (
     _load,
     _luby,
     _mark_all,
+    _next_marked,
     _pairs,
     _place,
     _placed,
@@ -200,6 +201,16 @@ def test_change_marks_lose_nothing(shape):
             assert np.array_equal(st[0, : n * n + n], before), f"cell r{cell // n + 1}c{cell % n + 1}"
             steps += 1
     assert steps > 20
+
+
+def test_next_marked_walks_the_marked_rows_in_order():
+    """``_next_marked`` gives the first set bit after ``row`` (-1: from bit 0), up to bit 63, or -1."""
+    rng = random.Random(7)
+    for _ in range(300):
+        marks = rng.getrandbits(64) & rng.getrandbits(64)
+        row = rng.randrange(-1, 64)
+        later = [bit for bit in range(row + 1, 64) if marks >> bit & 1]
+        assert _next_marked(np.uint64(marks), row) == (later[0] if later else -1), (hex(marks), row)
 
 
 def filled_in(st, shape):

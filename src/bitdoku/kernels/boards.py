@@ -187,6 +187,17 @@ def _place(st, k, n, r, c, digit, row, col):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _next_marked(marks, row):
+    """The first row after ``row`` (-1: from the first) whose bit is set in ``marks``, or -1 if none.
+
+    Why: the rules that look only at marked rows walk from one to the next, where a loop over all N rows
+    tested each one; the marks are read again after each row, so a row marked meanwhile further down is still
+    visited, in the same order as that loop."""
+    later = marks if row < 0 else marks & ((~ZERO << np.uint64(row)) << ONE)
+    return -1 if later == ZERO else lowest_bit_index(later)
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _changed(st, k, n, digit):
     """Note that a digit's words changed (for the next hidden singles and locked candidates passes)."""
     mark = ONE << np.uint64(digit)
@@ -204,9 +215,11 @@ def _naked(st, k, n, r, c, fill):
     and so the state a contradiction leaves for dom/wdeg's blame, is the full scan's.
     """
     filled = 0
-    for row in range(n):
-        if st[k, _rows(n)] & _bit(row) == ZERO:
-            continue
+    row = -1
+    while True:
+        row = _next_marked(st[k, _rows(n)], row)
+        if row < 0:
+            break
         if fill:
             st[k, _rows(n)] &= ~_bit(row)
         open_cells = st[k, n * n + row]
@@ -281,9 +294,11 @@ def _hidden_digit(st, k, n, r, c, digit):
     st[k, rows] = ZERO
     if fresh == ZERO:
         return 0
-    for row in range(n):
-        if (fresh | st[k, rows]) & _bit(row) == ZERO:
-            continue  # unchanged since the last pass: no single there, or it was filled then
+    row = -1
+    while True:  # the rows changed since the last pass: elsewhere no single, or it was filled then
+        row = _next_marked(fresh | st[k, rows], row)
+        if row < 0:
+            break
         word = st[k, base + row]
         if word == ZERO:
             return -1
