@@ -160,10 +160,12 @@ def _place(st, k, n, r, c, digit, row, col):
     touched = ONE << np.uint64(digit)
     for other in range(n):
         word = st[k, other * n + row]
-        had = (word >> np.uint64(col)) & ONE
-        touched |= had << np.uint64(other)
-        st[k, _digit_rows(n) + other] |= had << np.uint64(row)
+        touched |= ((word >> np.uint64(col)) & ONE) << np.uint64(other)
         st[k, other * n + row] = word & clear
+    others = touched  # the digits that had the cell: their row changed (a few, where the loop above has N)
+    while others != ZERO:
+        st[k, _digit_rows(n) + lowest_bit_index(others)] |= _bit(row)
+        others &= others - ONE
     rows = ZERO  # the rows of the column that held the digit there
     for i in range(n):
         word = st[k, base + i]
