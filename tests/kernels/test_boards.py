@@ -22,8 +22,10 @@ from bitdoku.kernels.boards import (
     _load,
     _luby,
     _mark_all,
+    _next_marked,
     _pairs,
     _place,
+    _placed,
     _propagate,
     _scratch,
     first_solution,
@@ -199,6 +201,64 @@ def test_change_marks_lose_nothing(shape):
             assert np.array_equal(st[0, : n * n + n], before), f"cell r{cell // n + 1}c{cell % n + 1}"
             steps += 1
     assert steps > 20
+
+
+def test_next_marked_walks_the_marked_rows_in_order():
+    """``_next_marked`` gives the first set bit after ``row`` (-1: from bit 0), up to bit 63, or -1."""
+    rng = random.Random(7)
+    for _ in range(300):
+        marks = rng.getrandbits(64) & rng.getrandbits(64)
+        row = rng.randrange(-1, 64)
+        later = [bit for bit in range(row + 1, 64) if marks >> bit & 1]
+        assert _next_marked(np.uint64(marks), row) == (later[0] if later else -1), (hex(marks), row)
+
+
+def filled_in(st, shape):
+    """Each digit's filled rows, columns and boxes as ``_placed`` keeps them, found from the cells instead: a cell
+    not open that keeps the digit's bit holds it."""
+    n, r, c = shape.n, shape.box_rows, shape.n // shape.box_rows
+    words = []
+    for digit in range(n):
+        rows = columns = boxes = 0
+        for row in range(n):
+            here = int(st[0, digit * n + row]) & ~int(st[0, n * n + row])
+            for col in range(n):
+                if here >> col & 1:
+                    rows |= 1 << row
+                    columns |= 1 << col
+                    boxes |= 1 << (row // r * r + col // c)
+        words += [rows, columns, boxes]
+    return words
+
+
+@pytest.mark.parametrize("shape", [Shape(3, 4), Shape(5, 5)])
+def test_filled_in_words_follow_the_placements(shape):
+    """Hidden singles and locked candidates skip the units where a digit is filled in by reading ``_placed``'s
+    words, not the cells: after every propagation down random paths (wrong digits too, so dead ends as well),
+    those words must say what the cells say, or a rule would skip a live unit or re-read a filled one."""
+    rng = random.Random(5 * shape.n)
+    n, r = shape.n, shape.box_rows
+    flags = S.ALL_RULES | S.PAIRS
+    bands = np.empty(n // r, np.uint64)
+    work = _scratch(n)
+    dead_ends = 0
+    for _ in range(20):
+        cells = random_grid(shape, rng)
+        cells[rng.sample(range(shape.n_cells), rng.randint(shape.n_cells // 2, shape.n_cells))] = 0
+        st = root_state(cells, shape)
+        while True:
+            outcome = _propagate(st, 0, n, r, n // r, flags, bands, work)
+            assert [int(word) for word in st[0, _placed(n):]] == filled_in(st, shape)
+            open_cells = [cell for cell in range(n * n) if st[0, n * n + cell // n] >> (cell % n) & 1]
+            if outcome < 0 or not open_cells:
+                dead_ends += outcome < 0
+                break
+            cell = rng.choice(open_cells)
+            row, col = divmod(cell, n)
+            digits = [d for d in range(n) if st[0, d * n + row] >> col & 1]
+            if not digits or not _place(st, 0, n, r, n // r, rng.choice(digits), row, col):
+                break
+    assert dead_ends > 5
 
 
 def test_blame_weighs_the_units_a_dead_end_leaves_empty():

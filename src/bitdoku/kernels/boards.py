@@ -4,7 +4,7 @@ Representation: for each digit d and row i, one uint64 word holds the columns of
 filled cell keeps its own digit's bit); one more word a row holds the row's open columns; then two words say
 which digits changed since hidden singles and locked candidates last looked at them, two which rows changed since
 naked singles and since the pairs last looked at them, and one a digit the rows of that digit that changed since
-hidden singles last looked at it (the rules skip what did not change). A state is N*N + 2N + 4 words (5.4 KB for
+hidden singles last looked at it (the rules skip what did not change). A state is N*N + 5N + 4 words (6.0 KB for
 25x25), copied to the next depth on a branch, as the 9x9 band kernel does.
 
 Why rows: every rule then costs O(N^2) word operations a pass, where the cell-by-cell kernel (``dfs``,
@@ -104,7 +104,18 @@ def _rows(n):
 @njit(cache=True, nogil=True, inline="always")
 def state_words(n):
     """The words of one state: N*N digit words, N open-cells words, two changed-digits and two changed-rows
-    words, and N changed-rows words, one a digit (``_digit_rows``)."""
+    words, N changed-rows words, one a digit (``_digit_rows``), and 3N words of where each digit is filled in
+    (``_placed``)."""
+    return n * n + 5 * n + 4
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _placed(n):
+    """The index of digit 0's three filled-in words (its filled rows, columns and boxes, a bit each, boxes
+    numbered band by band); digit d's are 3d words further. Set by ``_place`` only: hidden singles and locked
+    candidates skip the units where the digit is filled in, and reading them here is one word where finding
+    them from the rows (a digit bit on a cell not open) read all N open-cells words a pass
+    (benchmarks/results/node25.md, second round)."""
     return n * n + 2 * n + 4
 
 
@@ -127,7 +138,7 @@ def _mark_all(st, k, n):
     """Mark every digit and every row of state k changed, for every rule: their next passes look at everything
     (the root; and the tests, which check that a fixpoint reached through the marks is one a full pass keeps)."""
     full = full_mask(n)
-    for word in range(_dirty(n), state_words(n)):
+    for word in range(_dirty(n), _placed(n)):
         st[k, word] = full
 
 
@@ -149,10 +160,12 @@ def _place(st, k, n, r, c, digit, row, col):
     touched = ONE << np.uint64(digit)
     for other in range(n):
         word = st[k, other * n + row]
-        had = (word >> np.uint64(col)) & ONE
-        touched |= had << np.uint64(other)
-        st[k, _digit_rows(n) + other] |= had << np.uint64(row)
+        touched |= ((word >> np.uint64(col)) & ONE) << np.uint64(other)
         st[k, other * n + row] = word & clear
+    others = touched  # the digits that had the cell: their row changed (a few, where the loop above has N)
+    while others != ZERO:
+        st[k, _digit_rows(n) + lowest_bit_index(others)] |= _bit(row)
+        others &= others - ONE
     rows = ZERO  # the rows of the column that held the digit there
     for i in range(n):
         word = st[k, base + i]
@@ -164,11 +177,26 @@ def _place(st, k, n, r, c, digit, row, col):
         st[k, base + i] &= box_columns
     st[k, base + row] = bit
     st[k, n * n + row] &= clear
+    placed = _placed(n) + 3 * digit
+    st[k, placed] |= _bit(row)
+    st[k, placed + 1] |= bit
+    st[k, placed + 2] |= _bit((row // r) * r + col // c)
     dirty = _dirty(n)
     st[k, dirty] |= touched
     st[k, dirty + 1] |= touched
     _struck(st, k, n, digit, rows | (((ONE << np.uint64(r)) - ONE) << np.uint64(band)) | _bit(row))
     return True
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _next_marked(marks, row):
+    """The first row after ``row`` (-1: from the first) whose bit is set in ``marks``, or -1 if none.
+
+    Why: the rules that look only at marked rows walk from one to the next, where a loop over all N rows
+    tested each one; the marks are read again after each row, so a row marked meanwhile further down is still
+    visited, in the same order as that loop."""
+    later = marks if row < 0 else marks & ((~ZERO << np.uint64(row)) << ONE)
+    return -1 if later == ZERO else lowest_bit_index(later)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -189,9 +217,11 @@ def _naked(st, k, n, r, c, fill):
     and so the state a contradiction leaves for dom/wdeg's blame, is the full scan's.
     """
     filled = 0
-    for row in range(n):
-        if st[k, _rows(n)] & _bit(row) == ZERO:
-            continue
+    row = -1
+    while True:
+        row = _next_marked(st[k, _rows(n)], row)
+        if row < 0:
+            break
         if fill:
             st[k, _rows(n)] &= ~_bit(row)
         open_cells = st[k, n * n + row]
@@ -260,33 +290,34 @@ def _hidden_digit(st, k, n, r, c, digit):
     """
     filled = 0
     base = digit * n
+    filled_in = _placed(n) + 3 * digit
     rows = _digit_rows(n) + digit
     fresh = st[k, rows]
     st[k, rows] = ZERO
     if fresh == ZERO:
         return 0
-    for row in range(n):
-        if (fresh | st[k, rows]) & _bit(row) == ZERO:
-            continue  # unchanged since the last pass: no single there, or it was filled then
+    row = -1
+    while True:  # the rows changed since the last pass: elsewhere no single, or it was filled then
+        row = _next_marked(fresh | st[k, rows], row)
+        if row < 0:
+            break
         word = st[k, base + row]
         if word == ZERO:
             return -1
-        if word & (word - ONE) == ZERO and word & st[k, n * n + row] != ZERO:
+        if word & (word - ONE) == ZERO and st[k, filled_in] & _bit(row) == ZERO:
             placed = _place_if_open(st, k, n, r, c, digit, row, lowest_bit_index(word))
             if placed < 0:
                 return -1
             filled += placed
     once = ZERO
     twice = ZERO
-    taken = ZERO  # the columns where the digit is filled in
     for row in range(n):
         word = st[k, base + row]
         twice |= once & word
         once |= word
-        taken |= word & ~st[k, n * n + row]
     if once != full_mask(n):
         return -1
-    singles = once & ~twice & ~taken
+    singles = once & ~twice & ~st[k, filled_in + 1]  # not the columns where the digit is filled in
     while singles != ZERO:
         col = lowest_bit_index(singles)
         singles &= singles - ONE
@@ -302,18 +333,17 @@ def _hidden_digit(st, k, n, r, c, digit):
             continue  # the band's boxes are unchanged since the last pass
         once = ZERO
         twice = ZERO
-        taken = ZERO
         for row in range(band, band + r):
             word = st[k, base + row]
             twice |= once & word
             once |= word
-            taken |= word & ~st[k, n * n + row]
+        taken = st[k, filled_in + 2] >> np.uint64(band)  # the band's boxes where the digit is filled in
         for stack in range(r):
             mask = _stack_mask(c, stack)
             alone = once & mask
             if alone == ZERO:
                 return -1
-            if twice & mask == ZERO and alone & (alone - ONE) == ZERO and alone & taken == ZERO:
+            if twice & mask == ZERO and alone & (alone - ONE) == ZERO and (taken >> np.uint64(stack)) & ONE == ZERO:
                 for row in range(band, band + r):
                     if st[k, base + row] & alone != ZERO:
                         placed = _place_if_open(st, k, n, r, c, digit, row, lowest_bit_index(alone))
@@ -355,17 +385,16 @@ def _locked_digit(st, k, n, r, c, digit, bands):
     """
     base = digit * n
     changed = 0
-    taken = ZERO  # the columns where the digit is filled in (a filled cell keeps its digit's bit)
+    placed = _placed(n) + 3 * digit
+    filled_rows = st[k, placed]
+    taken = st[k, placed + 1]  # the columns where the digit is filled in
     # From the rows of each band: a box whose digit sits in one row (pointing along the row), and a row whose
     # digit sits in one box (claiming).
     for band in range(0, n, r):
-        here = ZERO
-        for row in range(band, band + r):
-            here |= st[k, base + row] & ~st[k, n * n + row]
-        taken |= here
+        boxes = st[k, placed + 2] >> np.uint64(band)  # the band's boxes where the digit is filled in
         for stack in range(r):
             mask = _stack_mask(c, stack)
-            if here & mask != ZERO:
+            if (boxes >> np.uint64(stack)) & ONE != ZERO:
                 continue
             rows_with = 0
             last_row = -1
@@ -379,7 +408,7 @@ def _locked_digit(st, k, n, r, c, digit, bands):
                 changed += 1
         for row in range(band, band + r):
             word = st[k, base + row]
-            if word == ZERO or word & here != ZERO:
+            if word == ZERO or filled_rows & _bit(row) != ZERO:
                 continue  # no place at all (hidden singles say so: locked candidates only remove), or filled
             mask = _stack_mask(c, lowest_bit_index(word) // c)
             if word & ~mask == ZERO:
@@ -547,6 +576,8 @@ def _load(cells, st, n, r, c):
     invalid = False
     root = np.int64(0)  # typed, not a literal 0: see _search
     _mark_all(st, root, n)
+    for word in range(_placed(n), state_words(n)):
+        st[0, word] = ZERO
     for cell in range(n * n):
         value = np.int64(cells[cell])
         if value == 0:
@@ -639,7 +670,7 @@ def search_boards(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, g
     ``guide`` a solution to steer by (its digit tried first at each branch; empty for none) and
     ``changed_cell`` a cell where ``guide``'s digit is struck out first (-1 for none); ``stop`` an int64[1] flag
     read at every node (``STOPPED`` once another thread sets it). Returns ``COMPLETE``, ``LIMIT_REACHED``,
-    ``BUDGET_EXHAUSTED``, ``STOPPED``, ``INVALID`` or ``CONTRADICTION``. Memory: (N*N + N + 4) * 8 bytes a
+    ``BUDGET_EXHAUSTED``, ``STOPPED``, ``INVALID`` or ``CONTRADICTION``. Memory: ``state_words(n)`` * 8 bytes a
     depth, the stack doubling as needed.
     """
     return _search(cells, n, r, limit, max_nodes, max_nodes, flags, solutions, stats, rng, guide, changed_cell,
