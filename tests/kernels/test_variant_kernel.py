@@ -116,7 +116,10 @@ def test_classic_tables_through_the_variant_kernel_match_the_classic_engine(puzz
         assert code == codes.INVALID
         return
     assert int(stats[codes.STAT_SOLUTIONS]) == classic.count
-    assert sorted(s.cells for s in solutions) == sorted(s.cells for s in classic.solutions)
+    if classic.count < 3:  # every solution found: the same set
+        assert sorted(s.cells for s in solutions) == sorted(s.cells for s in classic.solutions)
+    else:  # the first 3 of more: which ones depends on each kernel's branching, which differs (pair scores)
+        assert len({s.cells for s in solutions}) == 3 and all(s.is_solution_of(puzzle) for s in solutions)
 
 
 def test_hard_classic_puzzles_give_the_classic_answers_through_the_variant_kernel() -> None:
