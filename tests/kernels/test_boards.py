@@ -147,6 +147,15 @@ def keeps(st, grid, shape):
     return all(int(st[0, (int(grid[cell]) - 1) * n + cell // n]) >> (cell % n) & 1 for cell in range(n * n))
 
 
+def opened_root(shape, rng, least):
+    """A random complete grid and the root state of a puzzle made from it by opening at least ``least`` cells
+    (at random, up to all of them)."""
+    grid = random_grid(shape, rng)
+    cells = grid.copy()
+    cells[rng.sample(range(shape.n_cells), rng.randint(least, shape.n_cells))] = 0
+    return grid, root_state(cells, shape)
+
+
 @pytest.mark.parametrize("shape", [Shape(3, 3), Shape(3, 4), Shape(4, 4), Shape(5, 5)])
 def test_pairs_never_strike_a_true_candidate(shape):
     """Pairs on the fixpoint of the other rules (where the search runs them) keep a known solution's digits,
@@ -155,10 +164,7 @@ def test_pairs_never_strike_a_true_candidate(shape):
     n, r = shape.n, shape.box_rows
     struck = 0
     for _ in range(60):
-        grid = random_grid(shape, rng)
-        cells = grid.copy()
-        cells[rng.sample(range(shape.n_cells), rng.randint(shape.n_cells // 3, shape.n_cells))] = 0
-        st = root_state(cells, shape)
+        grid, st = opened_root(shape, rng, shape.n_cells // 3)
         bands = np.empty(n // r, np.uint64)
         work = _scratch(n)
         assert _propagate(st, 0, n, r, n // r, S.ALL_RULES, bands, work) >= 0
@@ -183,10 +189,7 @@ def test_change_marks_lose_nothing(shape):
     work = _scratch(n)
     steps = 0
     for _ in range(30):
-        grid = random_grid(shape, rng)
-        cells = grid.copy()
-        cells[rng.sample(range(shape.n_cells), rng.randint(shape.n_cells // 2, shape.n_cells))] = 0
-        st = root_state(cells, shape)
+        grid, st = opened_root(shape, rng, shape.n_cells // 2)
         assert _propagate(st, 0, n, r, n // r, flags, bands, work) >= 0
         for _ in range(4):  # down the path to the known solution, as a search would go
             open_cells = [cell for cell in range(n * n) if st[0, n * n + cell // n] >> (cell % n) & 1]
@@ -243,9 +246,7 @@ def test_filled_in_words_follow_the_placements(shape):
     work = _scratch(n)
     dead_ends = 0
     for _ in range(20):
-        cells = random_grid(shape, rng)
-        cells[rng.sample(range(shape.n_cells), rng.randint(shape.n_cells // 2, shape.n_cells))] = 0
-        st = root_state(cells, shape)
+        _, st = opened_root(shape, rng, shape.n_cells // 2)
         while True:
             outcome = _propagate(st, 0, n, r, n // r, flags, bands, work)
             assert [int(word) for word in st[0, _placed(n):]] == filled_in(st, shape)
