@@ -331,7 +331,7 @@ def search(
     workers = workers or _total_threads(client)
     threshold = threshold or max(32, THRESHOLD_PER_WORKER * workers)
     farm_stats = stats if stats is not None else SchedulerStats()
-    tasks = _FarmTasks(client, distributed, stopped=lambda: tally.full or tally.nodes >= max_nodes or tally.stopped,
+    tasks = _FarmTasks(client, distributed, stopped=lambda: tally.full or tally.spent(max_nodes),
                        poll=None if time_limit is None else FARM_POLL_SECONDS)
     with TimeLimit(time_limit) as clock:
         tally.stop = clock.stop

@@ -84,7 +84,7 @@ def run_farm(
             for child in result.children:
                 heapq.heappush(heap, (-(depth + 1), next(order), child))  # deepest first
             generated += len(result.children)
-        if tally.nodes >= max_nodes or tally.stopped:
+        if tally.spent(max_nodes):
             budget_ok = False
         if tally.full or not budget_ok:
             heap.clear()

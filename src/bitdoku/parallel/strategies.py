@@ -35,7 +35,7 @@ def run_bfs(tree: Tree, root, tally: Tally, max_nodes: int) -> bool:
     """Expand level by level until no open configuration is left (or the limit, budget, time or memory bound)."""
     level = root[None, :]
     while len(level) and not tally.full:
-        if tally.nodes >= max_nodes or tally.stopped or len(level) > MAX_FRONTIER:
+        if tally.spent(max_nodes) or len(level) > MAX_FRONTIER:
             return False
         level = _expand_level(tree, level, tally)
     return tally.full or not tally.stopped  # a level cut short by the flag leaves the tree unfinished
@@ -45,7 +45,7 @@ def run_mixed(tree: Tree, root, tally: Tally, max_nodes: int, frontier_size: int
     """BFS until the frontier holds ``frontier_size`` configurations, then DFS on each of them in turn."""
     level = root[None, :]
     while 0 < len(level) < frontier_size and not tally.full:
-        if tally.nodes >= max_nodes or tally.stopped:
+        if tally.spent(max_nodes):
             return False
         level = _expand_level(tree, level, tally)
     for part in level:

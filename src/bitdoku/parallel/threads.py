@@ -119,7 +119,7 @@ def _record(result: WorkResult, tally: Tally, lock: threading.Lock, shared: _Sha
     with lock:
         tally.add_stats(result.stats)
         tally.add_solutions(result.solutions, result.count)
-        stop = tally.full or tally.nodes >= max_nodes or tally.stopped
+        stop = tally.full or tally.spent(max_nodes)
         if stop and not tally.full:
             cut.set()
     if stop:

@@ -41,6 +41,10 @@ class Tally:
         """Whether the stop flag is set (the time limit ran out): the search ends where it is."""
         return bool(self.stop[0] != 0)
 
+    def spent(self, max_nodes: int) -> bool:
+        """Whether the search must end unfinished: ``max_nodes`` nodes counted, or the stop flag set."""
+        return self.nodes >= max_nodes or self.stopped
+
     @property
     def full(self) -> bool:
         """Whether ``limit`` solutions were found: the search can stop."""
