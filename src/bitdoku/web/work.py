@@ -139,9 +139,10 @@ def generation(request: GenerateIn, limits: Limits) -> GenerateOut:
     with _answering(None):
         shape = Shape.parse(request.shape)
         _check_size(shape, limits)
-    rules = Grid.empty(shape).geometry  # classic, unless the request names rules
+    empty = Grid.empty(shape)
     if request.variant is not None or request.regions is not None:
-        rules = _under_variant(Grid.empty(shape), request.variant, request.regions).geometry
+        empty = _under_variant(empty, request.variant, request.regions)
+    rules = empty.geometry  # classic, unless the request names rules
     with _answering(None), time_budget(limits.generate_seconds):  # a rating on the way stops in time too
         difficulty = request.difficulty.replace("-", " ") if request.difficulty else None
         root, seed = run_seed(request.seed)
