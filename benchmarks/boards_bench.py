@@ -2,7 +2,7 @@
 
 Run from the repository root after ``pip install -e '.[test]'``::
 
-    python benchmarks/boards_bench.py [--data ../shared/data] [--only nodes first count] [--rounds 3]
+    python benchmarks/boards_bench.py [--data ../shared/data] [--only nodes first count] [--rounds 3] [--evict-mb 32]
 
 * ``nodes``: microseconds a search node on the same searches (first solution, no restarts, a node budget an
   instance) for three kernels, rounds interleaved, medians: the bitboard kernel (``boards``), the cell-by-cell
@@ -87,8 +87,13 @@ def node_speed(data: Path, rounds: int) -> None:
         print(f"| {name} | {len(puzzles)} | {count:,} | {cells} | {speedup:.1f}x |")
 
 
-def first_solutions(data: Path) -> None:
-    print("\n### First solution, default search (restarts on), one thread, every instance\n")
+def first_solutions(data: Path, evict_mb: int = 0) -> None:
+    """Each instance's first solution, timed around the kernel call; with ``evict_mb``, a buffer of that many MB
+    is written before each call (untimed), so that every call starts on caches something else has filled, as
+    in ``compare_bench.py``, where each call follows the load of a CNF of about a hundred thousand clauses."""
+    evict = np.zeros(evict_mb * 2**20 // 8, np.int64)
+    print("\n### First solution, default search (restarts on), one thread, every instance"
+          + (f", {evict_mb} MB written before each call" if evict_mb else "") + "\n")
     print("| set | fill | instances | solved | restarted | mean ms | median ms | p99 ms | worst ms | worst nodes |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name, (file, shape, _, _) in SETS.items():
@@ -96,6 +101,7 @@ def first_solutions(data: Path) -> None:
         run(puzzles[0], shape, 1, 10, codes.ALL_RULES)
         rows = []
         for puzzle in puzzles:
+            evict += 1
             status, stats, solutions, seconds = run(puzzle, shape, 1, 2_000_000, codes.ALL_RULES)
             solved = status == codes.LIMIT_REACHED and bool(verify_solutions(puzzle[None], solutions, shape)[0])
             rows.append((round(float((puzzle > 0).mean()), 2), solved, int(stats[codes.STAT_RESTARTS]) > 0,
@@ -130,6 +136,8 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data")
     parser.add_argument("--only", nargs="+", choices=["nodes", "first", "count"], default=["nodes", "first", "count"])
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--evict-mb", type=int, default=0, metavar="MB",
+                        help="first: write a buffer of MB megabytes before each call (cold caches; default 0)")
     args = parser.parse_args()
     for file, *_ in SETS.values():
         if not (args.data / file).is_file():
@@ -137,7 +145,7 @@ def main() -> None:
     if "nodes" in args.only:
         node_speed(args.data, args.rounds)
     if "first" in args.only:
-        first_solutions(args.data)
+        first_solutions(args.data, args.evict_mb)
     if "count" in args.only:
         count_to_two(args.data)
 
