@@ -33,6 +33,7 @@ import numpy as np
 from numba import njit
 
 from bitdoku.kernels.bits import full_mask, lowest_bit_index, popcount
+from bitdoku.kernels.jit import borrowing
 from bitdoku.kernels.rng import below, random_bit
 from bitdoku.kernels.status import (
     ALL_RULES,
@@ -133,7 +134,7 @@ def _struck(st, k, n, digit, rows):
     st[k, _digit_rows(n) + digit] |= rows
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _mark_all(st, k, n):
     """Mark every digit and every row of state k changed, for every rule: their next passes look at everything
     (the root; and the tests, which check that a fixpoint reached through the marks is one a full pass keeps)."""
@@ -149,7 +150,7 @@ def _mark_rows(st, k, n, rows):
     st[k, _rows(n) + 1] |= rows
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _place(st, k, n, r, c, digit, row, col):
     """Fill (row, col) with 0-based ``digit`` in state k; False if the digit may not go there."""
     bit = _bit(col)
@@ -207,7 +208,7 @@ def _changed(st, k, n, digit):
     st[k, _dirty(n) + 1] |= mark
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _naked(st, k, n, r, c, fill):
     """Fill the open cells with one candidate (when ``fill``); -1 if an open cell has none, else the count.
 
@@ -253,7 +254,7 @@ def _naked(st, k, n, r, c, fill):
     return filled
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _place_if_open(st, k, n, r, c, digit, row, col):
     """Place a hidden single unless its cell is already filled (with this digit): 1 placed, 0 not, -1 failed."""
     if st[k, n * n + row] & _bit(col) == ZERO:
@@ -261,7 +262,7 @@ def _place_if_open(st, k, n, r, c, digit, row, col):
     return 1 if _place(st, k, n, r, c, digit, row, col) else -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _hidden(st, k, n, r, c):
     """Fill each changed digit's only place in a row, column or box; -1 if a digit has no place in a unit."""
     filled = 0
@@ -277,7 +278,7 @@ def _hidden(st, k, n, r, c):
     return filled
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _hidden_digit(st, k, n, r, c, digit):
     """Hidden singles of one digit in every row, column and box.
 
@@ -354,7 +355,7 @@ def _hidden_digit(st, k, n, r, c, digit):
     return filled
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _locked(st, k, n, r, c, bands):
     """Pointing and claiming for every changed digit; -1 on a contradiction, else the words changed.
 
@@ -375,7 +376,7 @@ def _locked(st, k, n, r, c, bands):
     return changed
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _locked_digit(st, k, n, r, c, digit, bands):
     """Pointing and claiming for one digit: O(N * r) word operations.
 
@@ -462,7 +463,7 @@ def _locked_digit(st, k, n, r, c, digit, bands):
     return changed
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _propagate(st, k, n, r, c, flags, bands, work):
     """Run the rules in ``flags`` on state k to a fixpoint; cells filled, or -1 on a contradiction.
 
@@ -495,7 +496,7 @@ def _propagate(st, k, n, r, c, flags, bands, work):
         return filled
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _count_planes(st, k, n, row, planes):
     """A bit-sliced count of each cell's candidates in ``row``: ``planes[b]`` holds bit b of the counts."""
     planes[:] = ZERO
@@ -527,7 +528,7 @@ def _with_count(planes, count, bits):
     return cells
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _choose_cell(st, k, n, good_enough, planes, randomised, rng):
     """(row, col) of the first open cell with the fewest candidates, or (-1, -1) when the grid is full.
 
@@ -568,7 +569,7 @@ def _choose_cell(st, k, n, good_enough, planes, randomised, rng):
     return best_row, best_col
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _load(cells, st, n, r, c):
     """Set state 0 from the givens; -1 when fine, else INVALID or CONTRADICTION."""
     full = full_mask(n)
@@ -591,7 +592,7 @@ def _load(cells, st, n, r, c):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _write_solution(st, k, n, out):
     for digit in range(n):
         for row in range(n):
@@ -780,7 +781,7 @@ def _search(cells, n, r, limit, max_nodes, max_backtracks, flags, solutions, sta
     return status
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _next_digit(st, k, n, row, col, rest, guided, guide, randomised, rng):
     """The 0-based digit to try next in (row, col): the guide's, else (``randomised``) one with the fewest places
     left in the row (random among ties), else the smallest."""
@@ -855,7 +856,7 @@ def _scratch(n):
     return np.empty((n * n, 3), np.uint64)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _pairs(st, k, n, r, c, work):
     """Naked pairs, then hidden pairs; the words changed.
 
@@ -870,7 +871,7 @@ def _pairs(st, k, n, r, c, work):
             + _hidden_pairs_columns(st, k, n, work))
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _clear_digit(st, k, n, digit, row, mask):
     """Strike ``digit`` from the columns ``mask`` of ``row``; 1 if that changed its word (then marked dirty)."""
     word = st[k, digit * n + row]
@@ -882,7 +883,7 @@ def _clear_digit(st, k, n, digit, row, mask):
     return 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _clear_others(st, k, n, d1, d2, row, mask):
     """Strike every digit but d1 and d2 from the columns ``mask`` of ``row``; words changed."""
     changed = 0
@@ -892,7 +893,7 @@ def _clear_others(st, k, n, d1, d2, row, mask):
     return changed
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _bivalue_cells(st, k, n, work):
     """List the open cells with two candidates in ``work`` (row, column, digit mask); how many."""
     count = 0
@@ -920,7 +921,7 @@ def _bivalue_cells(st, k, n, work):
     return count
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _naked_pairs(st, k, n, r, c, work, fresh):
     """Two cells of a row, column or box with the same two candidates: no other cell of that unit keeps them.
 
@@ -967,7 +968,7 @@ def _pair_unit_columns(row, r1, c1, r2, c2, r, c, same_box):
     return mask
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _hidden_pairs_rows(st, k, n, fresh):
     """Two digits with the same two places in a row: those two cells keep only them. Only the rows in
     ``fresh`` or changed since (``_pairs``)."""
@@ -987,7 +988,7 @@ def _hidden_pairs_rows(st, k, n, fresh):
     return changed
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _hidden_pairs_columns(st, k, n, work):
     """Two digits with the same two places in a column: those two cells keep only them.
 
@@ -1018,7 +1019,7 @@ def _hidden_pairs_columns(st, k, n, work):
     return changed
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _same_two_rows(st, k, n, d1, d2, bit):
     """The two rows where both digits may go in the column ``bit``, if those are the same two; else (-1, -1)."""
     r1 = -1
@@ -1037,7 +1038,7 @@ def _same_two_rows(st, k, n, d1, d2, bit):
     return r1, r2
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _unit_weight(weights, n, r, c, row, col):
     """The summed conflict weights of the row, column and box of (row, col)."""
     return weights[row] + weights[n + col] + weights[2 * n + _box_index(r, c, row, col)]
@@ -1049,7 +1050,16 @@ def _box_index(r, c, row, col):
     return (row // r) * r + col // c
 
 
-@njit(cache=True, nogil=True)
+@borrowing
+def _largest(values, start, stop):
+    """The largest of ``values[start:stop]`` (not empty), without ``np.max``, which needs the runtime."""
+    largest = values[start]
+    for i in range(start + 1, stop):
+        largest = max(largest, values[i])
+    return largest
+
+
+@borrowing
 def _choose_weighted(st, k, n, r, c, planes, weights, rng):
     """(row, col) of an open cell with the fewest candidates per unit weight (dom/wdeg, Boussemart, Hemery,
     Lecoutre and Sais 2004), random among ties; (-1, -1) when the grid is full.
@@ -1058,7 +1068,8 @@ def _choose_weighted(st, k, n, r, c, planes, weights, rng):
     earlier runs met their conflicts, where MRV alone draws again among hundreds of equal two-candidate cells.
     """
     bits = _count_bits(n)
-    heaviest = np.max(weights[:n]) + np.max(weights[n : 2 * n]) + np.max(weights[2 * n :])  # no cell weighs more
+    # no cell weighs more:
+    heaviest = _largest(weights, 0, n) + _largest(weights, n, 2 * n) + _largest(weights, 2 * n, 3 * n)
     best_row = -1
     best_col = -1
     best_count = np.int64(n + 1)
@@ -1087,7 +1098,7 @@ def _choose_weighted(st, k, n, r, c, planes, weights, rng):
     return best_row, best_col
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _blame(st, k, n, r, c, weights):
     """Raise the weight of each unit that state k (a failed propagation) shows empty: a unit holding an open cell
     without candidates, a unit where some digit has no place left."""

@@ -1,0 +1,25 @@
+"""How a kernel helper that allocates nothing is compiled: ``@borrowing``, Numba's ``njit`` without its runtime.
+
+Why: a function compiled with Numba's runtime (NRT, its reference counting and allocator) takes a reference to each
+array argument on entry and drops it on exit, two atomic operations (``lock inc``, ``lock dec``) and two calls a
+call, unless Numba's reference-count pruning can prove them useless; in the search kernels it mostly cannot (a
+helper with loops and calls keeps them). A helper called for every placement or every digit of a search node paid
+them thousands of times a search: compiled without the runtime, the 16x16 first-solution search took 0.82 of its
+time and a 25x25 node 0.91 (benchmarks/RESULTS.md, 24 Nov 2026, third stop).
+
+A helper may use ``@borrowing`` when it only reads and writes the arrays it is given, and allocates none: no
+``np.empty``, ``np.zeros``, array copies or functions that allocate or raise through the runtime (``np.max``
+does). Numba refuses to compile one that does (a typing error names the call), so a mistake cannot go unseen. The
+functions that allocate (the search drivers, the stack's growth) keep ``njit(cache=True, nogil=True)`` and call
+the borrowing helpers as any other function: the arrays stay owned by the caller.
+"""
+
+from collections.abc import Callable
+from typing import Any
+
+from numba import njit
+
+
+def borrowing(function: Callable[..., Any]) -> Any:
+    """``njit(cache=True, nogil=True)`` without Numba's runtime: for helpers that only borrow arrays (above)."""
+    return njit(cache=True, nogil=True, _nrt=False)(function)
