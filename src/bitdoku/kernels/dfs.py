@@ -13,6 +13,7 @@ from numba import njit
 
 from bitdoku.kernels.bits import digit_bit, full_mask, lowest_bit_index, popcount
 from bitdoku.kernels.boards import RESTART_UNIT, first_solution, is_box_geometry, search_boards
+from bitdoku.kernels.jit import borrowing
 from bitdoku.kernels.propagate import (
     FILLED,
     QUEUE_LENGTH,
@@ -80,7 +81,7 @@ def _load_givens(ws, cells, n, cell_units):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _queue_naked_singles(ws, n_cells):
     """Queue the empty cells that already have one candidate, so the first propagation fills them."""
     value, cand, queue, counters = ws[0], ws[1], ws[4], ws[5]
@@ -91,7 +92,7 @@ def _queue_naked_singles(ws, n_cells):
             counters[QUEUE_LENGTH] += 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _choose_cell(ws, n_cells, good_enough):
     """The empty cell with the fewest candidates (the first such), or -1 when the grid is full.
 
@@ -111,7 +112,7 @@ def _choose_cell(ws, n_cells, good_enough):
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _choose_cell_at_random(ws, n_cells, rng):
     """An empty cell with the fewest candidates, drawn at random among the ties; -1 when the grid is full."""
     value, cand = ws[0], ws[1]

@@ -27,6 +27,7 @@ import numpy as np
 from numba import njit
 
 from bitdoku.kernels.bits import digit_bit, full_mask, lowest_bit_index
+from bitdoku.kernels.jit import borrowing
 from bitdoku.kernels.status import FULL_SCAN, HIDDEN_SINGLES, LOCKED_CANDIDATES, NAKED_SINGLES
 
 TRAIL_LENGTH = 0
@@ -52,7 +53,7 @@ def new_workspace(n_cells, n):
     return value, cand, trail_cells, trail_masks, queue, counters, line_stamp, dirty, units
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def reset_workspace(ws):
     """Empty a workspace for the next search: no cell filled, nothing logged or queued.
 
@@ -65,7 +66,7 @@ def reset_workspace(ws):
     clear_pending(ws)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def clear_pending(ws):
     """Forget the cells and units queued for the rules (after a contradiction, before the next branch)."""
     counters, dirty = ws[5], ws[7]
@@ -75,7 +76,7 @@ def clear_pending(ws):
     counters[UNITS_SIZE] = 0
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def queue_all_units(ws, n):
     """Queue every unit: the rules look at the whole grid once (after the givens are loaded)."""
     clear_pending(ws)
@@ -121,7 +122,7 @@ def _log(ws, cell):
     counters[TRAIL_LENGTH] = top + 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def undo(ws, mark):
     """Restore the state the trail had when its length was ``mark``."""
     value, cand, trail_cells, trail_masks, counters = ws[0], ws[1], ws[2], ws[3], ws[5]
@@ -156,7 +157,7 @@ def eliminate(ws, cell_units, cell, bit, naked):
     return True
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def assign(ws, peers, cell_units, cell, digit, naked):
     """Fill an empty cell with a digit (one of its candidates) and remove the digit from its peers."""
     value, cand = ws[0], ws[1]
@@ -175,7 +176,7 @@ def assign(ws, peers, cell_units, cell, digit, naked):
     return True
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _fill_naked_singles(ws, peers, cell_units):
     """Fill every queued cell that still has one candidate, including the ones its filling queues."""
     value, cand, queue, counters = ws[0], ws[1], ws[4], ws[5]
@@ -189,7 +190,7 @@ def _fill_naked_singles(ws, peers, cell_units):
     return True
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _fill_hidden_singles(ws, n, units, cell_units, peers, naked):
     """Hidden singles in every unit (``_hidden_in_unit`` on each); returns (consistent, anything filled)."""
     filled = False
@@ -201,7 +202,7 @@ def _fill_hidden_singles(ws, n, units, cell_units, peers, naked):
     return True, filled
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _lock_line(ws, n, units, cell_units, box, line, kind, naked):
     """Pointing and claiming on one box-line intersection; returns (consistent, anything eliminated)."""
     value, cand = ws[0], ws[1]
@@ -243,7 +244,7 @@ def _lock_line(ws, n, units, cell_units, box, line, kind, naked):
     return True, changed
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _lock_candidates(ws, n, units, cell_units, naked):
     """Run pointing and claiming on every box against its rows and its columns; returns (consistent, changed)."""
     counters, line_stamp = ws[5], ws[6]
@@ -264,7 +265,7 @@ def _lock_candidates(ws, n, units, cell_units, naked):
     return True, changed
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _propagate_full(ws, n, units, cell_units, peers, flags):
     """``propagate`` by scanning every unit on every pass: the slow twin (``FULL_SCAN``)."""
     naked = flags & NAKED_SINGLES != 0
@@ -286,7 +287,7 @@ def _propagate_full(ws, n, units, cell_units, peers, flags):
     return ok
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _hidden_in_unit(ws, n, units, cell_units, peers, unit, naked):
     """Hidden singles in one unit: (consistent, anything filled). Also catches a digit with no place there.
 
@@ -325,7 +326,7 @@ def _hidden_in_unit(ws, n, units, cell_units, peers, unit, naked):
     return True, filled
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _confined(ws, units, unit, first, count, stride, step, segments):
     """Digits that the open cells of a unit hold in exactly one of its segments.
 
@@ -346,7 +347,7 @@ def _confined(ws, units, unit, first, count, stride, step, segments):
     return once & ~twice
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _segment_union(ws, units, unit, start, count, step):
     value, cand = ws[0], ws[1]
     union = np.uint64(0)
@@ -357,7 +358,7 @@ def _segment_union(ws, units, unit, start, count, step):
     return union
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _clear_outside(ws, n, units, cell_units, target, keep_kind, keep_unit, digits, naked):
     """Remove ``digits`` from the open cells of unit ``target`` that are not in ``keep_unit`` (a unit of kind
     ``keep_kind``: 0 row, 1 column, 2 box); (consistent, anything removed)."""
@@ -376,7 +377,7 @@ def _clear_outside(ws, n, units, cell_units, target, keep_kind, keep_unit, digit
     return True, changed
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _locked_in_unit(ws, n, r, c, units, cell_units, unit, naked):
     """Locked candidates seen from one unit: a box's digits confined to one of its rows or columns leave the
     rest of that line (pointing); a line's digits confined to one box leave the rest of that box (claiming).
@@ -408,7 +409,7 @@ def _locked_in_unit(ws, n, r, c, units, cell_units, unit, naked):
     return True, changed
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def propagate(ws, n, units, cell_units, peers, flags):
     """Apply the rules switched on in ``flags`` until none changes anything.
 
