@@ -19,7 +19,9 @@ runs it; ``dfs``: one depth-first search without restarts (``ALL_RULES``), as th
 ``--generic COMMIT`` (with ``--mode dfs``) takes as reference the cell-by-cell kernel of the whole package at
 COMMIT (``kernels.dfs.search``, imported as a renamed copy of the package): ``b71526f^`` is the generic kernel
 before issue 12, the "today's generic kernel" of its target "25x25 nodes/s at least 10x". Both kernels visit the
-same nodes (the script checks), so the ratio is one of node costs, like for like.
+same nodes (the script checks), so the ratio is one of node costs, like for like. With ``--both-generic`` the
+working tree's side is its generic kernel too (``GENERIC_ONLY``): ``--generic HEAD --both-generic --mode dfs``
+times a change to the generic kernel.
 """
 
 from __future__ import annotations
@@ -89,8 +91,19 @@ def generic_kernel(commit: str, folder: Path) -> ModuleType:
             path.write_text(re.sub(r"\b(from|import) bitdoku\b", rf"\1 {name}", text))
     sys.path.insert(0, str(folder))
     module = importlib.import_module(f"{name}.kernels.dfs")
-    module.STAT_NODES_SLOT = importlib.import_module(f"{name}.kernels.status").STAT_NODES
+    status = importlib.import_module(f"{name}.kernels.status")
+    module.STAT_NODES_SLOT = status.STAT_NODES
+    module.GENERIC_FLAG = getattr(status, "GENERIC_ONLY", 0)  # 0 before the bitboard kernel: all was generic
     return module
+
+
+def working_generic_kernel() -> ModuleType:
+    """The working tree's generic kernel (``kernels.dfs`` with ``GENERIC_ONLY``), for ``--both-generic``."""
+    from bitdoku.kernels import dfs
+
+    dfs.STAT_NODES_SLOT = codes.STAT_NODES
+    dfs.GENERIC_FLAG = codes.GENERIC_ONLY
+    return dfs
 
 
 def run(kernel: ModuleType, puzzle: np.ndarray, shape: Shape, mode: str, nodes: int) -> tuple[int, int, bytes,
@@ -101,10 +114,10 @@ def run(kernel: ModuleType, puzzle: np.ndarray, shape: Shape, mode: str, nodes: 
     stop = np.zeros(1, np.int64)
     rng = np.full(1, RESTART_SEED, np.uint64)
     start = time.perf_counter()
-    if hasattr(kernel, "STAT_NODES_SLOT"):  # the generic kernel of an older package (--generic)
+    if hasattr(kernel, "STAT_NODES_SLOT"):  # a generic kernel (--generic; both with --both-generic)
         tables = shape.tables
         status = kernel.search(puzzle, shape.n, tables.units, tables.cell_units, tables.peers, 1, nodes,
-                               codes.ALL_RULES, solutions, stats)
+                               codes.ALL_RULES | kernel.GENERIC_FLAG, solutions, stats)
         seconds = time.perf_counter() - start
         return int(status), int(stats[kernel.STAT_NODES_SLOT]), solutions.tobytes(), seconds
     if mode == "first":
@@ -132,6 +145,8 @@ def main() -> None:
                         help="0-based indices, ranges a-b, H20, H45 or all (default: H20 for first, 300-499 for dfs)")
     parser.add_argument("--nodes", type=int, default=2_000, help="node budget of a dfs search (default 2,000)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds over the instances (default 3)")
+    parser.add_argument("--both-generic", action="store_true",
+                        help="with --generic: time the working tree's generic kernel (GENERIC_ONLY), not boards")
     args = parser.parse_args()
     path = args.data / FILES[args.set]
     if not path.is_file():
@@ -145,7 +160,7 @@ def main() -> None:
     if args.generic and args.mode != "dfs":
         sys.exit("boards_ab: --generic compares searches without restarts: add --mode dfs")
     ref = generic_kernel(args.generic, folder) if args.generic else reference_kernel(args.ref, folder)
-    kernels = {"ref": ref, "new": boards}
+    kernels = {"ref": ref, "new": working_generic_kernel() if args.both_generic else boards}
     for kernel in kernels.values():
         run(kernel, puzzles[0], shape, args.mode, 10)  # compile or load before timing
     totals: dict[str, list[float]] = {name: [] for name in kernels}
