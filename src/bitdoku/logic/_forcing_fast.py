@@ -183,7 +183,7 @@ def peer_links(n, units, cell_units, orig, cid, ccell, cdig, L):
     return links
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _drain(n, units, cell_units, orig, cid, ccell, cdig, links, xonly, dynamic,
            cur, cnt, der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual):
     """Process pending nodes, "on" first, until none is left; True on a contradiction or an overflow.
@@ -347,7 +347,7 @@ def _push_removed_cell(c, n, orig, cur, cid, pool, meta):
             _push(pool, meta, 2 * cid[c * n + f])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _advanced(n, units, cell_units, orig, cnt0, cid, cur, cnt,
               der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual):
     """SE's "dynamic plus" rules on the working grid, first rule that finds something: locked candidates, hidden
@@ -520,7 +520,7 @@ def _advanced(n, units, cell_units, orig, cnt0, cid, cur, cnt,
     return added
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _ancestor_count(target, pstart, plen, pool, weight, stamp, stack, mark):
     """Distinct ancestors of ``target`` (itself included), plus their nested weights: SE's complexity of one
     chain. ``stamp`` holds ``mark`` for the nodes seen."""
@@ -541,7 +541,7 @@ def _ancestor_count(target, pstart, plen, pool, weight, stamp, stack, mark):
     return total
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _nested(n, units, cell_units, orig, cid, ccell, cdig, links, L, cur, cnt,
             der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual,
             inner_dynamic, inner_level,
@@ -613,7 +613,7 @@ def _nested(n, units, cell_units, orig, cid, ccell, cdig, links, L, cur, cnt,
     return added
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _run_inner(src, n, units, cell_units, orig, cnt0, cid, ccell, cdig, links, dynamic, level,
                cur, cnt, der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual):
     """A run without nesting (level 0 or 1), for the nested step."""
@@ -631,7 +631,7 @@ def _run_inner(src, n, units, cell_units, orig, cnt0, cid, ccell, cdig, links, d
             return
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def run(src, n, units, cell_units, orig, cnt0, cid, ccell, cdig, links, L, xonly, dynamic, level, inner_dynamic,
         inner_level, cur, cnt, der, pstart, plen, pool, cause, weight, order, qon, qoff, meta,
         icur, icnt, ider, ipstart, iplen, ipool, icause, iweight, iorder, iqon, iqoff, imeta, stamp, stack, seen):
@@ -660,7 +660,7 @@ def run(src, n, units, cell_units, orig, cnt0, cid, ccell, cdig, links, L, xonly
             return
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _count_all(L, der, pstart, plen, pool, weight, order, meta, bits, out):
     """SE complexity of every derived node of a run (and of the virtual node): the distinct ancestors, as
     bitsets built in derivation order, plus nested weights when the run has any. ``out`` (int32[2L+1]) gets 0
@@ -693,7 +693,7 @@ def _count_all(L, der, pstart, plen, pool, weight, order, meta, bits, out):
         out[node] = count
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _store(r, L, der, pstart, plen, pool, weight, order, meta, dset, pst_all, pln_all, wt_all, pool_all, top):
     """Keep run r's derivations (derived set as bits, parents, weights) for the hints; False when the shared pool
     is full (the run is then dropped, which loses hints, never soundness)."""
@@ -717,7 +717,7 @@ def _store(r, L, der, pstart, plen, pool, weight, order, meta, dset, pst_all, pl
     return True
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _complexity(r, target, pst_all, pln_all, wt_all, pool_all, seen, stack, stamp):
     """SE's complexity of one chain of run r: the distinct ancestors of ``target`` (itself included) plus their
     nested weights."""
@@ -741,7 +741,7 @@ def _complexity(r, target, pst_all, pln_all, wt_all, pool_all, seen, stack, stam
     return total
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _emit(hints, count, kind, a, b, target, cx):
     if count < hints.shape[0]:
         hints[count, 0] = kind
@@ -819,10 +819,15 @@ def search(n, units, cell_units, orig, cnt0, cid, ccell, cdig, links, L, xonly, 
             if runs >= limit:
                 continue
             runs += 1
-            run(r, n, units, cell_units, orig, cnt0, cid, ccell, cdig, links, L, xonly, dynamic, level,
-                inner_dynamic, inner_level, cur, cnt, der, pstart, plen, pool, cause, weight, order, qon, qoff,
-                meta, icur, icnt, ider, ipstart, iplen, ipool, icause, iweight, iorder, iqon, iqoff, imeta,
-                stamp, stack, seen)
+            if level == 0:  # run's first drain is all of it: spared the call (a reference count an array)
+                _start(r, n, orig, cnt0, cur, cnt, der, pstart, plen, cause, weight, order, qon, qoff, meta, virtual)
+                _drain(n, units, cell_units, orig, cid, ccell, cdig, links, xonly, dynamic,
+                       cur, cnt, der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual)
+            else:
+                run(r, n, units, cell_units, orig, cnt0, cid, ccell, cdig, links, L, xonly, dynamic, level,
+                    inner_dynamic, inner_level, cur, cnt, der, pstart, plen, pool, cause, weight, order, qon, qoff,
+                    meta, icur, icnt, ider, ipstart, iplen, ipool, icause, iweight, iorder, iqon, iqoff, imeta,
+                    stamp, stack, seen)
             if not _store(r, L, der, pstart, plen, pool, weight, order, meta, dset, pst_all, pln_all, wt_all,
                           pool_all, top):
                 continue
@@ -878,7 +883,7 @@ def search(n, units, cell_units, orig, cnt0, cid, ccell, cdig, links, L, xonly, 
     return count
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _emit_set(bits, words, L, runs, size, pst_all, pln_all, wt_all, pool_all, seen, stack, stamp, hints, count,
               kind, a, b):
     """A hint for each node of ``bits`` (not the virtual one), its complexity summed over the runs given."""
@@ -897,7 +902,7 @@ def _emit_set(bits, words, L, runs, size, pst_all, pln_all, wt_all, pool_all, se
     return count
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _intersect(members, size, dset, both, words, L, pst_all, pln_all, wt_all, pool_all, seen, stack, stamp,
                hints, count, kind, a, b):
     """Hints for the nodes that every member's "on" run derives (their complexities summed)."""
