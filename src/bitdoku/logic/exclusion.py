@@ -94,7 +94,7 @@ def _popcount(x):
     return count
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _sees(cell_units, a, b):
     return a != b and (cell_units[a, 0] == cell_units[b, 0] or cell_units[a, 1] == cell_units[b, 1]
                        or cell_units[a, 2] == cell_units[b, 2])
@@ -207,7 +207,7 @@ def _search(masks, peers, cell_units, degree, skip, out_cells, out_gone, out_com
     return 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _write(cells, gone, common, ncommon, degree, out_cells, out_gone, out_common):
     for i in range(degree):
         out_cells[i] = cells[i]
@@ -217,7 +217,7 @@ def _write(cells, gone, common, ncommon, degree, out_cells, out_gone, out_common
     return ncommon
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _pair_gone(masks, cell_units, cells, covers, ncovers, gone):
     """For two base cells: the values with no possible partner (an equal value in a cell it sees, or one
     that completes an excluder's pair, is impossible). True when something goes."""
@@ -243,7 +243,7 @@ def _pair_gone(masks, cell_units, cells, covers, ncovers, gone):
     return any_gone
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _triple_gone(masks, cell_units, cells, covers, ncovers, gone):
     """For three base cells: the values of each with no possible completion by the other two (equal values
     in cells that see each other, or values that hold every candidate of an excluder, are impossible)."""
