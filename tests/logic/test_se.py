@@ -27,6 +27,7 @@ from bitdoku.logic.se import (
     se_steps,
 )
 from bitdoku.logic.se_chains import FORCING_CHAIN
+from bitdoku.shape import Shape
 from tests.logic.checks import assert_sound
 
 #: Puzzles of the Sudoku Exchange bank with their published SE ratings (SukakuExplainer), and the technique
@@ -356,6 +357,47 @@ def test_exclusion_kernel_agrees_with_the_slow_definition():
             assert got == expected
             fired += bool(got)
     assert fired
+
+
+def test_exclusion_bitset_kernel_finds_what_the_peer_scan_finds():
+    """``exclusion._search`` (peers as bitsets) gives every exclusion of ``_search_scan`` (the peer table scanned),
+    in the same order, with the same excluders, for the whole state and for random touched cells, on solve states
+    with random candidates removed (so that many exclusions exist)."""
+    import random
+
+    import numpy as np
+
+    from bitdoku.logic import exclusion
+
+    rng = random.Random(7)
+    lines = sample_lines("top1465_sample.txt")[:4]
+    tables = Shape(3, 3).tables
+    found = 0
+    for state, _ in _walk_states(lines, every=6):
+        masks = list(state.masks)
+        for _ in range(8):
+            cell = rng.randrange(81)
+            if masks[cell].bit_count() > 2:
+                digits = [d for d in range(9) if masks[cell] >> d & 1]
+                masks[cell] &= ~(1 << rng.choice(digits))
+        array = np.array(masks, dtype=np.uint64)
+        for degree in (2, 3):
+            touched = np.array([rng.random() < 0.3 for _ in range(81)])
+            for flags in (np.ones(81, dtype=np.bool_), touched):
+                ways = []
+                for search in (exclusion._search_scan, exclusion._search):
+                    out, cells, gone = [], np.zeros(3, np.int64), np.zeros(3, np.uint64)
+                    common = np.zeros(tables.peers.shape[1], np.int64)
+                    while len(out) < 40:
+                        count = search(array, tables.peers, tables.cell_units, degree, len(out), cells, gone, common,
+                                       flags)
+                        if count == 0:
+                            break
+                        out.append((cells.tolist(), gone.tolist(), common[:count].tolist()))
+                    ways.append(out)
+                assert ways[0] == ways[1]
+                found += len(ways[0])
+    assert found > 100
 
 
 # -- Spearman -------------------------------------------------------------------------------------------------

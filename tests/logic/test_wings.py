@@ -20,10 +20,10 @@ def test_xy_wing_text_from_top1465():
     )
 
 
-def test_the_almost_locked_set_cache_stays_a_few_megabytes():
-    """The cache of ``als_wings._unit_sets`` lives as long as the process: ``bitdoku rate`` of a big file filled
-    it for every puzzle, at 65,536 entries of about 1.3 KB each (its hits come from the passes of one puzzle).
-    Its capacity times what an entry holds must stay small."""
+def test_the_almost_locked_set_cache_stays_a_few_megabytes(monkeypatch):
+    """The cache of ``als_wings._unit_sets`` (the Python search's) lives as long as the process: ``bitdoku rate``
+    of a big file filled it for every puzzle, at 65,536 entries of about 1.3 KB each (its hits come from the passes
+    of one puzzle). Its capacity times what an entry holds must stay small."""
     import gc
     import tracemalloc
 
@@ -31,8 +31,10 @@ def test_the_almost_locked_set_cache_stays_a_few_megabytes():
     from bitdoku.logic import als_wings
     from bitdoku.logic.rating import rate
 
+    monkeypatch.setattr(als_wings, "COMPILED", False)
     puzzles = sample_lines("top1465_sample.txt")[:5]
-    rate(puzzles[0])  # the tables built once per shape are not what is measured
+    for line in puzzles[1:]:  # the tables built once per shape and the forcing search's scratch are not measured
+        rate(line)
     als_wings._unit_sets.cache_clear()
     gc.collect()
     tracemalloc.start()
@@ -46,3 +48,34 @@ def test_the_almost_locked_set_cache_stays_a_few_megabytes():
     info = als_wings._unit_sets.cache_info()
     assert info.currsize > 50  # the puzzles used the cache
     assert info.maxsize * held / info.currsize < 16 * 2**20
+
+
+def test_the_compiled_als_wings_find_the_python_ones(monkeypatch):
+    """The compiled ALS wing search gives the Python search's steps (text, eliminations, cells, rating) in its
+    order, on the states of solves, for the whole state and for random sets of changed cells (the ladder memo's
+    calls), and the states hold wings of every size."""
+    import random
+
+    from bitdoku.data import sample_lines
+    from bitdoku.logic import als_wings, explain
+    from bitdoku.logic.changes import Changes
+
+    rng = random.Random(13)
+    found = dict.fromkeys(range(3, 7), 0)
+    for line in sample_lines("top1465_sample.txt")[:8]:
+        for index, step in enumerate(explain(line, guess=True)):
+            if index % 2:
+                continue
+            state = step.before
+            for size in range(3, 7):
+                for touched in (None, rng.getrandbits(81) & rng.getrandbits(81), 1 << rng.randrange(81)):
+                    changes = None if touched is None else Changes(touched, ())
+                    ways = []
+                    for compiled in (False, True):
+                        monkeypatch.setattr(als_wings, "COMPILED", compiled)
+                        finder = als_wings.wing_finder(size)
+                        steps = finder(state) if changes is None else finder(state, changes)
+                        ways.append([(s.text, s.eliminations, s.cells, s.difficulty) for s in steps])
+                    assert ways[0] == ways[1]
+                    found[size] += len(ways[0])
+    assert all(found.values()), found

@@ -138,105 +138,192 @@ def _start(src, n, orig, cnt0, cur, cnt, der, pstart, plen, cause, weight, order
     _add(src, 0, CAUSE_SOURCE, 0, der, pstart, plen, cause, weight, order, qon, qoff, meta, virtual)
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _on(node, n, units, cell_units, orig, cid, ccell, cdig, xonly,
-        cur, der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual):
-    """Process an "on" node: its cell's other candidates and its digit's other places in its units go off."""
-    lo = node >> 1
-    c = ccell[lo]
-    d = cdig[lo]
-    bit = _ONE << np.uint64(d)
-    if not xonly:
-        m = cur[c] & ~bit
-        for e in range(n):
-            if (m >> np.uint64(e)) & _ONE:
-                start = meta[M_PTOP]
-                _push(pool, meta, node)
-                if _add(2 * cid[c * n + e], start, CAUSE_LINK, 0,
-                        der, pstart, plen, cause, weight, order, qon, qoff, meta, virtual) == 2:
-                    return True
-    for k in _UNIT_ORDER:
-        u = cell_units[c, k]
-        for i in range(n):
-            c2 = units[u, i]
-            if c2 != c and (cur[c2] & bit):
-                start = meta[M_PTOP]
-                _push(pool, meta, node)
-                if _add(2 * cid[c2 * n + d], start, CAUSE_LINK, 0,
-                        der, pstart, plen, cause, weight, order, qon, qoff, meta, virtual) == 2:
-                    return True
-    return False
+@njit(cache=True, nogil=True)
+def peer_links(n, units, cell_units, orig, cid, ccell, cdig, L):
+    """The "off" targets of each candidate's "on" node in the grid ``orig``, in the order SE processes them: the
+    cell's other candidates (ascending), then the digit's other places in the cell's box, row and column (unit
+    order; a cell in two of those units is listed twice, as a scan of the units meets it twice).
 
-
-@njit(cache=True, nogil=True, inline="always")
-def _off(node, n, units, cell_units, orig, cid, ccell, cdig, xonly, dynamic,
-         cur, cnt, der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual):
-    """Process an "off" node: a cell left with one candidate, or a unit left with one place for the digit, gets
-    it "on" (the candidates removed before are hidden parents); then, if dynamic, the candidate leaves the grid."""
-    lo = node >> 1
-    c = ccell[lo]
-    d = cdig[lo]
-    bit = _ONE << np.uint64(d)
-    if not xonly:
-        m = cur[c]
-        if popcount(m) == 2:
-            other = m & ~bit
-            e = 0
-            while (other >> np.uint64(e)) & _ONE == _ZERO:
-                e += 1
-            start = meta[M_PTOP]
-            _push(pool, meta, node)
-            hidden = orig[c] & ~m
-            for f in range(n):
-                if (hidden >> np.uint64(f)) & _ONE:
-                    _push(pool, meta, 2 * cid[c * n + f])
-            if _add(2 * cid[c * n + e] + 1, start, CAUSE_CELL, 0,
-                    der, pstart, plen, cause, weight, order, qon, qoff, meta, virtual) == 2:
-                return True
-    for k in _UNIT_ORDER:
-        u = cell_units[c, k]
-        if cnt[u, d] == 2:
-            other_cell = -1
+    One int32 array: ``links[lo]`` .. ``links[lo + 1]`` bound candidate lo's targets (candidate ids) and
+    ``links[L + 1 + lo]`` is where its unit part starts (the Nishio mode skips the cell part). Built once a grid,
+    it saves every "on" node of every run a scan of its three units."""
+    total = 0
+    for lo in range(L):
+        c = ccell[lo]
+        bit = _ONE << np.uint64(cdig[lo])
+        total += popcount(orig[c]) - 1
+        for k in _UNIT_ORDER:
+            u = cell_units[c, k]
             for i in range(n):
                 c2 = units[u, i]
-                if c2 != c and (cur[c2] & bit):
-                    other_cell = c2
-                    break
-            if other_cell < 0:
-                continue
-            start = meta[M_PTOP]
-            _push(pool, meta, node)
+                if c2 != c and (orig[c2] & bit):
+                    total += 1
+    head = 2 * L + 1
+    links = np.empty(head + total, np.int32)
+    pos = head
+    for lo in range(L):
+        c = ccell[lo]
+        d = cdig[lo]
+        bit = _ONE << np.uint64(d)
+        links[lo] = pos
+        m = orig[c] & ~bit
+        for e in range(n):
+            if (m >> np.uint64(e)) & _ONE:
+                links[pos] = cid[c * n + e]
+                pos += 1
+        links[L + 1 + lo] = pos
+        for k in _UNIT_ORDER:
+            u = cell_units[c, k]
             for i in range(n):
-                c3 = units[u, i]
-                if (orig[c3] & bit) and not (cur[c3] & bit):
-                    _push(pool, meta, 2 * cid[c3 * n + d])
-            if _add(2 * cid[other_cell * n + d] + 1, start, u, 0,
-                    der, pstart, plen, cause, weight, order, qon, qoff, meta, virtual) == 2:
-                return True
-    if dynamic:
-        cur[c] &= ~bit
-        for k in range(3):
-            cnt[cell_units[c, k], d] -= 1
-    return False
+                c2 = units[u, i]
+                if c2 != c and (orig[c2] & bit):
+                    links[pos] = cid[c2 * n + d]
+                    pos += 1
+    links[L] = pos
+    return links
 
 
-@njit(cache=True, nogil=True)
-def _drain(n, units, cell_units, orig, cid, ccell, cdig, xonly, dynamic,
+@njit(cache=True, nogil=True, _nrt=False)
+def _drain(n, units, cell_units, orig, cid, ccell, cdig, links, xonly, dynamic,
            cur, cnt, der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual):
-    """Process pending nodes, "on" first, until none is left; True on a contradiction or an overflow."""
+    """Process pending nodes, "on" first, until none is left; True on a contradiction or an overflow.
+
+    An "on" node: its cell's other candidates and its digit's other places in its units go off (the targets of
+    ``peer_links`` still in the working grid, in that order). An "off" node: a cell left with one candidate, then
+    a unit (box, row, column) left with one place for the digit, gets it "on" (the candidates removed before are
+    hidden parents); then, if dynamic, the candidate leaves the grid.
+
+    Written out in one body, ``_push`` and ``_add`` spelled out: as helpers (inlined by Numba or not) they took
+    an atomic reference count of each array they were given at every derivation, about 70 % of a search."""
+    psize = pool.shape[0]
+    L = virtual >> 1
     while True:
         if meta[M_QON_H] < meta[M_QON_T]:
             node = qon[meta[M_QON_H]]
             meta[M_QON_H] += 1
-            if _on(node, n, units, cell_units, orig, cid, ccell, cdig, xonly,
-                   cur, der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual):
-                return True
+            lo = node >> 1
+            first = links[L + 1 + lo] if xonly else links[lo]
+            for j in range(first, links[lo + 1]):
+                t = links[j]
+                if not (cur[ccell[t]] & (_ONE << np.uint64(cdig[t]))):
+                    continue
+                target = 2 * t
+                start = meta[M_PTOP]
+                if start >= psize:  # _push: the pool is full
+                    meta[M_STATUS] = OVERFLOW
+                    return True
+                if der[target]:
+                    continue
+                pool[start] = node
+                meta[M_PTOP] = start + 1
+                if der[target ^ 1]:
+                    pstart[virtual] = start
+                    plen[virtual] = 1
+                    cause[virtual] = CAUSE_LINK
+                    weight[virtual] = 0
+                    meta[M_CONFLICT] = target ^ 1
+                    meta[M_VIRTUAL] = target
+                    meta[M_STATUS] = CONFLICT
+                    return True
+                der[target] = 1
+                pstart[target] = start
+                plen[target] = 1
+                cause[target] = CAUSE_LINK
+                weight[target] = 0
+                order[meta[M_NORD]] = target
+                meta[M_NORD] += 1
+                qoff[meta[M_QOFF_T]] = target
+                meta[M_QOFF_T] += 1
         elif meta[M_QOFF_H] < meta[M_QOFF_T]:
             node = qoff[meta[M_QOFF_H]]
             meta[M_QOFF_H] += 1
-            if _off(node, n, units, cell_units, orig, cid, ccell, cdig, xonly, dynamic,
-                    cur, cnt, der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual):
-                return True
+            lo = node >> 1
+            c = ccell[lo]
+            d = cdig[lo]
+            bit = _ONE << np.uint64(d)
+            for rule in range(4):  # the cell, then its box, row and column
+                start = meta[M_PTOP]
+                top = start
+                full = False
+                if rule == 0:
+                    m = cur[c]
+                    if xonly or popcount(m) != 2:
+                        continue
+                    other = m & ~bit
+                    e = 0
+                    while (other >> np.uint64(e)) & _ONE == _ZERO:
+                        e += 1
+                    target = 2 * cid[c * n + e] + 1
+                    code = CAUSE_CELL
+                    if top < psize:
+                        pool[top] = node
+                        top += 1
+                    else:
+                        full = True
+                    hidden = orig[c] & ~m
+                    for f in range(n):
+                        if (hidden >> np.uint64(f)) & _ONE:
+                            if top < psize:
+                                pool[top] = 2 * cid[c * n + f]
+                                top += 1
+                            else:
+                                full = True
+                else:
+                    u = cell_units[c, _UNIT_ORDER[rule - 1]]
+                    if cnt[u, d] != 2:
+                        continue
+                    other_cell = -1
+                    for i in range(n):
+                        c2 = units[u, i]
+                        if c2 != c and (cur[c2] & bit):
+                            other_cell = c2
+                            break
+                    if other_cell < 0:
+                        continue
+                    target = 2 * cid[other_cell * n + d] + 1
+                    code = u
+                    if top < psize:
+                        pool[top] = node
+                        top += 1
+                    else:
+                        full = True
+                    for i in range(n):
+                        c3 = units[u, i]
+                        if (orig[c3] & bit) and not (cur[c3] & bit):
+                            if top < psize:
+                                pool[top] = 2 * cid[c3 * n + d]
+                                top += 1
+                            else:
+                                full = True
+                meta[M_PTOP] = top
+                if full:  # _push set the overflow: _add stops
+                    meta[M_STATUS] = OVERFLOW
+                    return True
+                if der[target]:
+                    meta[M_PTOP] = start
+                    continue
+                if der[target ^ 1]:
+                    pstart[virtual] = start
+                    plen[virtual] = top - start
+                    cause[virtual] = code
+                    weight[virtual] = 0
+                    meta[M_CONFLICT] = target ^ 1
+                    meta[M_VIRTUAL] = target
+                    meta[M_STATUS] = CONFLICT
+                    return True
+                der[target] = 1
+                pstart[target] = start
+                plen[target] = top - start
+                cause[target] = code
+                weight[target] = 0
+                order[meta[M_NORD]] = target
+                meta[M_NORD] += 1
+                qon[meta[M_QON_T]] = target
+                meta[M_QON_T] += 1
+            if dynamic:
+                cur[c] &= ~bit
+                for k in range(3):
+                    cnt[cell_units[c, k], d] -= 1
         else:
             return False
 
@@ -260,7 +347,7 @@ def _push_removed_cell(c, n, orig, cur, cid, pool, meta):
             _push(pool, meta, 2 * cid[c * n + f])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _advanced(n, units, cell_units, orig, cnt0, cid, cur, cnt,
               der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual):
     """SE's "dynamic plus" rules on the working grid, first rule that finds something: locked candidates, hidden
@@ -433,7 +520,7 @@ def _advanced(n, units, cell_units, orig, cnt0, cid, cur, cnt,
     return added
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _ancestor_count(target, pstart, plen, pool, weight, stamp, stack, mark):
     """Distinct ancestors of ``target`` (itself included), plus their nested weights: SE's complexity of one
     chain. ``stamp`` holds ``mark`` for the nodes seen."""
@@ -454,8 +541,8 @@ def _ancestor_count(target, pstart, plen, pool, weight, stamp, stack, mark):
     return total
 
 
-@njit(cache=True, nogil=True)
-def _nested(n, units, cell_units, orig, cid, ccell, cdig, L, cur, cnt,
+@njit(cache=True, nogil=True, _nrt=False)
+def _nested(n, units, cell_units, orig, cid, ccell, cdig, links, L, cur, cnt,
             der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual,
             inner_dynamic, inner_level,
             icur, icnt, ider, ipstart, iplen, ipool, icause, iweight, iorder, iqon, iqoff, imeta,
@@ -470,7 +557,7 @@ def _nested(n, units, cell_units, orig, cid, ccell, cdig, L, cur, cnt,
         bit = _ONE << np.uint64(d)
         if not (cur[c] & bit) or popcount(cur[c]) < 2 or der[2 * lo] or der[2 * lo + 1]:
             continue
-        _run_inner(2 * lo + 1, n, units, cell_units, cur, cnt, cid, ccell, cdig, inner_dynamic, inner_level,
+        _run_inner(2 * lo + 1, n, units, cell_units, cur, cnt, cid, ccell, cdig, links, inner_dynamic, inner_level,
                    icur, icnt, ider, ipstart, iplen, ipool, icause, iweight, iorder, iqon, iqoff, imeta, virtual)
         if imeta[M_STATUS] != CONFLICT:
             continue
@@ -526,13 +613,13 @@ def _nested(n, units, cell_units, orig, cid, ccell, cdig, L, cur, cnt,
     return added
 
 
-@njit(cache=True, nogil=True)
-def _run_inner(src, n, units, cell_units, orig, cnt0, cid, ccell, cdig, dynamic, level,
+@njit(cache=True, nogil=True, _nrt=False)
+def _run_inner(src, n, units, cell_units, orig, cnt0, cid, ccell, cdig, links, dynamic, level,
                cur, cnt, der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual):
     """A run without nesting (level 0 or 1), for the nested step."""
     _start(src, n, orig, cnt0, cur, cnt, der, pstart, plen, cause, weight, order, qon, qoff, meta, virtual)
     while True:
-        if _drain(n, units, cell_units, orig, cid, ccell, cdig, np.int64(0), dynamic,
+        if _drain(n, units, cell_units, orig, cid, ccell, cdig, links, np.int64(0), dynamic,
                   cur, cnt, der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual):
             return
         if level < 1 or not dynamic:
@@ -544,15 +631,15 @@ def _run_inner(src, n, units, cell_units, orig, cnt0, cid, ccell, cdig, dynamic,
             return
 
 
-@njit(cache=True, nogil=True)
-def run(src, n, units, cell_units, orig, cnt0, cid, ccell, cdig, L, xonly, dynamic, level, inner_dynamic,
+@njit(cache=True, nogil=True, _nrt=False)
+def run(src, n, units, cell_units, orig, cnt0, cid, ccell, cdig, links, L, xonly, dynamic, level, inner_dynamic,
         inner_level, cur, cnt, der, pstart, plen, pool, cause, weight, order, qon, qoff, meta,
         icur, icnt, ider, ipstart, iplen, ipool, icause, iweight, iorder, iqon, iqoff, imeta, stamp, stack, seen):
     """One run from node ``src``; the engine arrays hold its derivations, ``meta`` its status."""
     virtual = 2 * L
     _start(src, n, orig, cnt0, cur, cnt, der, pstart, plen, cause, weight, order, qon, qoff, meta, virtual)
     while True:
-        if _drain(n, units, cell_units, orig, cid, ccell, cdig, xonly, dynamic,
+        if _drain(n, units, cell_units, orig, cid, ccell, cdig, links, xonly, dynamic,
                   cur, cnt, der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual):
             return
         if level < 1 or not dynamic:
@@ -562,7 +649,7 @@ def run(src, n, units, cell_units, orig, cnt0, cid, ccell, cdig, L, xonly, dynam
         if got < 0 or meta[M_STATUS] != RUNNING:
             return
         if got == 0 and level >= 2:
-            got = _nested(n, units, cell_units, orig, cid, ccell, cdig, L, cur, cnt,
+            got = _nested(n, units, cell_units, orig, cid, ccell, cdig, links, L, cur, cnt,
                           der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual,
                           inner_dynamic, inner_level,
                           icur, icnt, ider, ipstart, iplen, ipool, icause, iweight, iorder, iqon, iqoff, imeta,
@@ -573,7 +660,7 @@ def run(src, n, units, cell_units, orig, cnt0, cid, ccell, cdig, L, xonly, dynam
             return
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _count_all(L, der, pstart, plen, pool, weight, order, meta, bits, out):
     """SE complexity of every derived node of a run (and of the virtual node): the distinct ancestors, as
     bitsets built in derivation order, plus nested weights when the run has any. ``out`` (int32[2L+1]) gets 0
@@ -606,7 +693,7 @@ def _count_all(L, der, pstart, plen, pool, weight, order, meta, bits, out):
         out[node] = count
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _store(r, L, der, pstart, plen, pool, weight, order, meta, dset, pst_all, pln_all, wt_all, pool_all, top):
     """Keep run r's derivations (derived set as bits, parents, weights) for the hints; False when the shared pool
     is full (the run is then dropped, which loses hints, never soundness)."""
@@ -630,7 +717,7 @@ def _store(r, L, der, pstart, plen, pool, weight, order, meta, dset, pst_all, pl
     return True
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _complexity(r, target, pst_all, pln_all, wt_all, pool_all, seen, stack, stamp):
     """SE's complexity of one chain of run r: the distinct ancestors of ``target`` (itself included) plus their
     nested weights."""
@@ -654,7 +741,7 @@ def _complexity(r, target, pst_all, pln_all, wt_all, pool_all, seen, stack, stam
     return total
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _emit(hints, count, kind, a, b, target, cx):
     if count < hints.shape[0]:
         hints[count, 0] = kind
@@ -667,7 +754,7 @@ def _emit(hints, count, kind, a, b, target, cx):
 
 
 @njit(cache=True, nogil=True)
-def search(n, units, cell_units, orig, cnt0, cid, ccell, cdig, L, xonly, dynamic, level, inner_dynamic,
+def search(n, units, cell_units, orig, cnt0, cid, ccell, cdig, links, L, xonly, dynamic, level, inner_dynamic,
            inner_level, want_off, do_contra, do_double, do_cell, do_unit, min_cell, hints, max_runs, after_first,
            pool_all, dset, pst_all, pln_all, wt_all):
     """Run every live candidate on (and off when ``want_off``), then collect the hints: contradictions, double
@@ -732,10 +819,15 @@ def search(n, units, cell_units, orig, cnt0, cid, ccell, cdig, L, xonly, dynamic
             if runs >= limit:
                 continue
             runs += 1
-            run(r, n, units, cell_units, orig, cnt0, cid, ccell, cdig, L, xonly, dynamic, level,
-                inner_dynamic, inner_level, cur, cnt, der, pstart, plen, pool, cause, weight, order, qon, qoff,
-                meta, icur, icnt, ider, ipstart, iplen, ipool, icause, iweight, iorder, iqon, iqoff, imeta,
-                stamp, stack, seen)
+            if level == 0:  # run's first drain is all of it: spared the call (a reference count an array)
+                _start(r, n, orig, cnt0, cur, cnt, der, pstart, plen, cause, weight, order, qon, qoff, meta, virtual)
+                _drain(n, units, cell_units, orig, cid, ccell, cdig, links, xonly, dynamic,
+                       cur, cnt, der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual)
+            else:
+                run(r, n, units, cell_units, orig, cnt0, cid, ccell, cdig, links, L, xonly, dynamic, level,
+                    inner_dynamic, inner_level, cur, cnt, der, pstart, plen, pool, cause, weight, order, qon, qoff,
+                    meta, icur, icnt, ider, ipstart, iplen, ipool, icause, iweight, iorder, iqon, iqoff, imeta,
+                    stamp, stack, seen)
             if not _store(r, L, der, pstart, plen, pool, weight, order, meta, dset, pst_all, pln_all, wt_all,
                           pool_all, top):
                 continue
@@ -791,7 +883,7 @@ def search(n, units, cell_units, orig, cnt0, cid, ccell, cdig, L, xonly, dynamic
     return count
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _emit_set(bits, words, L, runs, size, pst_all, pln_all, wt_all, pool_all, seen, stack, stamp, hints, count,
               kind, a, b):
     """A hint for each node of ``bits`` (not the virtual one), its complexity summed over the runs given."""
@@ -810,7 +902,7 @@ def _emit_set(bits, words, L, runs, size, pst_all, pln_all, wt_all, pool_all, se
     return count
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _intersect(members, size, dset, both, words, L, pst_all, pln_all, wt_all, pool_all, seen, stack, stamp,
                hints, count, kind, a, b):
     """Hints for the nodes that every member's "on" run derives (their complexities summed)."""
@@ -839,7 +931,7 @@ def _intersect(members, size, dset, both, words, L, pst_all, pln_all, wt_all, po
 
 
 @njit(cache=True, nogil=True)
-def trace(src, n, units, cell_units, orig, cnt0, cid, ccell, cdig, L, xonly, dynamic, level, inner_dynamic,
+def trace(src, n, units, cell_units, orig, cnt0, cid, ccell, cdig, links, L, xonly, dynamic, level, inner_dynamic,
           inner_level, pstart, plen, pool, cause, weight, order, meta, der, anc):
     """One run whose parents are kept for the explanation (the engine arrays given are filled); ``anc`` gets
     the complexities as in ``search``."""
@@ -866,7 +958,7 @@ def trace(src, n, units, cell_units, orig, cnt0, cid, ccell, cdig, L, xonly, dyn
     stack = np.empty(nodes + 1, np.int32)
     seen = np.zeros(nodes, np.int64)
     bits = np.empty((nodes, words), np.uint64)
-    run(src, n, units, cell_units, orig, cnt0, cid, ccell, cdig, L, xonly, dynamic, level, inner_dynamic,
+    run(src, n, units, cell_units, orig, cnt0, cid, ccell, cdig, links, L, xonly, dynamic, level, inner_dynamic,
         inner_level, cur, cnt, der, pstart, plen, pool, cause, weight, order, qon, qoff, meta,
         icur, icnt, ider, ipstart, iplen, ipool, icause, iweight, iorder, iqon, iqoff, imeta, stamp, stack, seen)
     _count_all(L, der, pstart, plen, pool, weight, order, meta, bits, anc)

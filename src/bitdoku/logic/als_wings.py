@@ -21,6 +21,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from functools import cache, lru_cache
 
+import numpy as np
+
+from bitdoku.logic import _als_fast
 from bitdoku.logic.als import unit_bits
 from bitdoku.logic.candidates import CandidateGrid, digits_of
 from bitdoku.logic.changes import Changes
@@ -49,9 +52,17 @@ def wing_finder(size: int) -> Callable[..., Iterator[Step]]:
     found nothing, ``bitdoku.logic.changes``), only the wings whose set or pivot changed: the same steps."""
 
     def find(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
-        found = list(_wings(cg, size, -1 if changes is None else changes.cells))
-        found.sort(key=lambda item: (item[0], -len(item[1].eliminations)))
-        for _, step in found:
+        touched = -1 if changes is None else changes.cells
+        if COMPILED:
+            found = _compiled_wings(cg, size, touched)
+            if found is not None:
+                found.sort(key=lambda item: (item[0], -item[1]))
+                for _, _, make in found:
+                    yield make()
+                return
+        found_py = list(_wings(cg, size, touched))
+        found_py.sort(key=lambda item: (item[0], -len(item[1].eliminations)))
+        for _, step in found_py:
             yield step
 
     find.__name__ = f"find_{NAMES[size].lower().replace('-', '_')}s"
@@ -63,6 +74,61 @@ find_wxyz_wings = wing_finder(3)
 find_vwxyz_wings = wing_finder(4)
 find_uvwxyz_wings = wing_finder(5)
 find_tuvwxyz_wings = wing_finder(6)
+
+
+#: Whether the finders use the compiled search (``logic._als_fast``); the Python one below is its reference.
+COMPILED = True
+#: Wings and eliminations the compiled search writes at most per call (more: the Python search answers).
+_MAX_WINGS, _MAX_GONE = 4096, 1 << 16
+
+
+@cache
+def _kernel_tables(shape: Shape) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The layout's units, their cells and each cell's peers as bitsets of 64-bit words, for the kernel."""
+    from bitdoku.logic.candidates import layout_of
+
+    layout = layout_of(shape)
+    words = (shape.n * shape.n + 63) // 64
+    units = np.array(layout.units, dtype=np.int32)
+    ubits = np.array([_words(bits, words) for bits in unit_bits(shape)], dtype=np.uint64)
+    peers = np.array([_words(bits, words) for bits in _peer_bits(shape)], dtype=np.uint64)
+    return units, ubits, peers
+
+
+def _words(bits: int, words: int) -> list[int]:
+    """A cell bitset (a negative one: every cell) as ``words`` 64-bit words, the lowest first."""
+    return [(bits >> (64 * w)) & 0xFFFF_FFFF_FFFF_FFFF for w in range(words)]
+
+
+def _compiled_wings(cg: CandidateGrid, size: int, touched: int) -> list[tuple[float, int, Callable[[], Step]]] | None:
+    """The wings as ``_wings`` finds them (rating, eliminations, and the step, built when asked), in its order,
+    by the compiled search; ``None`` when its output did not fit (the Python search then answers)."""
+    units, ubits, peers = _kernel_tables(cg.shape)
+    if units.shape[1] != cg.n or ubits.shape[0] != len(cg.layout.units):
+        return None
+    head = np.empty((_MAX_WINGS, 6), np.int64)
+    cells = np.empty((_MAX_WINGS, size), np.int64)
+    gone = np.empty((_MAX_GONE, 2), np.int64)
+    masks = np.array(cg.masks, dtype=np.uint64)
+    count = _als_fast.wings(masks, cg.n, units, ubits, peers, size,
+                            np.array(_words(touched, ubits.shape[1]), dtype=np.uint64), head, cells, gone)
+    if count < 0:
+        return None
+    found = []
+    for row, set_cells in zip(head[:count].tolist(), cells[:count].tolist(), strict=True):
+        pivot, r0, r1, largest, first, many = row
+        restricted = [r0] if r1 == 0 else [r0, r1]
+        victims = [tuple(pair) for pair in gone[first : first + many].tolist()]
+
+        def make(set_cells: list[int] = set_cells, pivot: int = pivot, restricted: list[int] = restricted,
+                 victims: list[tuple[int, int]] = victims) -> Step:
+            union = 0
+            for c in set_cells:
+                union |= cg.masks[c]
+            return _step(cg, size, tuple(set_cells), union, pivot, restricted, victims)
+
+        found.append((rating(size, largest), many, make))
+    return found
 
 
 @cache

@@ -94,7 +94,7 @@ def _popcount(x):
     return count
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _sees(cell_units, a, b):
     return a != b and (cell_units[a, 0] == cell_units[b, 0] or cell_units[a, 1] == cell_units[b, 1]
                        or cell_units[a, 2] == cell_units[b, 2])
@@ -106,9 +106,140 @@ def _search(masks, peers, cell_units, degree, skip, out_cells, out_gone, out_com
     those where a base cell or a cell that sees every base cell is ``touched`` (bool[cells]).
 
     Writes the base cells and the candidates they lose (masks) into ``out_cells``/``out_gone``, the common
+    excluders into ``out_common``; returns their number, or 0 when there is none. The cells that see a base set
+    are read as bitsets (each cell's peers, 64 cells a word, in increasing order as the peer table lists them),
+    so the excluders, the tails and the touched cells of a set cost a few words, not a scan of the peers;
+    ``_search_scan`` is the same search over the peer table, kept as its reference."""
+    ncell = masks.shape[0]
+    npeer = peers.shape[1]
+    words = (ncell + 63) // 64
+    count = np.zeros(ncell, dtype=np.int64)
+    for c in range(ncell):
+        count[c] = _popcount(masks[c])
+    pbits = np.zeros((ncell, words), dtype=np.uint64)
+    for c in range(ncell):
+        for j in range(npeer):
+            p = peers[c, j]
+            pbits[c, p >> 6] |= _ONE << np.uint64(p & 63)
+    small = np.zeros(words, dtype=np.uint64)  # cells of 2..degree candidates: the possible excluders
+    hot = np.zeros(words, dtype=np.uint64)  # touched cells
+    tails = np.zeros(words, dtype=np.uint64)  # base cells of at most 3 candidates
+    base = np.empty(ncell, dtype=np.int64)
+    nbase = 0
+    for c in range(ncell):
+        word, bit = c >> 6, _ONE << np.uint64(c & 63)
+        if 2 <= count[c] <= degree:
+            small[word] |= bit
+        if touched[c]:
+            hot[word] |= bit
+        if count[c] < 2:
+            continue
+        fine = True
+        has = False
+        for j in range(npeer):
+            k = count[peers[c, j]]
+            if k == 1:
+                fine = False
+                break
+            if 2 <= k <= degree:
+                has = True
+        if fine and has:
+            base[nbase] = c
+            nbase += 1
+            if count[c] <= 3:
+                tails[word] |= bit
+    common_bits = np.empty(words, dtype=np.uint64)
+    near_bits = np.empty(words, dtype=np.uint64)
+    common = np.empty(npeer, dtype=np.int64)
+    common3 = np.empty(npeer, dtype=np.int64)
+    covers = np.empty(npeer, dtype=np.uint64)
+    cells = np.empty(3, dtype=np.int64)
+    gone = np.empty(3, dtype=np.uint64)
+    found = 0
+    for jb in range(1, nbase):
+        b = base[jb]
+        for ia in range(jb):
+            a = base[ia]
+            ncommon = 0
+            any_near = False
+            for w in range(words):
+                both = pbits[a, w] & pbits[b, w]
+                common_bits[w] = both & small[w]
+                near_bits[w] = both & hot[w]
+                if near_bits[w]:
+                    any_near = True
+                x = common_bits[w]
+                while x:
+                    low = x & (~x + _ONE)
+                    x ^= low
+                    common[ncommon] = w * 64 + _popcount(low - _ONE)
+                    ncommon += 1
+            if ncommon < 2:
+                continue
+            cells[0] = a
+            cells[1] = b
+            core = touched[a] or touched[b]
+            if degree == 2:
+                if not core and not any_near:
+                    continue
+                for k in range(ncommon):
+                    covers[k] = masks[common[k]]
+                if _pair_gone(masks, cell_units, cells, covers, ncommon, gone):
+                    if found == skip:
+                        return _write(cells, gone, common, ncommon, 2, out_cells, out_gone, out_common)
+                    found += 1
+                continue
+            for side in range(2):  # tails: excluders of a, then those of b not seen by a
+                owner = a if side == 0 else b
+                for w in range(words):
+                    x = pbits[owner, w] & tails[w]
+                    if side == 1:
+                        x &= ~pbits[a, w]
+                    if w == a >> 6:
+                        x &= ~(_ONE << np.uint64(a & 63))
+                    if w == b >> 6:
+                        x &= ~(_ONE << np.uint64(b & 63))
+                    while x:
+                        low = x & (~x + _ONE)
+                        x ^= low
+                        c = w * 64 + _popcount(low - _ONE)
+                        hit = core or touched[c]
+                        if not hit:
+                            for v in range(words):
+                                if near_bits[v] & pbits[c, v]:
+                                    hit = True
+                                    break
+                        if not hit:
+                            continue
+                        n3 = 0
+                        for v in range(words):
+                            y = common_bits[v] & pbits[c, v]
+                            while y:
+                                lowy = y & (~y + _ONE)
+                                y ^= lowy
+                                e = v * 64 + _popcount(lowy - _ONE)
+                                common3[n3] = e
+                                covers[n3] = masks[e]
+                                n3 += 1
+                        if n3 < 2:
+                            continue
+                        cells[2] = c
+                        if _triple_gone(masks, cell_units, cells, covers, n3, gone):
+                            if found == skip:
+                                return _write(cells, gone, common3, n3, 3, out_cells, out_gone, out_common)
+                            found += 1
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def _search_scan(masks, peers, cell_units, degree, skip, out_cells, out_gone, out_common, touched):
+    """Find the (skip+1)-th aligned exclusion of ``degree`` (2 or 3) base cells that removes something, among
+    those where a base cell or a cell that sees every base cell is ``touched`` (bool[cells]).
+
+    Writes the base cells and the candidates they lose (masks) into ``out_cells``/``out_gone``, the common
     excluders into ``out_common``; returns their number, or 0 when there is none. Cost: O(base cells^2 * peers)
     for the pairs, times the tail cells for triplets; each set is checked by witnesses, not by every
-    combination.
+    combination. The reference of ``_search`` (which reads the same cells as bitsets).
     """
     ncell = masks.shape[0]
     npeer = peers.shape[1]
@@ -207,7 +338,7 @@ def _search(masks, peers, cell_units, degree, skip, out_cells, out_gone, out_com
     return 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _write(cells, gone, common, ncommon, degree, out_cells, out_gone, out_common):
     for i in range(degree):
         out_cells[i] = cells[i]
@@ -217,7 +348,7 @@ def _write(cells, gone, common, ncommon, degree, out_cells, out_gone, out_common
     return ncommon
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _pair_gone(masks, cell_units, cells, covers, ncovers, gone):
     """For two base cells: the values with no possible partner (an equal value in a cell it sees, or one
     that completes an excluder's pair, is impossible). True when something goes."""
@@ -243,7 +374,7 @@ def _pair_gone(masks, cell_units, cells, covers, ncovers, gone):
     return any_gone
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _triple_gone(masks, cell_units, cells, covers, ncovers, gone):
     """For three base cells: the values of each with no possible completion by the other two (equal values
     in cells that see each other, or values that hold every candidate of an excluder, are impossible)."""

@@ -134,6 +134,7 @@ class _Arrays:
     cid: np.ndarray
     ccell: np.ndarray
     cdig: np.ndarray
+    links: np.ndarray
 
     @property
     def size(self) -> int:
@@ -153,16 +154,10 @@ def _arrays(cg: CandidateGrid) -> _Arrays:
     cid[live] = np.arange(len(live), dtype=np.int32)
     units = np.ascontiguousarray(tables.units, dtype=np.int32)
     cnt0 = np.ascontiguousarray(bits[units].sum(axis=1), dtype=np.int32)
-    return _Arrays(
-        n,
-        units,
-        np.ascontiguousarray(tables.cell_units, dtype=np.int32),
-        orig,
-        cnt0,
-        cid,
-        (live // n).astype(np.int32),
-        (live % n).astype(np.int32),
-    )
+    cell_units = np.ascontiguousarray(tables.cell_units, dtype=np.int32)
+    ccell, cdig = (live // n).astype(np.int32), (live % n).astype(np.int32)
+    links = fast.peer_links(n, units, cell_units, orig, cid, ccell, cdig, len(live))
+    return _Arrays(n, units, cell_units, orig, cnt0, cid, ccell, cdig, links)
 
 
 @cache
@@ -195,7 +190,7 @@ def _search(cg: CandidateGrid, mode: Mode, pool_limit: int | None = None) -> tup
         pool_limit = _pool_limit(size)
     hints, pool, dset, pst, pln, wt = _scratch(size, pool_limit)
     count = fast.search(
-        arr.n, arr.units, arr.cell_units, arr.orig, arr.cnt0, arr.cid, arr.ccell, arr.cdig, size,
+        arr.n, arr.units, arr.cell_units, arr.orig, arr.cnt0, arr.cid, arr.ccell, arr.cdig, arr.links, size,
         mode.xonly, mode.dynamic, mode.level, mode.inner_dynamic, mode.inner_level, mode.want_off,
         mode.contradiction, mode.double, mode.cell, mode.unit, mode.min_cell, hints, MAX_RUNS, mode.after_first,
         pool[:pool_limit], dset, pst, pln, wt,
@@ -275,7 +270,7 @@ def _trace(arr: _Arrays, mode: Mode, src: int) -> _Trace:
         np.zeros(nodes, np.int32), np.zeros(fast.META_SIZE, np.int64), np.zeros(nodes, np.int32),
     )  # fmt: skip
     fast.trace(
-        src, arr.n, arr.units, arr.cell_units, arr.orig, arr.cnt0, arr.cid, arr.ccell, arr.cdig, size,
+        src, arr.n, arr.units, arr.cell_units, arr.orig, arr.cnt0, arr.cid, arr.ccell, arr.cdig, arr.links, size,
         mode.xonly, mode.dynamic, mode.level, mode.inner_dynamic, mode.inner_level,
         out.pstart, out.plen, out.pool, out.cause, np.zeros(nodes, np.int32), np.empty(nodes, np.int32),
         out.meta, np.zeros(nodes, np.int8), out.anc,
