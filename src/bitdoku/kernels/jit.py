@@ -4,8 +4,10 @@ Why: a function compiled with Numba's runtime (NRT, its reference counting and a
 array argument on entry and drops it on exit, two atomic operations (``lock inc``, ``lock dec``) and two calls a
 call, unless Numba's reference-count pruning can prove them useless; in the search kernels it mostly cannot (a
 helper with loops and calls keeps them). A helper called for every placement or every digit of a search node paid
-them thousands of times a search: compiled without the runtime, the 16x16 first-solution search took 0.82 of its
-time and a 25x25 node 0.91 (benchmarks/RESULTS.md, 24 Nov 2026, third stop).
+them thousands of times a search. Compiled without the runtime: a 25x25 node of the bitboard kernel took 0.90 of
+its time, a node of the generic kernel (whose helpers take a workspace of nine arrays) 0.20, the logic's cell
+forcing search 0.6, where the counts had been about 70 % of it (benchmarks/results/borrowing.md and
+rate_speed3.md).
 
 A helper may use ``@borrowing`` when it only reads and writes the arrays it is given, and allocates none: no
 ``np.empty``, ``np.zeros``, array copies or functions that allocate or raise through the runtime (``np.max``

@@ -14,6 +14,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from bitdoku.kernels.jit import borrowing
+
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 
@@ -204,7 +206,7 @@ def wings(masks, n, units, ubits, peers, size, touched, head, cells, gone):
     return count
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@borrowing
 def _seen_by_all(d, pivot, with_pivot, setbits, spots, peers, victims, words, nn):
     """Add to ``victims[d]`` the candidates of digit d outside the pattern (the set and the pivot) that see every
     place of d in the set (and the pivot, ``with_pivot``)."""

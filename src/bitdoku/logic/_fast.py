@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from bitdoku.kernels.jit import borrowing
+
 #: Return codes of ``run_singles``.
 STALLED = 0
 SOLVED = 1
@@ -55,7 +57,7 @@ def load_candidates(values, units, cell_units, n, masks):
     return True
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@borrowing
 def _place(values, masks, peers, cell, digit):
     values[cell] = digit
     masks[cell] = _ZERO
@@ -74,7 +76,7 @@ def _digit_of(bit):
     return digit
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@borrowing
 def _hidden_single(values, masks, units, first, n, found):
     """Scan units first..first+n-1 for the first hidden single; write (cell, digit) into ``found``.
     Returns 1 when found, 0 when none, -1 on a contradiction (a digit with no place in a unit)."""

@@ -36,6 +36,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from bitdoku.kernels.jit import borrowing
+
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 
@@ -183,7 +185,7 @@ def peer_links(n, units, cell_units, orig, cid, ccell, cdig, L):
     return links
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@borrowing
 def _drain(n, units, cell_units, orig, cid, ccell, cdig, links, xonly, dynamic,
            cur, cnt, der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual):
     """Process pending nodes, "on" first, until none is left; True on a contradiction or an overflow.
@@ -347,7 +349,7 @@ def _push_removed_cell(c, n, orig, cur, cid, pool, meta):
             _push(pool, meta, 2 * cid[c * n + f])
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@borrowing
 def _advanced(n, units, cell_units, orig, cnt0, cid, cur, cnt,
               der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual):
     """SE's "dynamic plus" rules on the working grid, first rule that finds something: locked candidates, hidden
@@ -520,7 +522,7 @@ def _advanced(n, units, cell_units, orig, cnt0, cid, cur, cnt,
     return added
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@borrowing
 def _ancestor_count(target, pstart, plen, pool, weight, stamp, stack, mark):
     """Distinct ancestors of ``target`` (itself included), plus their nested weights: SE's complexity of one
     chain. ``stamp`` holds ``mark`` for the nodes seen."""
@@ -541,7 +543,7 @@ def _ancestor_count(target, pstart, plen, pool, weight, stamp, stack, mark):
     return total
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@borrowing
 def _nested(n, units, cell_units, orig, cid, ccell, cdig, links, L, cur, cnt,
             der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual,
             inner_dynamic, inner_level,
@@ -613,7 +615,7 @@ def _nested(n, units, cell_units, orig, cid, ccell, cdig, links, L, cur, cnt,
     return added
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@borrowing
 def _run_inner(src, n, units, cell_units, orig, cnt0, cid, ccell, cdig, links, dynamic, level,
                cur, cnt, der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual):
     """A run without nesting (level 0 or 1), for the nested step."""
@@ -631,7 +633,7 @@ def _run_inner(src, n, units, cell_units, orig, cnt0, cid, ccell, cdig, links, d
             return
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@borrowing
 def run(src, n, units, cell_units, orig, cnt0, cid, ccell, cdig, links, L, xonly, dynamic, level, inner_dynamic,
         inner_level, cur, cnt, der, pstart, plen, pool, cause, weight, order, qon, qoff, meta,
         icur, icnt, ider, ipstart, iplen, ipool, icause, iweight, iorder, iqon, iqoff, imeta, stamp, stack, seen):
@@ -660,7 +662,7 @@ def run(src, n, units, cell_units, orig, cnt0, cid, ccell, cdig, links, L, xonly
             return
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@borrowing
 def _count_all(L, der, pstart, plen, pool, weight, order, meta, bits, out):
     """SE complexity of every derived node of a run (and of the virtual node): the distinct ancestors, as
     bitsets built in derivation order, plus nested weights when the run has any. ``out`` (int32[2L+1]) gets 0
@@ -693,7 +695,7 @@ def _count_all(L, der, pstart, plen, pool, weight, order, meta, bits, out):
         out[node] = count
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@borrowing
 def _store(r, L, der, pstart, plen, pool, weight, order, meta, dset, pst_all, pln_all, wt_all, pool_all, top):
     """Keep run r's derivations (derived set as bits, parents, weights) for the hints; False when the shared pool
     is full (the run is then dropped, which loses hints, never soundness)."""
@@ -717,7 +719,7 @@ def _store(r, L, der, pstart, plen, pool, weight, order, meta, dset, pst_all, pl
     return True
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@borrowing
 def _complexity(r, target, pst_all, pln_all, wt_all, pool_all, seen, stack, stamp):
     """SE's complexity of one chain of run r: the distinct ancestors of ``target`` (itself included) plus their
     nested weights."""
@@ -741,7 +743,7 @@ def _complexity(r, target, pst_all, pln_all, wt_all, pool_all, seen, stack, stam
     return total
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@borrowing
 def _emit(hints, count, kind, a, b, target, cx):
     if count < hints.shape[0]:
         hints[count, 0] = kind
@@ -883,7 +885,7 @@ def search(n, units, cell_units, orig, cnt0, cid, ccell, cdig, links, L, xonly, 
     return count
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@borrowing
 def _emit_set(bits, words, L, runs, size, pst_all, pln_all, wt_all, pool_all, seen, stack, stamp, hints, count,
               kind, a, b):
     """A hint for each node of ``bits`` (not the virtual one), its complexity summed over the runs given."""
@@ -902,7 +904,7 @@ def _emit_set(bits, words, L, runs, size, pst_all, pln_all, wt_all, pool_all, se
     return count
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@borrowing
 def _intersect(members, size, dset, both, words, L, pst_all, pln_all, wt_all, pool_all, seen, stack, stamp,
                hints, count, kind, a, b):
     """Hints for the nodes that every member's "on" run derives (their complexities summed)."""

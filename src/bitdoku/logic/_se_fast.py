@@ -13,6 +13,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from bitdoku.kernels.jit import borrowing
+
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 
@@ -44,7 +46,7 @@ def _ctz(x):
     return n
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@borrowing
 def _spread(front, table, out, words):
     """out = the union of table rows over the nodes of front."""
     for k in range(words):
@@ -59,12 +61,12 @@ def _spread(front, table, out, words):
             x ^= low
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@borrowing
 def _has(bits, i):
     return (bits[i >> 6] >> np.uint64(i & 63)) & _ONE
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@borrowing
 def _set(bits, i):
     bits[i >> 6] |= _ONE << np.uint64(i & 63)
 
@@ -167,7 +169,7 @@ def se_scan(masks, n, units, peers, cycles, forcing, on_found, off_found, cycle_
                              off_found[m])
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@borrowing
 def _on_run(s, weak, strong, linked, cycles, forcing, words, seen_on, seen_off, front, raw, new_on, new_off,
             on_found, cycle_rounds):
     for k in range(words):
@@ -212,7 +214,7 @@ def _on_run(s, weak, strong, linked, cycles, forcing, words, seen_on, seen_off, 
         t += 1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@borrowing
 def _off_run(s, weak, strong, linked, words, seen_on, seen_off, front, new_on, new_off, off_found):
     for k in range(words):
         seen_on[k] = _ZERO
@@ -327,7 +329,7 @@ def _se_lists(masks, n, units, peer_order, y, x):
     return on_list, on_len, off_list, off_len
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@borrowing
 def _worth(closing_parent, s, pot_node, pot_parent, masks, n, peers, in_cycle, forward, backward, stamp):
     """Whether SE's cycle closing at s through ``closing_parent`` removes anything: a candidate outside the
     cycle's cells that sees an "on" and an "off" of its digit (the potentials alternate from "on" at s).

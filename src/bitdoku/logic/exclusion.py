@@ -22,6 +22,7 @@ from collections.abc import Iterator
 import numpy as np
 from numba import njit
 
+from bitdoku.kernels.jit import borrowing
 from bitdoku.logic.candidates import CandidateGrid
 from bitdoku.logic.changes import Changes
 from bitdoku.logic.step import Step, make_step, names, removals
@@ -94,7 +95,7 @@ def _popcount(x):
     return count
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@borrowing
 def _sees(cell_units, a, b):
     return a != b and (cell_units[a, 0] == cell_units[b, 0] or cell_units[a, 1] == cell_units[b, 1]
                        or cell_units[a, 2] == cell_units[b, 2])
@@ -338,7 +339,7 @@ def _search_scan(masks, peers, cell_units, degree, skip, out_cells, out_gone, ou
     return 0
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@borrowing
 def _write(cells, gone, common, ncommon, degree, out_cells, out_gone, out_common):
     for i in range(degree):
         out_cells[i] = cells[i]
@@ -348,7 +349,7 @@ def _write(cells, gone, common, ncommon, degree, out_cells, out_gone, out_common
     return ncommon
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@borrowing
 def _pair_gone(masks, cell_units, cells, covers, ncovers, gone):
     """For two base cells: the values with no possible partner (an equal value in a cell it sees, or one
     that completes an excluder's pair, is impossible). True when something goes."""
@@ -374,7 +375,7 @@ def _pair_gone(masks, cell_units, cells, covers, ncovers, gone):
     return any_gone
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@borrowing
 def _triple_gone(masks, cell_units, cells, covers, ncovers, gone):
     """For three base cells: the values of each with no possible completion by the other two (equal values
     in cells that see each other, or values that hold every candidate of an excluder, are impossible)."""

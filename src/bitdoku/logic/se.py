@@ -57,6 +57,7 @@ from numba import njit
 
 from bitdoku.errors import InvalidGridError, StepLimitError, cell_name
 from bitdoku.grid import Grid
+from bitdoku.kernels.jit import borrowing
 from bitdoku.logic import (
     als_wings,
     exclusion,
@@ -101,7 +102,7 @@ FOUR_LINKS = "4 Strong Links"
 # -- singles in SE's order, compiled --------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@borrowing
 def _full_house(values, masks, units, n, found):
     """The first unit (boxes, columns, rows) with one empty cell; writes (cell, digit). 1 found, 0 none,
     -1 when that cell has no candidate."""
@@ -184,7 +185,7 @@ def se_singles(values, masks, units, peers, cell_units, n, direct, counts):
         return STALLED
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@borrowing
 def _direct_rules(values, masks, units, cell_units, n, k, pos, found):
     """The first of Direct Pointing, Direct Claiming, Direct Hidden Pair, in SE's order; writes (cell, digit)
     and returns its kind (4, 5, 6), or 0."""
@@ -198,7 +199,7 @@ def _direct_rules(values, masks, units, cell_units, n, k, pos, found):
     return 0
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@borrowing
 def _direct_locking_in(masks, units, cell_units, n, pointing, kind, d, found):
     """A direct pointing (boxes whose places of digit d lie in one line of ``kind``) or claiming (lines of
     ``kind`` whose places lie in one box) on digit d; writes the hidden single it leaves."""
@@ -252,7 +253,7 @@ def _direct_locking_in(masks, units, cell_units, n, pointing, kind, d, found):
     return False
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@borrowing
 def _direct_hidden_single(values, masks, units, n, k, pos, found):
     """A direct hidden pair (k=2) or triple (k=3): in a unit (boxes, columns, rows) with more than k empty cells,
     k digits of 2..k places each whose places are k cells together; a digit outside with one place left
@@ -300,7 +301,7 @@ def _direct_hidden_single(values, masks, units, n, k, pos, found):
     return False
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@borrowing
 def _hidden_single_left(masks, units, u, n, pos, union, a, b, c, found):
     """After a hidden set (digits a, b, c; c = -1 for a pair) on ``union``: the first other digit with more
     than one place in unit u, of which one only lies outside the set."""
