@@ -6,8 +6,7 @@ call, unless Numba's reference-count pruning can prove them useless; in the sear
 helper with loops and calls keeps them). A helper called for every placement or every digit of a search node paid
 them thousands of times a search. Compiled without the runtime: a 25x25 node of the bitboard kernel took 0.90 of
 its time, a node of the generic kernel (whose helpers take a workspace of nine arrays) 0.20, the logic's cell
-forcing search 0.6, where the counts had been about 70 % of it (benchmarks/results/borrowing.md and
-rate_speed3.md).
+forcing search 0.57 (0.49 to 0.28 ms; benchmarks/results/borrowing.md and rate_speed3.md).
 
 A helper may use ``@borrowing`` when it only reads and writes the arrays it is given, and allocates none: no
 ``np.empty``, ``np.zeros``, array copies or functions that allocate or raise through the runtime (``np.max``
