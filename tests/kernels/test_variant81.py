@@ -350,3 +350,15 @@ def test_propagation_keeps_every_digit_of_a_solution(geometry: Geometry, seed: i
     assert variant81._propagate(states, 0, codes.ALL_RULES, tables, True, np.zeros(codes.N_STATS, np.int64))
     for cell in range(81):
         assert int(variant81._candidates(states, 0, cell)) >> (int(solution[cell]) - 1) & 1
+
+
+@given(cells=st.sets(st.integers(0, 80), max_size=81))
+def test_the_cells_beside_a_set_are_its_cells_neighbours_in_the_table(cells: set[int]) -> None:
+    # ``_consecutive_support`` shifts the set by a row and a column instead of ORing the table's rows
+    adjacent = variant81.board_tables(Geometry.parse("nonconsecutive")).adjacent
+    x = sum(1 << cell for cell in cells)
+    beside0, beside1 = variant81._beside(np.uint64(x & (2**64 - 1)), np.uint64(x >> 64))
+    expected = 0
+    for cell in cells:
+        expected |= int(adjacent[cell, 0]) | int(adjacent[cell, 1]) << 64
+    assert int(beside0) | int(beside1) << 64 == expected

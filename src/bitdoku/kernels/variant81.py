@@ -22,7 +22,8 @@ operations whatever the geometry:
   neighbourhood (the cell or beside it), leaves that cell's boards of the digits one above and one below
   (``_adjacent_places``);
 * nonconsecutive: a cell whose candidates lie in {e - 1, e, e + 1} (no candidate outside them: bit-sliced again)
-  forbids e to its neighbours (``variant._consecutive_support``'s rule, a digit at a time).
+  forbids e to its neighbours (``variant._consecutive_support``'s rule, a digit at a time; the neighbours of all
+  such cells at once, the set shifted by a row and a column, ``_beside``).
 
 These are exactly the rules of ``variant.py``, run to the same fixpoint, and the branching is the same (the first
 empty cell with the fewest candidates, from bit-sliced 4-bit counts, except that among the cells with the fewest
@@ -83,6 +84,11 @@ HIGH_FULL = (1 << (N_CELLS - 64)) - 1  # the cells 64..80 in the second word
 #: 3, 5 and 8 took 15.2k, 14.7k and 10.2k-10.9k nodes on the first puzzles of the set, 0 took 21.5k
 #: (benchmarks/results/variant_speed3.md).
 NEIGHBOUR_WEIGHT = 5
+#: Cells of the first and last columns, as (word 0, word 1): what a shift by one column must not wrap into.
+_COLUMN_0 = sum(1 << cell for cell in range(0, N_CELLS, 9))
+_COLUMN_8 = sum(1 << cell for cell in range(8, N_CELLS, 9))
+COLUMN_0_LOW, COLUMN_0_HIGH = _COLUMN_0 & (2**64 - 1), _COLUMN_0 >> 64
+COLUMN_8_LOW, COLUMN_8_HIGH = _COLUMN_8 & (2**64 - 1), _COLUMN_8 >> 64
 
 
 class Tables81(NamedTuple):
@@ -200,11 +206,25 @@ def _naked_singles(states, k, naked, tables, nonconsecutive, stats):
     return filled
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _beside(x0, x1):
+    """The cells orthogonally beside any cell of the 81-bit set x (a nonconsecutive geometry's ``adjacent``, whose
+    neighbours are always these): x shifted by one column (not across the grid's edge) and by one row."""
+    left0 = ((x0 >> np.uint64(1)) | (x1 << np.uint64(63))) & ~np.uint64(COLUMN_8_LOW)
+    left1 = (x1 >> np.uint64(1)) & ~np.uint64(COLUMN_8_HIGH)
+    right0 = (x0 << np.uint64(1)) & ~np.uint64(COLUMN_0_LOW)
+    right1 = ((x1 << np.uint64(1)) | (x0 >> np.uint64(63))) & ~np.uint64(COLUMN_0_HIGH)
+    up0 = (x0 >> np.uint64(9)) | (x1 << np.uint64(55))
+    up1 = x1 >> np.uint64(9)
+    down0 = x0 << np.uint64(9)
+    down1 = (x1 << np.uint64(9)) | (x0 >> np.uint64(55))
+    return left0 | right0 | up0 | down0, (left1 | right1 | up1 | down1) & np.uint64(HIGH_FULL)
+
+
 @njit(cache=True, nogil=True)
-def _consecutive_support(states, k, tables):
+def _consecutive_support(states, k):
     """Nonconsecutive: a cell whose candidates all lie in {e - 1, e, e + 1} forbids e to its neighbours (they see it
     and hold none of its digits' neighbours). The digits whose boards changed, 0 for none."""
-    adjacent = tables.adjacent
     touched = np.int64(0)
     for digit in range(9):
         outside0 = outside1 = np.uint64(0)
@@ -212,16 +232,7 @@ def _consecutive_support(states, k, tables):
             if other < digit - 1 or other > digit + 1:
                 outside0 |= states[k, 2 * other]
                 outside1 |= states[k, 2 * other + 1]
-        near0 = states[k, S_UNSOLVED] & ~outside0
-        near1 = states[k, S_UNSOLVED + 1] & ~outside1
-        forbid0 = forbid1 = np.uint64(0)
-        for word in range(2):
-            cells = near0 if word == 0 else near1
-            while cells != 0:
-                cell = 64 * word + lowest_bit_index(cells)
-                cells &= cells - np.uint64(1)
-                forbid0 |= adjacent[cell, 0]
-                forbid1 |= adjacent[cell, 1]
+        forbid0, forbid1 = _beside(states[k, S_UNSOLVED] & ~outside0, states[k, S_UNSOLVED + 1] & ~outside1)
         if states[k, 2 * digit] & forbid0 != 0 or states[k, 2 * digit + 1] & forbid1 != 0:
             states[k, 2 * digit] &= ~forbid0
             states[k, 2 * digit + 1] &= ~forbid1
@@ -349,7 +360,7 @@ def _propagate(states, k, flags, tables, nonconsecutive, stats):
             return False
         if filled > 0:
             continue
-        if consecutive and _consecutive_support(states, k, tables) != 0:
+        if consecutive and _consecutive_support(states, k) != 0:
             continue
         if not by_units:
             return True
