@@ -12,9 +12,8 @@ of ``variants_bench.py generate`` (``benchmarks/data/variants``)::
   revision ``--old`` (``git show``, imported from a temporary file) and as it is now, in one process, rounds
   interleaved (old, new, old, new, ...): nodes (mean, median, max: exact) and µs (call median, batch mean;
   medians of the rounds, ratios within the run). Every puzzle must have exactly one solution on both. Then where
-  a call's µs go: a least-squares line through (nodes, fastest call of the rounds) over the set, whose intercept
-  is the fixed cost of a call (dispatch, loading the givens, the root's propagation) and whose slope is the cost
-  of a node; and a puzzle's batch share of each (``count_many``: no Python between puzzles).
+  a call's µs go: the same calls with a budget of one node (dispatch, loading the givens, the root's propagation:
+  the fixed cost of a call), and the rest of the call median divided by the median nodes (the cost of a node).
 * ``profile``: on the current kernel, what a search is made of: nodes, guesses, backtracks (nodes whose
   propagation ended in a contradiction), placements; and where the generator's time goes (the random fill against
   the removal pass's uniqueness checks, ``kernels.make.attempt_rows``), with the checks on naked and hidden singles
@@ -67,10 +66,17 @@ def old_kernel(revision: str, where: Path):
     return module
 
 
-def fixed_and_per_node(seconds: np.ndarray, nodes: np.ndarray) -> tuple[float, float]:
-    """µs a call and µs a node: the least-squares line through (nodes, seconds) over a set."""
-    per_node, fixed = np.polyfit(nodes.astype(float), seconds, 1)
-    return 1e6 * fixed, 1e6 * per_node
+def root_only(kernel, tables, cells: np.ndarray) -> float:
+    """The median call with a one-node budget: the root's propagation and everything before it."""
+    stop = np.zeros(1, np.int64)
+    solutions = np.zeros((1, 81), np.uint8)
+    stats = np.zeros(codes.N_STATS, np.int64)
+    seconds = []
+    for row in range(len(cells)):
+        start = time.perf_counter()
+        kernel.search(cells[row], tables, 2, 1, codes.ALL_RULES, solutions, stats, stop)
+        seconds.append(time.perf_counter() - start)
+    return statistics.median(seconds)
 
 
 def run_kernel(kernel, tables, cells: np.ndarray) -> tuple[list[float], np.ndarray, float]:
@@ -118,14 +124,14 @@ def solve(args: argparse.Namespace) -> None:
                 run_kernel(kernel, tables[key], cells[:2])  # compile or load
             medians: dict[str, list[float]] = {key: [] for key in kernels}
             batches: dict[str, list[float]] = {key: [] for key in kernels}
-            fastest = {key: np.full(len(cells), np.inf) for key in kernels}
+            roots: dict[str, list[float]] = {key: [] for key in kernels}
             nodes = {}
             for _ in range(args.rounds):
                 for key, kernel in kernels.items():
                     seconds, nodes[key], batch = run_kernel(kernel, tables[key], cells)
                     medians[key].append(statistics.median(seconds))
                     batches[key].append(batch)
-                    fastest[key] = np.minimum(fastest[key], seconds)
+                    roots[key].append(root_only(kernel, tables[key], cells))
             old, new = nodes["old"], nodes["new"]
             call = {key: 1e6 * statistics.median(medians[key]) for key in kernels}
             batch = {key: 1e6 * statistics.median(batches[key]) for key in kernels}
@@ -133,15 +139,16 @@ def solve(args: argparse.Namespace) -> None:
                   f"{np.median(old):.0f} / {np.median(new):.0f} | {old.max()} / {new.max()} | "
                   f"{call['old']:.1f} / {call['new']:.1f} ({call['old'] / call['new']:.2f}x) | "
                   f"{batch['old']:.1f} / {batch['new']:.1f} ({batch['old'] / batch['new']:.2f}x) |", flush=True)
-            fits.append((name, *(fixed_and_per_node(fastest[key], nodes[key]) for key in kernels),
+            root = {key: 1e6 * statistics.median(roots[key]) for key in kernels}
+            fits.append((name, *((root[key], (call[key] - root[key]) / np.median(nodes[key])) for key in kernels),
                          *(float(nodes[key].mean()) for key in kernels)))
         print(f"load at the end {os.getloadavg()[0]:.1f}")
         print()
-        print("| set | fixed µs a call old / new | µs a node old / new | nodes x µs a node old / new |")
-        print("|---|---|---|---|")
-        for name, (old_fixed, old_node), (new_fixed, new_node), old_nodes, new_nodes in fits:
-            print(f"| {name} | {old_fixed:.1f} / {new_fixed:.1f} | {old_node:.2f} / {new_node:.2f} | "
-                  f"{old_nodes * old_node:.1f} / {new_nodes * new_node:.1f} |")
+        print("| set | root only (one-node budget): median µs a call old / new | "
+              "(call median - root) / median nodes: µs a node old / new |")
+        print("|---|---|---|")
+        for name, (old_root, old_node), (new_root, new_node), _, _ in fits:
+            print(f"| {name} | {old_root:.1f} / {new_root:.1f} | {old_node:.2f} / {new_node:.2f} |")
 
 
 def profile(args: argparse.Namespace) -> None:
