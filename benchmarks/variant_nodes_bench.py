@@ -5,13 +5,15 @@ of ``variants_bench.py generate`` (``benchmarks/data/variants``)::
 
     python benchmarks/variant_nodes_bench.py solve [--old ca86c25] [--only x ...] [--first N] [--rounds 3]
     python benchmarks/variant_nodes_bench.py profile [--only ...] [--first 300]
-    python benchmarks/variant_nodes_bench.py generate [--old ca86c25] [--only ...] [--count 200] [--rounds 2]
+    python benchmarks/variant_nodes_bench.py generate [--old REV] [--only ...] [--count 200] [--rounds 2] [--no-check]
     python benchmarks/variant_nodes_bench.py fill --only nonconsecutive --count 40
 
 * ``solve``: each set searched to two solutions (the uniqueness check) by ``kernels/variant81.py`` as it was at
   revision ``--old`` (``git show``, imported from a temporary file) and as it is now, in one process, rounds
   interleaved (old, new, old, new, ...): nodes (mean, median, max: exact) and µs (call median, batch mean;
-  medians of the rounds, ratios within the run). Every puzzle must have exactly one solution on both.
+  medians of the rounds, ratios within the run). Every puzzle must have exactly one solution on both. Then where
+  a call's µs go: the same calls with a budget of one node (dispatch, loading the givens, the root's propagation:
+  the fixed cost of a call), and the rest of the call median divided by the median nodes (the cost of a node).
 * ``profile``: on the current kernel, what a search is made of: nodes, guesses, backtracks (nodes whose
   propagation ended in a contradiction), placements; and where the generator's time goes (the random fill against
   the removal pass's uniqueness checks, ``kernels.make.attempt_rows``), with the checks on naked and hidden singles
@@ -20,7 +22,8 @@ of ``variants_bench.py generate`` (``benchmarks/data/variants``)::
   (one a seed), and the best a fixed restart budget could do on that sample.
 * ``generate``: ``variants_bench.py generate --check`` on the tree of revision ``--old`` (``git archive`` into a
   temporary directory) and on the working tree, alternately, one process each, set by set: unique minimal
-  puzzles a second, one thread. ``--check`` makes both runs prove they made the committed puzzles.
+  puzzles a second, one thread. ``--check`` makes both runs prove they made the committed puzzles; with
+  ``--no-check`` (a change that changes the puzzles) each run instead proves its puzzles unique and minimal.
 """
 
 from __future__ import annotations
@@ -63,6 +66,19 @@ def old_kernel(revision: str, where: Path):
     return module
 
 
+def root_only(kernel, tables, cells: np.ndarray) -> float:
+    """The median call with a one-node budget: the root's propagation and everything before it."""
+    stop = np.zeros(1, np.int64)
+    solutions = np.zeros((1, 81), np.uint8)
+    stats = np.zeros(codes.N_STATS, np.int64)
+    seconds = []
+    for row in range(len(cells)):
+        start = time.perf_counter()
+        kernel.search(cells[row], tables, 2, 1, codes.ALL_RULES, solutions, stats, stop)
+        seconds.append(time.perf_counter() - start)
+    return statistics.median(seconds)
+
+
 def run_kernel(kernel, tables, cells: np.ndarray) -> tuple[list[float], np.ndarray, float]:
     """Each puzzle through ``kernel.search`` (timed around the call), then the set through ``count_many``:
     (seconds a call, nodes, batch seconds a puzzle)."""
@@ -98,6 +114,7 @@ def solve(args: argparse.Namespace) -> None:
         print("| set | puzzles | nodes mean old / new (ratio) | nodes median old / new | nodes max old / new | "
               "call median µs old / new (ratio) | batch µs a puzzle old / new (ratio) |")
         print("|---|---:|---|---|---|---|---|")
+        fits = []
         for name in args.only:
             geometry, cells = set_cells(name, args.first)
             # one Tables81 class for both: with two NamedTuple classes of the same name in one process, Numba's
@@ -107,12 +124,14 @@ def solve(args: argparse.Namespace) -> None:
                 run_kernel(kernel, tables[key], cells[:2])  # compile or load
             medians: dict[str, list[float]] = {key: [] for key in kernels}
             batches: dict[str, list[float]] = {key: [] for key in kernels}
+            roots: dict[str, list[float]] = {key: [] for key in kernels}
             nodes = {}
             for _ in range(args.rounds):
                 for key, kernel in kernels.items():
                     seconds, nodes[key], batch = run_kernel(kernel, tables[key], cells)
                     medians[key].append(statistics.median(seconds))
                     batches[key].append(batch)
+                    roots[key].append(root_only(kernel, tables[key], cells))
             old, new = nodes["old"], nodes["new"]
             call = {key: 1e6 * statistics.median(medians[key]) for key in kernels}
             batch = {key: 1e6 * statistics.median(batches[key]) for key in kernels}
@@ -120,7 +139,16 @@ def solve(args: argparse.Namespace) -> None:
                   f"{np.median(old):.0f} / {np.median(new):.0f} | {old.max()} / {new.max()} | "
                   f"{call['old']:.1f} / {call['new']:.1f} ({call['old'] / call['new']:.2f}x) | "
                   f"{batch['old']:.1f} / {batch['new']:.1f} ({batch['old'] / batch['new']:.2f}x) |", flush=True)
+            root = {key: 1e6 * statistics.median(roots[key]) for key in kernels}
+            fits.append((name, *((root[key], (call[key] - root[key]) / np.median(nodes[key])) for key in kernels),
+                         *(float(nodes[key].mean()) for key in kernels)))
         print(f"load at the end {os.getloadavg()[0]:.1f}")
+        print()
+        print("| set | root only (one-node budget): median µs a call old / new | "
+              "(call median - root) / median nodes: µs a node old / new |")
+        print("|---|---|---|")
+        for name, (old_root, old_node), (new_root, new_node), _, _ in fits:
+            print(f"| {name} | {old_root:.1f} / {new_root:.1f} | {old_node:.2f} / {new_node:.2f} |")
 
 
 def profile(args: argparse.Namespace) -> None:
@@ -215,21 +243,30 @@ def generate(args: argparse.Namespace) -> None:
             for _ in range(args.rounds):
                 for key, tree in trees.items():
                     rates[key].append(_generate_rate(tree, name, args.count, Path(where) / f"{key}.md",
-                                                     Path(where) / f"numba-cache-{key}"))
+                                                     Path(where) / f"numba-cache-{key}", args.no_check))
             old, new = statistics.median(rates["old"]), statistics.median(rates["new"])
             print(f"| {name} | {args.count} | {old:.1f} ({', '.join(f'{r:.1f}' for r in rates['old'])}) | "
                   f"{new:.1f} ({', '.join(f'{r:.1f}' for r in rates['new'])}) | {new / old:.2f}x |", flush=True)
         print(f"load at the end {os.getloadavg()[0]:.1f}")
 
 
-def _generate_rate(tree: Path, name: str, count: int, results: Path, cache: Path) -> float:
+def _generate_rate(tree: Path, name: str, count: int, results: Path, cache: Path, no_check: bool) -> float:
     """One ``variants_bench.py generate --check`` run of a tree on one set: minimal puzzles a second. ``cache``:
-    the tree's own Numba cache (the two trees' kernels share names), compiled by its first run, untimed."""
+    the tree's own Numba cache (the two trees' kernels share names), compiled by its first run, untimed.
+    ``no_check``: ``--no-save`` instead (the trees make other puzzles; each proves its own unique and minimal;
+    a tree whose ``variants_bench.py`` has no such option is given ``--results`` alone and saves into its own
+    temporary copy)."""
     env = dict(os.environ, PYTHONPATH=str(tree / "src"), NUMBA_CACHE_DIR=str(cache))
     # the saved sets live in this repository; the old tree's copy is the same (generate --check compares)
-    lines = subprocess.run([sys.executable, str(tree / "benchmarks" / "variants_bench.py"), "generate", "--check",
-                            "--only", name, "--count", str(count), "--results", str(results)], env=env, check=True,
-                           capture_output=True, text=True).stdout.splitlines()
+    script = tree / "benchmarks" / "variants_bench.py"
+    mode = ["--check"]
+    if no_check:
+        mode = ["--no-save"] if "--no-save" in script.read_text() else []
+        if not mode and tree == REPO:
+            raise SystemExit("the working tree's variants_bench.py must have --no-save")
+    lines = subprocess.run([sys.executable, str(script), "generate", *mode, "--only", name, "--count", str(count),
+                            "--results", str(results)], env=env, check=True, capture_output=True,
+                           text=True).stdout.splitlines()
     row = [line for line in lines if line.startswith(f"| {name} |")][-1]
     return float(row.strip("| \n").split("|")[-1])
 
@@ -242,6 +279,8 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=None, help="only the first puzzles of each set")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--count", type=int, default=200, help="puzzles a generation run (profile: attempts)")
+    parser.add_argument("--no-check", action="store_true",
+                        help="generate: the trees make other puzzles; check each unique and minimal instead")
     args = parser.parse_args()
     {"solve": solve, "profile": profile, "generate": generate, "fill": fill_runs}[args.step](args)
 

@@ -19,6 +19,9 @@ Run from the repository root after ``pip install -e '.[test]'``::
   µs, Python overhead included). Rounds interleave the kernels (old, new, old, new, ...) and keep the medians;
   ratios are old / new within the run. Every puzzle must have exactly one solution, and each solution must pass
   ``Grid.is_solution_of``.
+* ``generate --no-save`` times the generator without saving or comparing (for a kernel change that changes the
+  puzzles, as a stronger nonconsecutive propagation changes its random fill); each puzzle is then checked,
+  untimed, to be unique and minimal (every clue taken out in turn gives a second solution).
 * ``generate --kernel old`` runs the generator on the cell-by-cell kernel (its tables in place of variant81's),
   for the before/after rates; the puzzles are the same (both kernels make the same random draws), which the run
   checks against the file the default kernel wrote.
@@ -70,14 +73,18 @@ def use_old_kernel() -> None:
         module.geometry_kernel_tables = old_tables
 
 
-def generate_set(name: str, count: int, threads: int = 1, save: bool = True) -> tuple[list[Grid], float]:
-    """Generate a set and save it (unless ``save`` is False: then check it against the saved one); (puzzles,
-    seconds). The puzzles do not depend on ``threads``."""
+def generate_set(name: str, count: int, threads: int = 1, save: bool | None = True) -> tuple[list[Grid], float]:
+    """Generate a set and save it (``save`` False: check it against the saved one; None: check that each puzzle
+    is unique and minimal); (puzzles, seconds). The puzzles do not depend on ``threads``."""
     geometry = geometry_of(name)
     next(generate_many(1, variant=geometry, minimal=True, seed=SEED + 1, threads=1))  # compile or load the kernels
     start = time.perf_counter()
     puzzles = [g.puzzle for g in generate_many(count, variant=geometry, minimal=True, seed=SEED, threads=threads)]
     seconds = time.perf_counter() - start
+    if save is None:
+        for puzzle in puzzles:
+            check_unique_and_minimal(puzzle)
+        return puzzles, seconds
     if not save:
         saved = load_set(name)[1]
         if [p.cells for p in puzzles] != [p.cells for p in saved[:count]]:
@@ -90,6 +97,17 @@ def generate_set(name: str, count: int, threads: int = 1, save: bool = True) -> 
     lines = header + [puzzle.to_line() for puzzle in puzzles]
     (DATA / f"{name}.txt").write_text("\n".join(lines) + "\n")
     return puzzles, seconds
+
+
+def check_unique_and_minimal(puzzle: Grid) -> None:
+    """Stop the run unless the puzzle has one solution and loses it with any one clue taken out."""
+    if bitdoku.count_solutions(puzzle, limit=2) != 1:
+        raise SystemExit(f"{puzzle.variant}: a generated puzzle is not unique: {puzzle.to_line()}")
+    for cell, digit in enumerate(puzzle.cells):
+        if digit and bitdoku.count_solutions(puzzle.with_cells(puzzle.cells[:cell] + b"\0" + puzzle.cells[cell + 1:]),
+                                             limit=2) != 2:
+            raise SystemExit(f"{puzzle.variant}: a generated puzzle is not minimal (r{cell // 9 + 1}c{cell % 9 + 1}): "
+                             f"{puzzle.to_line()}")
 
 
 def load_set(name: str) -> tuple[Geometry, list[Grid]]:
@@ -209,6 +227,8 @@ def main() -> None:
                         help="generate on variant81 (new, the default) or on variant.py (old; implies --check)")
     parser.add_argument("--check", action="store_true",
                         help="generate without saving: the puzzles must be the first ones of the saved set")
+    parser.add_argument("--no-save", action="store_true",
+                        help="generate without saving or comparing; check each puzzle is unique and minimal")
     parser.add_argument("--results", type=Path, default=RESULTS, help=f"the tables go here (default {RESULTS})")
     args = parser.parse_args()
     if args.step == "generate":
@@ -217,8 +237,8 @@ def main() -> None:
         table = ["| set | kernel | puzzles | mean clues | threads | seconds | minimal puzzles/s |",
                  "|---|---|---:|---:|---:|---:|---:|"]
         for name in args.only:
-            puzzles, seconds = generate_set(name, args.count, args.threads,
-                                            save=args.kernel == "new" and not args.check)
+            save = None if args.no_save else args.kernel == "new" and not args.check
+            puzzles, seconds = generate_set(name, args.count, args.threads, save=save)
             clues = statistics.fmean(p.givens for p in puzzles)
             table.append(f"| {name} | {args.kernel} | {len(puzzles)} | {clues:.1f} | {args.threads} | {seconds:.1f} | "
                          f"{len(puzzles) / seconds:.1f} |")

@@ -109,27 +109,35 @@ def test_the_cell_by_cell_kernel_gives_the_same_search(puzzle: Grid, flags: int)
 
 
 def _branch_cell_by_hand(candidates: list[set[int]], empty: list[int], geometry: Geometry) -> int:
-    """The branching rule written plainly: the first empty cell with the fewest candidates, but among
-    two-candidate cells the first with the highest score (each empty peer scores the digits it shares with the
-    cell, six times over if it has two candidates itself); -1 when no cell is empty."""
+    """The branching rule written plainly: the first empty cell with the fewest candidates, but among the cells
+    with the fewest candidates (two or more) the first with the highest score: each empty peer scores the digits
+    it shares with the cell, each empty orthogonal neighbour (nonconsecutive) ``NEIGHBOUR_WEIGHT`` for each of
+    its digits one above or below a digit of the cell (counted once for each such digit of the cell), both six
+    times over for a peer or neighbour with two candidates; -1 when no cell is empty."""
     if not empty:
         return -1
     tables = geometry.tables
     fewest = min(len(candidates[cell]) for cell in empty)
     ties = [cell for cell in empty if len(candidates[cell]) == fewest]
-    if fewest != 2:
+    if fewest < 2:
         return ties[0]
+
+    def weight(other: int) -> int:
+        return 6 if len(candidates[other]) == 2 else 1
 
     def score(cell: int) -> int:
         peers = tables.peers[tables.peer_start[cell]:tables.peer_start[cell + 1]]
-        return sum(len(candidates[cell] & candidates[peer]) * (6 if len(candidates[peer]) == 2 else 1)
-                   for peer in peers if peer in empty)
+        neighbours = tables.adjacent[tables.adjacent_start[cell]:tables.adjacent_start[cell + 1]]
+        by_peers = sum(len(candidates[cell] & candidates[peer]) * weight(peer) for peer in peers if peer in empty)
+        by_neighbours = sum(weight(near) * sum(abs(d - e) == 1 for d in candidates[cell] for e in candidates[near])
+                            for near in neighbours if near in empty)
+        return by_peers + variant81.NEIGHBOUR_WEIGHT * by_neighbours
 
     return max(ties, key=lambda cell: (score(cell), -cell))
 
 
 @given(puzzle=variant_puzzles(min_blanks=50, max_blanks=70))  # sparse: propagation leaves choices to make
-def test_branching_takes_the_two_candidate_cell_whose_digits_its_peers_hold_most(puzzle: Grid) -> None:
+def test_branching_takes_the_cell_whose_digits_its_peers_and_neighbours_hold_most(puzzle: Grid) -> None:
     # the rule both kernels share, against a plain rewrite of it
     tables = variant81.board_tables(puzzle.geometry)
     states = variant81.new_workspace()[0]
@@ -142,7 +150,7 @@ def test_branching_takes_the_two_candidate_cell_whose_digits_its_peers_hold_most
     candidates = [{d for d in range(9) if int(variant81._candidates(states, 0, cell)) >> d & 1} for cell in range(81)]
     empty = [cell for cell in range(81) if int(states[0, variant81.S_UNSOLVED + (cell >> 6)]) >> (cell & 63) & 1]
     expected = _branch_cell_by_hand(candidates, empty, puzzle.geometry)
-    assert variant81._choose_cell(states, 0, 2, False, np.ones(1, np.uint64), tables.peers) == expected
+    assert variant81._choose_cell(states, 0, 2, False, np.ones(1, np.uint64), tables, nonconsecutive) == expected
     # the cell-by-cell kernel's choice on the same candidates (a filled cell holds its digit as its value)
     cand = np.array([sum(1 << d for d in digits) for digits in candidates], np.uint64)
     value = np.array([0 if cell in empty else min(candidates[cell]) + 1 for cell in range(81)], np.uint8)
@@ -291,3 +299,66 @@ def test_count_many_gives_each_row_what_search_gives_it() -> None:
 def test_only_9x9_geometries_have_board_tables() -> None:
     with pytest.raises(ValueError, match="9x9"):
         variant81.board_tables(Geometry.parse("x", "2x3"))
+
+
+NONCONSECUTIVE_GEOMETRIES = [g for g in GEOMETRIES if "nonconsecutive" in g.rules]
+
+
+@pytest.mark.parametrize(("places", "losers"), [({0, 2}, {1}), ({0, 1}, {0, 1}), ({1, 9}, {0, 10}),
+                                                ({0, 1, 2}, {1}), ({0, 4}, set())])
+def test_a_digit_whose_places_share_a_neighbourhood_takes_the_consecutive_digits_from_it(
+        places: set[int], losers: set[int]) -> None:
+    # digit 5 (index 4) may only go to ``places`` in a unit: wherever it goes, each cell of ``losers`` is it or
+    # beside it, so those cells lose 4 and 6 on both kernels (cells 0..2 are r1c1..r1c3, 9 and 10 r2c1, r2c2)
+    geometry = Geometry.parse("nonconsecutive")
+    states = variant81.new_workspace()[0]
+    states[0, :] = 0
+    for digit in range(9):
+        states[0, 2 * digit], states[0, 2 * digit + 1] = ~np.uint64(0), np.uint64(variant81.HIGH_FULL)
+    x0 = np.uint64(sum(1 << cell for cell in places))
+    assert variant81._adjacent_places(states, 0, 4, x0, np.uint64(0), variant81.board_tables(geometry).adjacent) \
+        == bool(losers)
+    lost = {cell for cell in range(81) for digit in (3, 5)
+            if not int(states[0, 2 * digit + (cell >> 6)]) >> (cell & 63) & 1}
+    assert lost == losers
+    assert all(int(states[0, 2 * digit]) == 2**64 - 1 for digit in (0, 1, 2, 4, 6, 7, 8))
+    # the cell-by-cell kernel: the same unit as its positions (row 1 holds cells 0..8, column 1 cells 0, 9, ...)
+    tables = geometry.tables
+    unit = next(u for u in range(tables.units.shape[0]) if places <= set(tables.units[u].tolist()))
+    cand = np.full(81, 0x1FF, np.uint64)
+    value = np.zeros(81, np.uint8)
+    spots = np.uint64(sum(1 << tables.units[unit].tolist().index(cell) for cell in places))
+    sees = variant.peer_sets(9, tables)
+    queued, struck = variant._adjacent_places(cand, value, np.zeros(81, np.int32), 0, tables.units[unit], spots,
+                                              np.uint64(1 << 4), 9, sees, 81 + tables.units.shape[0])
+    assert (queued, struck) == (0, bool(losers))
+    assert {cell for cell in range(81) if cand[cell] != 0x1FF} == losers
+    assert all(int(cand[cell]) == 0x1FF & ~(1 << 3 | 1 << 5) for cell in losers)
+
+
+@given(geometry=st.sampled_from(NONCONSECUTIVE_GEOMETRIES), seed=st.integers(0, 2**32),
+       blanks=st.sets(st.integers(0, 80), min_size=40, max_size=81))
+def test_propagation_keeps_every_digit_of_a_solution(geometry: Geometry, seed: int, blanks: set[int]) -> None:
+    # every rule, the neighbourhood rule included, only removes digits no solution has: a grid's digits stay
+    # candidates of its blanked cells through the fixpoint, and the fixpoint is no contradiction
+    solution = _random_grid(geometry, seed)
+    cells = solution.copy()
+    cells[list(blanks)] = 0
+    tables = variant81.board_tables(geometry)
+    states = variant81.new_workspace()[0]
+    assert variant81._load_givens(states, cells, tables, True) < 0
+    assert variant81._propagate(states, 0, codes.ALL_RULES, tables, True, np.zeros(codes.N_STATS, np.int64))
+    for cell in range(81):
+        assert int(variant81._candidates(states, 0, cell)) >> (int(solution[cell]) - 1) & 1
+
+
+@given(cells=st.sets(st.integers(0, 80), max_size=81))
+def test_the_cells_beside_a_set_are_its_cells_neighbours_in_the_table(cells: set[int]) -> None:
+    # ``_consecutive_support`` shifts the set by a row and a column instead of ORing the table's rows
+    adjacent = variant81.board_tables(Geometry.parse("nonconsecutive")).adjacent
+    x = sum(1 << cell for cell in cells)
+    beside0, beside1 = variant81._beside(np.uint64(x & (2**64 - 1)), np.uint64(x >> 64))
+    expected = 0
+    for cell in cells:
+        expected |= int(adjacent[cell, 0]) | int(adjacent[cell, 1]) << 64
+    assert int(beside0) | int(beside1) << 64 == expected

@@ -19,10 +19,13 @@ The rules, at every node, to a fixpoint:
 * with ``LOCKED_CANDIDATES``, locked candidates for any geometry (``_unit_rules``): a cell that sees every place
   left to a digit in a unit cannot hold it. Pointing and claiming on classic units; across diagonals, windows,
   regions and knight or king relations here. Each cell's peers are a bit set over the cells (``peer_sets``), so
-  the test is an AND of two or three rows.
+  the test is an AND of two or three rows. For nonconsecutive, the same with the neighbour relation: a digit
+  whose two to five places in a unit all lie in one cell's orthogonal neighbourhood (the cell or beside it) leaves
+  that cell's digits one above and one below (``variant81._adjacent_places``'s rule).
 
-Branching takes the empty cell with the fewest candidates (minimum remaining values), among two-candidate cells
-the one whose digits its peers hold most (``_pair_score``). The state is copied on
+Branching takes the empty cell with the fewest candidates (minimum remaining values), among the cells with the
+fewest candidates (two or more) the one whose digits its peers hold most (``_pair_score``; for nonconsecutive,
+also whose digits' neighbours its neighbours hold). The state is copied on
 branch: a level of the stack is the candidates (uint64, so N up to 64) and values of every cell, N*N*9 bytes
 (729 for 9x9). The stack starts at ``START_DEPTH`` levels and doubles when a search goes deeper, so memory
 follows the depth actually reached, never more than (empty cells + 1) levels. A workspace from
@@ -185,16 +188,24 @@ def _consecutive_support(cand, value, queue, n, tables):
 @njit(cache=True, nogil=True)
 def peer_sets(n, tables):
     """Bit sets over the cells (uint64 rows of ceil(N*N / 64) words), what ``_unit_rules`` intersects: the peers of
-    each cell (N*N rows), then the cells outside each unit (one row a unit, after them). 110 x 2 words for 9x9
+    each cell (N*N rows), then the cells outside each unit (one row a unit, after them), then, for nonconsecutive
+    grids only, each cell's orthogonal neighbourhood, itself included (N*N rows more). 110 x 2 words for 9x9
     with diagonals; 2.3 MB for 64x64, built in O(N*N * peers)."""
     n_cells = n * n
     units = tables.units
     words = (n_cells + 63) // 64
-    sees = np.zeros((n_cells + units.shape[0], words), np.uint64)
+    near_rows = n_cells if tables.adjacent.shape[0] > 0 else 0
+    sees = np.zeros((n_cells + units.shape[0] + near_rows, words), np.uint64)
     for cell in range(n_cells):
         for i in range(tables.peer_start[cell], tables.peer_start[cell + 1]):
             peer = tables.peers[i]
             sees[cell, peer >> 6] |= np.uint64(1) << np.uint64(peer & 63)
+    for cell in range(near_rows):
+        near = sees[n_cells + units.shape[0] + cell]
+        near[cell >> 6] |= np.uint64(1) << np.uint64(cell & 63)
+        for i in range(tables.adjacent_start[cell], tables.adjacent_start[cell + 1]):
+            neighbour = tables.adjacent[i]
+            near[neighbour >> 6] |= np.uint64(1) << np.uint64(neighbour & 63)
     for unit in range(units.shape[0]):
         outside = sees[n_cells + unit]
         outside[:] = ~np.uint64(0)
@@ -202,6 +213,32 @@ def peer_sets(n, tables):
             cell = units[unit, i]
             outside[cell >> 6] &= ~(np.uint64(1) << np.uint64(cell & 63))
     return sees
+
+
+@njit(cache=True, nogil=True)
+def _adjacent_places(cand, value, queue, queued, unit_cells, spots, bit, n, sees, near_rows):
+    """Nonconsecutive: the cells whose neighbourhood (rows ``near_rows + cell`` of ``sees``) holds every place
+    ``spots`` (positions in ``unit_cells``) of the digit ``bit`` lose the digits one above and one below: the
+    digit ends up in such a cell or beside it. Returns (queue length, whether a cell lost a digit); -1 on a
+    contradiction."""
+    digits = ((bit << np.uint64(1)) | (bit >> np.uint64(1))) & full_mask(n)
+    changed = False
+    for word in range(sees.shape[1]):
+        common = ~np.uint64(0)
+        rest = spots
+        while rest != 0:
+            common &= sees[near_rows + unit_cells[lowest_bit_index(rest)], word]
+            rest &= rest - np.uint64(1)
+        while common != 0:
+            low = lowest_bit(common)
+            common ^= low
+            cell = word * 64 + lowest_bit_index(low)
+            if cand[cell] & digits != 0:
+                changed = True
+                queued = _strike(cand, value, queue, queued, cell, digits)
+                if queued < 0:
+                    return -1, changed
+    return queued, changed
 
 
 @njit(cache=True, nogil=True)
@@ -213,14 +250,16 @@ def _unit_rules(cand, value, queue, n, tables, flags, sees, places, stats):
     all (a peer of each: a unit mate, or a knight's or king's move away) cannot hold the digit; on classic units
     this is pointing and claiming, here it also works across diagonals, windows, jigsaw regions and relations.
     Each cell's peers are a bit set over the cells (``sees``, from ``peer_sets``), so the test is an AND of two
-    or three rows. Positions gathered before a placement in the same unit may be stale:
-    a hidden single re-checks its cell, and a stale superset of places only weakens an elimination, never makes
-    it wrong. Returns (queue length, whether anything changed); length -1 on a contradiction. Placements count
-    in ``stats[STAT_PLACEMENTS]``.
+    or three rows. Nonconsecutive: two to five places, all in one cell's neighbourhood (the AND of the places'
+    neighbourhood rows of ``sees``): that cell loses the digits one above and one below. Positions gathered
+    before a placement in the same unit may be stale: a hidden single re-checks its cell, and a stale superset
+    of places only weakens an elimination, never makes it wrong. Returns (queue length, whether anything
+    changed); length -1 on a contradiction. Placements count in ``stats[STAT_PLACEMENTS]``.
     """
     units = tables.units
     hidden = flags & HIDDEN_SINGLES != 0
     locked = flags & LOCKED_CANDIDATES != 0
+    near_rows = n * n + units.shape[0] if tables.adjacent.shape[0] > 0 else -1
     queued = 0
     changed = False
     for unit in range(units.shape[0]):
@@ -254,7 +293,15 @@ def _unit_rules(cand, value, queue, n, tables, flags, sees, places, stats):
                     changed = True
                     if queued < 0:
                         return -1, changed
-            elif locked and 2 <= count <= 3:
+            elif locked and 2 <= count <= 5:
+                if near_rows >= 0:
+                    queued, struck = _adjacent_places(cand, value, queue, queued, units[unit], spots, bit, n, sees,
+                                                      near_rows)
+                    changed |= struck
+                    if queued < 0:
+                        return -1, changed
+                if count > 3:
+                    continue
                 first = units[unit, lowest_bit_index(spots)]
                 spots &= spots - np.uint64(1)
                 second = units[unit, lowest_bit_index(spots)]
@@ -312,33 +359,46 @@ def _propagate(cand, value, queue, queued, n, tables, flags, stats, sees, places
 
 
 @njit(cache=True, nogil=True)
-def _pair_score(cand, value, cell, tables):
-    """How much a two-candidate cell's digits weigh among its peers: the empty peers that hold either digit, those
-    with two candidates counted six times (``variant81._pair_score``, whose choice this must match)."""
+def _pair_score(cand, value, cell, n, tables):
+    """How much a cell's digits weigh among its peers: the empty peers that hold any of them, those with two
+    candidates counted six times; for nonconsecutive, plus ``variant81.NEIGHBOUR_WEIGHT`` times the same count
+    of the empty neighbours that hold a digit one above or below one of the cell's, once for each such digit of
+    the cell (``variant81._pair_score``, whose choice this must match)."""
     digits = cand[cell]
     score = 0
     for i in range(tables.peer_start[cell], tables.peer_start[cell + 1]):
         peer = tables.peers[i]
         if value[peer] == 0 and cand[peer] & digits != 0:
             score += popcount(cand[peer] & digits) * (6 if popcount(cand[peer]) == 2 else 1)
+    for i in range(tables.adjacent_start[cell], tables.adjacent_start[cell + 1]):
+        neighbour = tables.adjacent[i]
+        if value[neighbour] != 0:
+            continue
+        held = popcount(cand[neighbour] & (digits << np.uint64(1))) + popcount(
+            cand[neighbour] & (digits >> np.uint64(1)) & full_mask(n))
+        score += variant81.NEIGHBOUR_WEIGHT * held * (6 if popcount(cand[neighbour]) == 2 else 1)
     return score
 
 
 @njit(cache=True, nogil=True)
 def _choose_cell(cand, value, n_cells, good_enough, randomised, rng, tables):
     """The empty cell with the fewest candidates, or -1 when the grid is full: the classic cell-by-cell kernel's
-    choice (``dfs``), the first one stopping at ``good_enough`` candidates, except that among two-candidate cells
-    it takes the one with the highest ``_pair_score`` (the first such; fewer nodes); or one drawn at random among
-    the ties when ``randomised``."""
+    choice (``dfs``), the first one stopping at ``good_enough`` candidates, except that among the cells with the
+    fewest candidates (two or more) it takes the one with the highest ``_pair_score`` (the first such; fewer
+    nodes); or one drawn at random among the ties when ``randomised``."""
     if randomised:
         return dfs._choose_cell_at_random((value, cand), n_cells, rng)
     best = dfs._choose_cell((value, cand), n_cells, good_enough)
-    if best < 0 or popcount(cand[best]) != 2:
+    if best < 0:
         return best
+    fewest = popcount(cand[best])
+    if fewest < 2:
+        return best
+    n = np.int64(np.sqrt(n_cells) + 0.5)
     best_score = -1
-    for cell in range(best, n_cells):  # the cells before the first two-candidate one have more
-        if value[cell] == 0 and popcount(cand[cell]) == 2:
-            score = _pair_score(cand, value, cell, tables)
+    for cell in range(best, n_cells):  # the cells before the first one with the fewest candidates have more
+        if value[cell] == 0 and popcount(cand[cell]) == fewest:
+            score = _pair_score(cand, value, cell, n, tables)
             if score > best_score:
                 best, best_score = cell, score
     return best

@@ -17,13 +17,18 @@ operations whatever the geometry:
   scanned (each state keeps the boards of the last scan; each cell's units are a bit set);
 * locked candidates (``LOCKED_CANDIDATES``): a digit with two or three places in a unit leaves every cell that
   sees them all, the AND of their peer masks: pointing and claiming, and the same across diagonals, windows,
-  jigsaw regions and relations (``variant._unit_rules``'s rule, one AND a word here);
+  jigsaw regions and relations (``variant._unit_rules``'s rule, one AND a word here); for nonconsecutive, the same
+  with the neighbour relation: a digit with two to five places in a unit, all in one cell's orthogonal
+  neighbourhood (the cell or beside it), leaves that cell's boards of the digits one above and one below
+  (``_adjacent_places``);
 * nonconsecutive: a cell whose candidates lie in {e - 1, e, e + 1} (no candidate outside them: bit-sliced again)
-  forbids e to its neighbours (``variant._consecutive_support``'s rule, a digit at a time).
+  forbids e to its neighbours (``variant._consecutive_support``'s rule, a digit at a time; the neighbours of all
+  such cells at once, the set shifted by a row and a column, ``_beside``).
 
 These are exactly the rules of ``variant.py``, run to the same fixpoint, and the branching is the same (the first
-empty cell with the fewest candidates, from bit-sliced 4-bit counts, except that among two-candidate cells the one
-whose digits its peers hold most, ``_pair_score``; with ``RANDOM_ORDER`` the same reservoir draws), so the two
+empty cell with the fewest candidates, from bit-sliced 4-bit counts, except that among the cells with the fewest
+candidates the one whose digits its peers (and, for nonconsecutive, whose digits' neighbours its neighbours) hold
+most, ``_pair_score``; with ``RANDOM_ORDER`` the same reservoir draws), so the two
 kernels visit the same nodes and, with the same seed, draw the same random grids: the tests hold them to that. A
 state is ``STATE_WORDS`` uint64 words (the nine boards, the empty cells and the boards of the last unit scan), 304
 bytes, copied on branch into a stack of ``MAX_DEPTH`` levels allocated once per workspace.
@@ -75,6 +80,15 @@ STATE_WORDS = 38
 #: Stack levels: the root and one a branch point, at most one a cell.
 MAX_DEPTH = N_CELLS + 1
 HIGH_FULL = (1 << (N_CELLS - 64)) - 1  # the cells 64..80 in the second word
+#: ``_pair_score``'s weight of a neighbour holding a digit one above or below one of the cell's (nonconsecutive):
+#: 3, 5 and 8 took 15.2k, 14.7k and 10.2k-10.9k nodes on the first puzzles of the set, 0 took 21.5k
+#: (benchmarks/results/variant_speed3.md).
+NEIGHBOUR_WEIGHT = 5
+#: Cells of the first and last columns, as (word 0, word 1): what a shift by one column must not wrap into.
+_COLUMN_0 = sum(1 << cell for cell in range(0, N_CELLS, 9))
+_COLUMN_8 = sum(1 << cell for cell in range(8, N_CELLS, 9))
+COLUMN_0_LOW, COLUMN_0_HIGH = _COLUMN_0 & (2**64 - 1), _COLUMN_0 >> 64
+COLUMN_8_LOW, COLUMN_8_HIGH = _COLUMN_8 & (2**64 - 1), _COLUMN_8 >> 64
 
 
 class Tables81(NamedTuple):
@@ -192,11 +206,25 @@ def _naked_singles(states, k, naked, tables, nonconsecutive, stats):
     return filled
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _beside(x0, x1):
+    """The cells orthogonally beside any cell of the 81-bit set x (a nonconsecutive geometry's ``adjacent``, whose
+    neighbours are always these): x shifted by one column (not across the grid's edge) and by one row."""
+    left0 = ((x0 >> np.uint64(1)) | (x1 << np.uint64(63))) & ~np.uint64(COLUMN_8_LOW)
+    left1 = (x1 >> np.uint64(1)) & ~np.uint64(COLUMN_8_HIGH)
+    right0 = (x0 << np.uint64(1)) & ~np.uint64(COLUMN_0_LOW)
+    right1 = ((x1 << np.uint64(1)) | (x0 >> np.uint64(63))) & ~np.uint64(COLUMN_0_HIGH)
+    up0 = (x0 >> np.uint64(9)) | (x1 << np.uint64(55))
+    up1 = x1 >> np.uint64(9)
+    down0 = x0 << np.uint64(9)
+    down1 = (x1 << np.uint64(9)) | (x0 >> np.uint64(55))
+    return left0 | right0 | up0 | down0, (left1 | right1 | up1 | down1) & np.uint64(HIGH_FULL)
+
+
 @njit(cache=True, nogil=True)
-def _consecutive_support(states, k, tables):
+def _consecutive_support(states, k):
     """Nonconsecutive: a cell whose candidates all lie in {e - 1, e, e + 1} forbids e to its neighbours (they see it
     and hold none of its digits' neighbours). The digits whose boards changed, 0 for none."""
-    adjacent = tables.adjacent
     touched = np.int64(0)
     for digit in range(9):
         outside0 = outside1 = np.uint64(0)
@@ -204,16 +232,7 @@ def _consecutive_support(states, k, tables):
             if other < digit - 1 or other > digit + 1:
                 outside0 |= states[k, 2 * other]
                 outside1 |= states[k, 2 * other + 1]
-        near0 = states[k, S_UNSOLVED] & ~outside0
-        near1 = states[k, S_UNSOLVED + 1] & ~outside1
-        forbid0 = forbid1 = np.uint64(0)
-        for word in range(2):
-            cells = near0 if word == 0 else near1
-            while cells != 0:
-                cell = 64 * word + lowest_bit_index(cells)
-                cells &= cells - np.uint64(1)
-                forbid0 |= adjacent[cell, 0]
-                forbid1 |= adjacent[cell, 1]
+        forbid0, forbid1 = _beside(states[k, S_UNSOLVED] & ~outside0, states[k, S_UNSOLVED + 1] & ~outside1)
         if states[k, 2 * digit] & forbid0 != 0 or states[k, 2 * digit + 1] & forbid1 != 0:
             states[k, 2 * digit] &= ~forbid0
             states[k, 2 * digit + 1] &= ~forbid1
@@ -230,6 +249,32 @@ def _nth_cell(x0, x1, skip):
         else:
             x1 &= x1 - np.uint64(1)
     return lowest_bit_index(x0) if x0 != 0 else 64 + lowest_bit_index(x1)
+
+
+@njit(cache=True, nogil=True)
+def _adjacent_places(states, k, digit, x0, x1, adjacent):
+    """Nonconsecutive: when the places ``x`` of ``digit`` in a unit all lie in one cell's orthogonal neighbourhood
+    (the cell itself or a cell beside it), the digit ends up in that cell or beside it, so the cell cannot hold
+    digit - 1 or digit + 1. The neighbourhoods of the places are ANDed (a cell has at most five), and the cells
+    left lose those two digits. True when a board changed. (At most five places can share a neighbourhood.)"""
+    near0 = near1 = ~np.uint64(0)
+    while x0 != 0:
+        cell = lowest_bit_index(x0)
+        x0 &= x0 - np.uint64(1)
+        near0 &= adjacent[cell, 0] | _cell_bit(cell)
+        near1 &= adjacent[cell, 1]
+    while x1 != 0:
+        cell = 64 + lowest_bit_index(x1)
+        x1 &= x1 - np.uint64(1)
+        near0 &= adjacent[cell, 0]
+        near1 &= adjacent[cell, 1] | _cell_bit(cell)
+    changed = False
+    for other in range(digit - 1, digit + 2, 2):
+        if 0 <= other < 9 and (states[k, 2 * other] & near0 != 0 or states[k, 2 * other + 1] & near1 != 0):
+            states[k, 2 * other] &= ~near0
+            states[k, 2 * other + 1] &= ~near1
+            changed = True
+    return changed
 
 
 @njit(cache=True, nogil=True)
@@ -285,7 +330,11 @@ def _unit_rules(states, k, flags, tables, nonconsecutive, stats):
                 changes += 1
                 board0, board1 = states[k, 2 * digit], states[k, 2 * digit + 1]
                 filled0, filled1 = ~states[k, S_UNSOLVED], ~states[k, S_UNSOLVED + 1]
-            elif locked and 2 <= count <= 3:
+            elif locked and 2 <= count <= 5:
+                if nonconsecutive and _adjacent_places(states, k, digit, x0, x1, tables.adjacent):
+                    changes += 1  # the boards of digit - 1 and digit + 1 are rescanned when the loop reaches them
+                if count > 3:
+                    continue
                 first, second, third = _nth_cell(x0, x1, 0), _nth_cell(x0, x1, 1), _nth_cell(x0, x1, count - 1)
                 seen0 = peers[first, 0] & peers[second, 0] & peers[third, 0]
                 seen1 = peers[first, 1] & peers[second, 1] & peers[third, 1]
@@ -311,7 +360,7 @@ def _propagate(states, k, flags, tables, nonconsecutive, stats):
             return False
         if filled > 0:
             continue
-        if consecutive and _consecutive_support(states, k, tables) != 0:
+        if consecutive and _consecutive_support(states, k) != 0:
             continue
         if not by_units:
             return True
@@ -351,11 +400,21 @@ def _bit_counts(states, k, word, unsolved):
 
 
 @njit(cache=True, nogil=True)
-def _pair_score(states, k, cell, pairs0, pairs1, peers):
-    """How much a two-candidate cell's digits weigh among its peers: the peers that hold either digit, those with
-    two candidates counted six times (a guess there fills them at once). ``sudoku9._digit_score``'s idea; the
-    weight 6 (against 1, 3 and 10, and the two-candidate peers alone) took the fewest nodes on the variant sets
-    (benchmarks/results/variant_nodes.md)."""
+def _with_count(states, k, word, count):
+    """The empty cells of a word with ``count`` candidates."""
+    unsolved = states[k, S_UNSOLVED + word]
+    c0, c1, c2, c3 = _bit_counts(states, k, word, unsolved)
+    return _equal(c0, c1, c2, c3, count) & unsolved
+
+
+@njit(cache=True, nogil=True)
+def _pair_score(states, k, cell, pairs0, pairs1, tables, nonconsecutive):
+    """How much a cell's digits weigh among its peers: the peers that hold any of them, those with two candidates
+    counted six times (a guess there fills them at once). ``sudoku9._digit_score``'s idea; the weight 6 (against
+    1, 3 and 10, and the two-candidate peers alone) took the fewest nodes on the variant sets
+    (benchmarks/results/variant_nodes.md). Nonconsecutive: plus ``NEIGHBOUR_WEIGHT`` times the same count of the
+    neighbours that hold a digit one above or below one of the cell's (a guess strikes those too)."""
+    peers, adjacent = tables.peers, tables.adjacent
     word = cell >> 6
     bit = _cell_bit(cell)
     score = 0
@@ -364,15 +423,23 @@ def _pair_score(states, k, cell, pairs0, pairs1, peers):
             x0 = states[k, 2 * digit] & peers[cell, 0]
             x1 = states[k, 2 * digit + 1] & peers[cell, 1]
             score += popcount(x0) + popcount(x1) + 5 * (popcount(x0 & pairs0) + popcount(x1 & pairs1))
+            if not nonconsecutive:
+                continue
+            for near in range(digit - 1, digit + 2, 2):
+                if 0 <= near < 9:
+                    x0 = states[k, 2 * near] & adjacent[cell, 0]
+                    x1 = states[k, 2 * near + 1] & adjacent[cell, 1]
+                    score += NEIGHBOUR_WEIGHT * (popcount(x0) + popcount(x1)
+                                                 + 5 * (popcount(x0 & pairs0) + popcount(x1 & pairs1)))
     return score
 
 
 @njit(cache=True, nogil=True)
-def _choose_cell(states, k, good_enough, randomised, rng, peers):
+def _choose_cell(states, k, good_enough, randomised, rng, tables, nonconsecutive):
     """The empty cell with the fewest candidates, -1 when full; with ``good_enough`` 1 the first cell with one
-    candidate at once. Among two-candidate cells, the one with the highest ``_pair_score`` (the first such):
-    fewer nodes than the first one in cell order. With ``randomised``, one drawn among the ties by the draws of
-    ``dfs._choose_cell_at_random`` (``_choose_cell_at_random``)."""
+    candidate at once. Among the cells with the fewest candidates (two or more), the one with the highest
+    ``_pair_score`` (the first such): fewer nodes than the first one in cell order. With ``randomised``, one
+    drawn among the ties by the draws of ``dfs._choose_cell_at_random`` (``_choose_cell_at_random``)."""
     if randomised:
         return _choose_cell_at_random(states, k, rng)
     best = -1
@@ -395,15 +462,20 @@ def _choose_cell(states, k, good_enough, randomised, rng, peers):
             if equal != 0:
                 best, best_count = 64 * word + lowest_bit_index(equal), count
                 break
-    if best_count != 2 or popcount(pairs0) + popcount(pairs1) == 1:
+    if best_count < 2 or best_count > 9:
+        return best
+    ties0, ties1 = pairs0, pairs1
+    if best_count > 2:  # rare but for nonconsecutive (wide branch points; the counts again, for the ties)
+        ties0, ties1 = _with_count(states, k, 0, best_count), _with_count(states, k, 1, best_count)
+    if popcount(ties0) + popcount(ties1) == 1:
         return best
     best_score = -1
     for word in range(2):
-        cells = pairs0 if word == 0 else pairs1
+        cells = ties0 if word == 0 else ties1
         while cells != 0:
             cell = 64 * word + lowest_bit_index(cells)
             cells &= cells - np.uint64(1)
-            score = _pair_score(states, k, cell, pairs0, pairs1, peers)
+            score = _pair_score(states, k, cell, pairs0, pairs1, tables, nonconsecutive)
             if score > best_score:
                 best, best_score = cell, score
     return best
@@ -535,7 +607,7 @@ def search_in(ws, cells, tables, limit, max_nodes, flags, solutions, stats, rng,
     depth = 0  # open frames; frame f branches from level f into level f + 1; the current state is level ``depth``
     status = COMPLETE
     while True:
-        cell = _choose_cell(states, depth, good_enough, randomised, rng, tables.peers)
+        cell = _choose_cell(states, depth, good_enough, randomised, rng, tables, nonconsecutive)
         if cell < 0:
             found = stats[STAT_SOLUTIONS]
             if found < solutions.shape[0]:
