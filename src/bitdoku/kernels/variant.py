@@ -40,6 +40,7 @@ from numba.extending import overload
 
 from bitdoku.kernels import dfs, propagate, variant81
 from bitdoku.kernels.bits import digit_bit, full_mask, lowest_bit, lowest_bit_index, popcount
+from bitdoku.kernels.jit import borrowing
 from bitdoku.kernels.rng import random_bit
 from bitdoku.kernels.status import (
     BUDGET_EXHAUSTED,
@@ -82,7 +83,7 @@ def _deeper(array):
     return bigger
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _load_givens(cand, value, cells, n, tables):
     """Candidates from the givens; -1 when fine, else INVALID (a digit out of range, two equal digits in peers,
     consecutive digits side by side) or CONTRADICTION (an empty cell without candidates)."""
@@ -132,7 +133,7 @@ def _strike(cand, value, queue, queued, cell, digits):
     return queued
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _place(cand, value, queue, queued, cell, bit, n, tables):
     """Put a digit in a cell and strike it from the peers (and its neighbours' consecutive digits); the peers left
     with one candidate join ``queue``. Returns the new queue length, or -1 on a contradiction."""
@@ -152,7 +153,7 @@ def _place(cand, value, queue, queued, cell, bit, n, tables):
     return queued
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _consecutive_support(cand, value, queue, n, tables):
     """Nonconsecutive: a neighbour of a cell may not hold digit e when every candidate of the cell is e - 1, e or
     e + 1 (the cell is a peer too, so it cannot hold e either). Only cells whose candidates span at most three
@@ -215,7 +216,7 @@ def peer_sets(n, tables):
     return sees
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _adjacent_places(cand, value, queue, queued, unit_cells, spots, bit, n, sees, near_rows):
     """Nonconsecutive: the cells whose neighbourhood (rows ``near_rows + cell`` of ``sees``) holds every place
     ``spots`` (positions in ``unit_cells``) of the digit ``bit`` lose the digits one above and one below: the
@@ -241,7 +242,7 @@ def _adjacent_places(cand, value, queue, queued, unit_cells, spots, bit, n, sees
     return queued, changed
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _unit_rules(cand, value, queue, n, tables, flags, sees, places, stats):
     """One pass over every unit: hidden singles and, with ``LOCKED_CANDIDATES``, locked candidates for any geometry.
 
@@ -322,7 +323,7 @@ def _unit_rules(cand, value, queue, n, tables, flags, sees, places, stats):
     return queued, changed
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _propagate(cand, value, queue, queued, n, tables, flags, stats, sees, places):
     """Naked singles (the ``queued`` cells first), for nonconsecutive grids ``_consecutive_support``, and the unit
     rules (``_unit_rules``: ``sees`` and ``places`` are theirs) until nothing changes; False on a
@@ -358,7 +359,7 @@ def _propagate(cand, value, queue, queued, n, tables, flags, stats, sees, places
             queued = 0
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _pair_score(cand, value, cell, n, tables):
     """How much a cell's digits weigh among its peers: the empty peers that hold any of them, those with two
     candidates counted six times; for nonconsecutive, plus ``variant81.NEIGHBOUR_WEIGHT`` times the same count
@@ -380,7 +381,7 @@ def _pair_score(cand, value, cell, n, tables):
     return score
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _choose_cell(cand, value, n_cells, good_enough, randomised, rng, tables):
     """The empty cell with the fewest candidates, or -1 when the grid is full: the classic cell-by-cell kernel's
     choice (``dfs``), the first one stopping at ``good_enough`` candidates, except that among the cells with the

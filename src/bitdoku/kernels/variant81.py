@@ -47,6 +47,7 @@ from numba import njit
 from numpy.typing import NDArray
 
 from bitdoku.kernels.bits import lowest_bit_index, popcount
+from bitdoku.kernels.jit import borrowing
 from bitdoku.kernels.rng import below, random_bit
 from bitdoku.kernels.status import (
     BUDGET_EXHAUSTED,
@@ -146,7 +147,7 @@ def _cell_bit(cell):
     return np.uint64(1) << np.uint64(cell & 63)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _place(states, k, cell, digit, tables, nonconsecutive):
     """Fill ``cell`` with ``digit`` (0-based) in state k: the digits whose boards changed (a 9-bit set), or -1 when
     the digit is no longer a candidate there."""
@@ -173,7 +174,7 @@ def _place(states, k, cell, digit, tables, nonconsecutive):
     return touched
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _naked_singles(states, k, naked, tables, nonconsecutive, stats):
     """Fill the empty cells with one candidate (with ``naked``); -1 when an empty cell has none, else the cells
     filled."""
@@ -221,7 +222,7 @@ def _beside(x0, x1):
     return left0 | right0 | up0 | down0, (left1 | right1 | up1 | down1) & np.uint64(HIGH_FULL)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _consecutive_support(states, k):
     """Nonconsecutive: a cell whose candidates all lie in {e - 1, e, e + 1} forbids e to its neighbours (they see it
     and hold none of its digits' neighbours). The digits whose boards changed, 0 for none."""
@@ -251,7 +252,7 @@ def _nth_cell(x0, x1, skip):
     return lowest_bit_index(x0) if x0 != 0 else 64 + lowest_bit_index(x1)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _adjacent_places(states, k, digit, x0, x1, adjacent):
     """Nonconsecutive: when the places ``x`` of ``digit`` in a unit all lie in one cell's orthogonal neighbourhood
     (the cell itself or a cell beside it), the digit ends up in that cell or beside it, so the cell cannot hold
@@ -277,7 +278,7 @@ def _adjacent_places(states, k, digit, x0, x1, adjacent):
     return changed
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _unit_rules(states, k, flags, tables, nonconsecutive, stats):
     """Hidden singles and, with ``LOCKED_CANDIDATES``, locked candidates, in the units where a digit lost places
     since they were last scanned (``S_SCANNED``), until no board changes; -1 on a contradiction (a digit with no
@@ -348,7 +349,7 @@ def _unit_rules(states, k, flags, tables, nonconsecutive, stats):
     return changes
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _propagate(states, k, flags, tables, nonconsecutive, stats):
     """Run the rules in ``flags`` on state k to their fixpoint; False on a contradiction."""
     naked = flags & NAKED_SINGLES != 0
@@ -399,7 +400,7 @@ def _bit_counts(states, k, word, unsolved):
     return c0, c1, c2, c3
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _with_count(states, k, word, count):
     """The empty cells of a word with ``count`` candidates."""
     unsolved = states[k, S_UNSOLVED + word]
@@ -407,7 +408,7 @@ def _with_count(states, k, word, count):
     return _equal(c0, c1, c2, c3, count) & unsolved
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _pair_score(states, k, cell, pairs0, pairs1, tables, nonconsecutive):
     """How much a cell's digits weigh among its peers: the peers that hold any of them, those with two candidates
     counted six times (a guess there fills them at once). ``sudoku9._digit_score``'s idea; the weight 6 (against
@@ -434,7 +435,7 @@ def _pair_score(states, k, cell, pairs0, pairs1, tables, nonconsecutive):
     return score
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _choose_cell(states, k, good_enough, randomised, rng, tables, nonconsecutive):
     """The empty cell with the fewest candidates, -1 when full; with ``good_enough`` 1 the first cell with one
     candidate at once. Among the cells with the fewest candidates (two or more), the one with the highest
@@ -481,7 +482,7 @@ def _choose_cell(states, k, good_enough, randomised, rng, tables, nonconsecutive
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _choose_cell_at_random(states, k, rng):
     """An empty cell with the fewest candidates drawn among the ties (reservoir sampling, the draws of
     ``dfs._choose_cell_at_random``); -1 when full."""
@@ -507,7 +508,7 @@ def _choose_cell_at_random(states, k, rng):
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _candidates(states, k, cell):
     """The digits (bit d for digit d + 1) still possible in a cell."""
     word = cell >> 6
@@ -519,7 +520,7 @@ def _candidates(states, k, cell):
     return mask
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _write_values(states, k, out):
     """The digit of every cell of a full state k, into ``out`` (uint8[81])."""
     for digit in range(9):
