@@ -190,6 +190,16 @@ def _recount(states, k):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _clear_column(states, k, digit, band, keep):
+    """Keep only ``keep`` of ``digit``'s words in the two bands other than ``band`` (the columns of placed cells)."""
+    for step in range(1, 3):  # a loop, not two copies: each inlined ``_lose`` costs compile time
+        other = band + step if band + step < 3 else band + step - 3
+        word = np.int64(states[k, 3 * digit + other])
+        states[k, 3 * digit + other] = word & keep
+        _lose(states, k, other, word & ~keep)
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _place(states, k, digit, band, pos):
     """Fill cell ``pos`` of ``band`` with ``digit`` (0-based) in state k; False if the digit is not a candidate."""
     bit = np.int64(1) << pos
@@ -207,22 +217,18 @@ def _place(states, k, digit, band, pos):
     _lose(states, k, band, word & ~same)
     states[k, S_HIDDEN_DIRTY] |= touched
     states[k, S_LOCKED_DIRTY] |= touched
-    keep = KEEP_OTHER[pos]
-    b1 = band + 1 if band < 2 else 0
-    b2 = band - 1 if band > 0 else 2
-    w1 = np.int64(states[k, 3 * digit + b1])
-    w2 = np.int64(states[k, 3 * digit + b2])
-    states[k, 3 * digit + b1] = w1 & keep
-    states[k, 3 * digit + b2] = w2 & keep
-    _lose(states, k, b1, w1 & ~keep)
-    _lose(states, k, b2, w2 & ~keep)
+    _clear_column(states, k, digit, band, KEEP_OTHER[pos])
     states[k, S_UNSOLVED + band] &= clear
     return True
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _place_all(states, k, digit, band, cells):
-    """Fill every cell of a band mask with one digit; the number filled, or -1 on a contradiction."""
+    """Fill every cell of a band mask with one digit; the number filled, or -1 on a contradiction.
+
+    A plain call, not inlined: ``_hidden_singles`` is inlined into ``_propagate`` and calls this three times, and
+    three inlined copies of ``_place`` cost compile time and ran no faster (benchmarks/NOTES-kernels.md, round 10).
+    """
     count = 0
     while cells != 0:
         pos = lowest_bit_index(cells)
@@ -250,8 +256,6 @@ def _naked_singles(states, k, naked):
         if singles == 0:
             continue
         # A naked single holds no other digit, so placing it only touches its own digit's three words.
-        b1 = band + 1 if band < 2 else 0
-        b2 = band - 1 if band > 0 else 2
         touched = np.int64(0)
         for digit in range(9):
             touched |= np.int64(singles & states[k, 3 * digit + band] != 0) << digit
@@ -273,12 +277,7 @@ def _naked_singles(states, k, naked):
                 filled += 1
             states[k, 3 * digit + band] = word
             _lose(states, k, band, old & ~word)
-            w1 = np.int64(states[k, 3 * digit + b1])
-            w2 = np.int64(states[k, 3 * digit + b2])
-            states[k, 3 * digit + b1] = w1 & keep
-            states[k, 3 * digit + b2] = w2 & keep
-            _lose(states, k, b1, w1 & ~keep)
-            _lose(states, k, b2, w2 & ~keep)
+            _clear_column(states, k, digit, band, keep)
         states[k, S_UNSOLVED + band] = unsolved & ~singles
         states[k, S_HIDDEN_DIRTY] |= touched
         states[k, S_LOCKED_DIRTY] |= touched
@@ -305,9 +304,12 @@ def _band_singles(word, unsolved):
     return cells & unsolved
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _hidden_singles(states, k):
-    """Fill each digit's only place in a row, column or box; -1 if a digit has no place in a unit."""
+    """Fill each digit's only place in a row, column or box; -1 if a digit has no place in a unit.
+
+    Inlined into ``_propagate``, its one caller: 2-3% on the hard sets (benchmarks/NOTES-kernels.md, round 10).
+    """
     filled = 0
     dirty = np.int64(states[k, S_HIDDEN_DIRTY])
     states[k, S_HIDDEN_DIRTY] = 0
