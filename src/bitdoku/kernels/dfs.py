@@ -342,7 +342,7 @@ def search(cells, n, units, cell_units, peers, limit, max_nodes, flags, solution
         ``BUDGET_EXHAUSTED``, ``STOPPED``, ``INVALID`` (a duplicate or out-of-range given) or ``CONTRADICTION`` (an
         empty cell whose peers' givens hold every digit; zero solutions, no search).
 
-    Cost: at most ``max_nodes`` propagations; memory O(N^3) (generic) or 12 KB (9x9). Never raises.
+    Cost: at most ``max_nodes`` propagations; memory O(N^3) (generic) or 16 KB (9x9). Never raises.
 
     A Python function, not a compiled one: a compiled dispatcher would compile every kernel it may reach, and a
     first 9x9 run would wait for the 16x16/25x25 kernels too (70 s against 20 s).

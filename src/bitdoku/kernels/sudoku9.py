@@ -3,13 +3,16 @@
 Representation (the idea of JCZSolve and tdoku's band layout, written here from scratch): for each digit d and
 each band b (three rows), one 30-bit word holds the cells of the band where d may still go, 10 bits a row
 (bit ``10*r + c``; bits 9, 19 and 29 stay zero as guards). A filled cell stays set in its own digit's word and is
-cleared from the others; ``unsolved`` words (one a band) say which cells are still empty. A state is 30 uint32
-words (``S_UNSOLVED`` onwards are the unsolved words), copied to the next depth on a guess.
+cleared from the others; ``unsolved`` words (one a band) say which cells are still empty. Each band also keeps its
+empty cells' candidate counts as four bit planes (``S_COUNT``), kept exact by every write that clears a candidate.
+A state is ``STATE_WORDS`` uint32 words, copied to the next depth on a guess.
 
 Why digit-major: every rule becomes a few operations on whole words instead of a loop over cells.
 
-* Naked singles: a bit-sliced count of candidates over the nine digits (``once``, ``twice``) gives every cell
-  with one candidate, and every empty cell with none, in 27 AND/ORs a band.
+* Naked singles: the count planes give every cell with one candidate, and every empty cell with none, in a few
+  operations a band. A write that clears candidates subtracts one from their cells' counts (``_lose``, a
+  bit-sliced borrow chain), so a pass reads 4 words a band instead of counting over the nine digit words: the
+  work is done where a candidate went, not by a scan (benchmarks/NOTES-kernels.md, round 10).
 * Hidden singles in rows: a SWAR "has exactly one bit" test on the three 9-bit rows of a word at once, using
   the guard bits to stop borrows. Columns and boxes come from the same ``once``/``twice`` counting over rows.
 * Locked candidates: inside a band the three rows and three boxes of a digit must form a permutation of
@@ -48,7 +51,8 @@ from bitdoku.kernels.status import (
 S_UNSOLVED = 27
 S_HIDDEN_DIRTY = 30  # digits whose words changed since hidden singles last looked at them
 S_LOCKED_DIRTY = 31  # the same for locked candidates
-STATE_WORDS = 32
+S_COUNT = 32  # bit `plane` of each empty cell's candidate count: word S_COUNT + 4*band + plane (filled: garbage)
+STATE_WORDS = 44
 MAX_DEPTH = 82
 
 ROW_LOW = (1 << 0) | (1 << 10) | (1 << 20)  # the lowest bit of each row
@@ -146,6 +150,59 @@ def is_standard9(units):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _lose(states, k, band, removed):
+    """Subtract one from the count of each cell in ``removed`` (bit-sliced, branch-free): every write that clears
+    candidates from empty cells calls it, which keeps the counts exact without a recount."""
+    base = S_COUNT + 4 * band
+    c0 = np.int64(states[k, base])
+    c1 = np.int64(states[k, base + 1])
+    c2 = np.int64(states[k, base + 2])
+    c3 = np.int64(states[k, base + 3])
+    borrow = removed & ~c0
+    states[k, base] = c0 ^ removed
+    states[k, base + 1] = c1 ^ borrow
+    borrow &= ~c1
+    states[k, base + 2] = c2 ^ borrow
+    borrow &= ~c2
+    states[k, base + 3] = c3 ^ borrow
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _recount(states, k):
+    """Set the count planes of every band from the digit words (bit-sliced addition over the nine digits): once, for
+    the givens."""
+    for band in range(3):
+        c0 = np.int64(0)
+        c1 = np.int64(0)
+        c2 = np.int64(0)
+        c3 = np.int64(0)
+        for digit in range(9):
+            carry = np.int64(states[k, 3 * digit + band])
+            c0, carry = c0 ^ carry, c0 & carry
+            c1, carry = c1 ^ carry, c1 & carry
+            c2, carry = c2 ^ carry, c2 & carry
+            c3 = c3 ^ carry
+        base = S_COUNT + 4 * band
+        states[k, base] = c0
+        states[k, base + 1] = c1
+        states[k, base + 2] = c2
+        states[k, base + 3] = c3
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _keep_digit(states, k, digit, band, own, other):
+    """Keep only ``own`` of ``digit``'s word in ``band`` and ``other`` of its words in the other two bands, and
+    count the candidates that went: the one write of a placement. One loop over the bands (a select, no branch)
+    rather than three written-out updates: each inlined ``_lose`` costs compile time, and this form ran 3% faster
+    on the hard sets too (benchmarks/NOTES-kernels.md, round 10)."""
+    for b in range(3):
+        mask = own if b == band else other
+        word = np.int64(states[k, 3 * digit + b])
+        states[k, 3 * digit + b] = word & mask
+        _lose(states, k, b, word & ~mask)
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _place(states, k, digit, band, pos):
     """Fill cell ``pos`` of ``band`` with ``digit`` (0-based) in state k; False if the digit is not a candidate."""
     bit = np.int64(1) << pos
@@ -158,21 +215,21 @@ def _place(states, k, digit, band, pos):
         other_word = np.int64(states[k, 3 * other + band])
         touched |= ((other_word >> pos) & 1) << other
         states[k, 3 * other + band] = other_word & clear
-    states[k, 3 * digit + band] = word & KEEP_SAME[pos]
     states[k, S_HIDDEN_DIRTY] |= touched
     states[k, S_LOCKED_DIRTY] |= touched
-    keep = KEEP_OTHER[pos]
-    b1 = band + 1 if band < 2 else 0
-    b2 = band - 1 if band > 0 else 2
-    states[k, 3 * digit + b1] &= keep
-    states[k, 3 * digit + b2] &= keep
+    states[k, 3 * digit + band] = word  # the loop above cleared the cell from its own digit too
+    _keep_digit(states, k, digit, band, KEEP_SAME[pos], KEEP_OTHER[pos])
     states[k, S_UNSOLVED + band] &= clear
     return True
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _place_all(states, k, digit, band, cells):
-    """Fill every cell of a band mask with one digit; the number filled, or -1 on a contradiction."""
+    """Fill every cell of a band mask with one digit; the number filled, or -1 on a contradiction.
+
+    A plain call, not inlined: ``_hidden_singles`` is inlined into ``_propagate`` and calls this three times, and
+    three inlined copies of ``_place`` cost compile time and ran no faster (benchmarks/NOTES-kernels.md, round 10).
+    """
     count = 0
     while cells != 0:
         pos = lowest_bit_index(cells)
@@ -183,30 +240,27 @@ def _place_all(states, k, digit, band, cells):
     return count
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _naked_singles(states, k, naked):
-    """Fill the cells with one candidate; -1 if an empty cell has none, else the number filled."""
+    """Fill the cells with one candidate; -1 if an empty cell has none, else the number filled.
+
+    Inlined into ``_propagate``, its one caller, as are the other two passes: 2% on the hard sets, 7% on the
+    count-all tree (benchmarks/NOTES-kernels.md, round 10).
+    """
     filled = 0
     for band in range(3):
         unsolved = np.int64(states[k, S_UNSOLVED + band])
-        if unsolved == 0:
-            continue
-        once = np.int64(0)
-        twice = np.int64(0)
-        for digit in range(9):
-            word = np.int64(states[k, 3 * digit + band])
-            twice |= once & word
-            once |= word
-        if unsolved & ~once != 0:
+        base = S_COUNT + 4 * band
+        c0 = np.int64(states[k, base])
+        high = np.int64(states[k, base + 1]) | np.int64(states[k, base + 2]) | np.int64(states[k, base + 3])
+        if unsolved & ~(c0 | high) != 0:
             return -1
         if not naked:
             continue
-        singles = unsolved & ~twice
+        singles = unsolved & c0 & ~high
         if singles == 0:
             continue
         # A naked single holds no other digit, so placing it only touches its own digit's three words.
-        b1 = band + 1 if band < 2 else 0
-        b2 = band - 1 if band > 0 else 2
         touched = np.int64(0)
         for digit in range(9):
             touched |= np.int64(singles & states[k, 3 * digit + band] != 0) << digit
@@ -225,9 +279,7 @@ def _naked_singles(states, k, naked):
                 word &= KEEP_SAME[pos]
                 keep &= KEEP_OTHER[pos]
                 filled += 1
-            states[k, 3 * digit + band] = word
-            states[k, 3 * digit + b1] &= keep
-            states[k, 3 * digit + b2] &= keep
+            _keep_digit(states, k, digit, band, word, keep)
         states[k, S_UNSOLVED + band] = unsolved & ~singles
         states[k, S_HIDDEN_DIRTY] |= touched
         states[k, S_LOCKED_DIRTY] |= touched
@@ -254,9 +306,12 @@ def _band_singles(word, unsolved):
     return cells & unsolved
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _hidden_singles(states, k):
-    """Fill each digit's only place in a row, column or box; -1 if a digit has no place in a unit."""
+    """Fill each digit's only place in a row, column or box; -1 if a digit has no place in a unit.
+
+    Inlined into ``_propagate``, its one caller: 2-3% on the hard sets (benchmarks/NOTES-kernels.md, round 10).
+    """
     filled = 0
     dirty = np.int64(states[k, S_HIDDEN_DIRTY])
     states[k, S_HIDDEN_DIRTY] = 0
@@ -320,7 +375,7 @@ def _row_triads(word):
     )
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _locked_candidates(states, k):
     """Keep only triads that lie on a row/box and a column/stack permutation; -1 on a contradiction, else changes."""
     changed = 0
@@ -339,6 +394,7 @@ def _locked_candidates(states, k):
                 return -1
             if allowed != triads:
                 states[k, base + band] = word & TRIAD_CELLS[allowed]
+                _lose(states, k, band, word & ~TRIAD_CELLS[allowed])
                 changed += 1
         w0 = np.int64(states[k, base])
         w1 = np.int64(states[k, base + 1])
@@ -357,7 +413,10 @@ def _locked_candidates(states, k):
                 for band in range(3):
                     lost = (drop >> (3 * band)) & 7
                     if lost != 0:
-                        states[k, base + band] &= ~((lost << shift) * ROW_LOW)
+                        old = np.int64(states[k, base + band])
+                        cut = old & ((lost << shift) * ROW_LOW)
+                        states[k, base + band] = old & ~cut
+                        _lose(states, k, band, cut)
                 changed += 1
         if changed != before:
             states[k, S_HIDDEN_DIRTY] |= np.int64(1) << digit
@@ -435,16 +494,14 @@ def _choose_cell(states, k):
         unsolved = np.int64(states[k, S_UNSOLVED + band])
         if unsolved == 0:
             continue
-        once = np.int64(0)
-        twice = np.int64(0)
-        thrice = np.int64(0)
-        for digit in range(9):
-            word = np.int64(states[k, 3 * digit + band])
-            thrice |= twice & word
-            twice |= once & word
-            once |= word
-        one = unsolved & ~twice
-        two = unsolved & twice & ~thrice
+        base = S_COUNT + 4 * band
+        c0 = np.int64(states[k, base])
+        c1 = np.int64(states[k, base + 1])
+        c2 = np.int64(states[k, base + 2])
+        c3 = np.int64(states[k, base + 3])
+        high = c2 | c3
+        one = unsolved & c0 & ~(c1 | high)
+        two = unsolved & c1 & ~(c0 | high)
         if one != 0:
             best_band, best_pos, best_count = band, lowest_bit_index(one), 1
             break
@@ -459,9 +516,7 @@ def _choose_cell(states, k):
             while cells != 0:
                 pos = lowest_bit_index(cells)
                 cells &= cells - 1
-                count = 0
-                for digit in range(9):
-                    count += (states[k, 3 * digit + band] >> pos) & 1
+                count = ((c0 >> pos) & 1) + 2 * ((c1 >> pos) & 1) + 4 * ((c2 >> pos) & 1) + 8 * ((c3 >> pos) & 1)
                 if count < best_count:
                     best_band, best_pos, best_count = band, pos, count
     if best_count != 1 and (t0 | t1 | t2) != 0 and popcount(t0) + popcount(t1) + popcount(t2) == 1:
@@ -540,8 +595,13 @@ def _load_givens(cells, states):
             states[0, 3 * digit + band] &= ~(filled & ~np.int64(states[1, 3 * digit + band]))
     states[0, S_HIDDEN_DIRTY] = 0x1FF
     states[0, S_LOCKED_DIRTY] = 0x1FF
-    if _naked_singles(states, np.int64(0), np.bool_(False)) < 0:  # typed arguments: see _search_loaded
-        return CONTRADICTION
+    _recount(states, np.int64(0))
+    for band in range(3):
+        base = S_COUNT + 4 * band
+        some = np.int64(states[0, base]) | np.int64(states[0, base + 1]) | np.int64(states[0, base + 2]) | np.int64(
+            states[0, base + 3])
+        if np.int64(states[0, S_UNSOLVED + band]) & ~some != 0:  # not a naked pass: it would be a 2nd inlined copy
+            return CONTRADICTION  # an empty cell without candidates
     return -1
 
 
@@ -552,7 +612,7 @@ def new_stack():
 
 @njit(cache=True, nogil=True)
 def search9_in(cells, limit, max_nodes, flags, solutions, stats, states, frames, stop):
-    """``search9`` with its stack passed in (``states`` uint32[82, 32], ``frames`` int64[82, 3]), for batches.
+    """``search9`` with its stack passed in (``states`` uint32[82, 44], ``frames`` int64[82, 3]), for batches.
 
     A frame holds the branching cell (band, position) and the digits still to try. State ``top`` is the current
     one; trying a digit copies the frame's state one level up, except for the last digit, which is placed in
@@ -585,7 +645,9 @@ def other_solution9(cells, cell, digit, max_nodes, stats, states, frames, stop):
     if status >= 0:
         return status
     word = 3 * (digit - 1) + CELL_BAND[cell]
-    states[0, word] &= ~(np.int64(1) << CELL_POS[cell])
+    removed = np.int64(states[0, word]) & (np.int64(1) << CELL_POS[cell])
+    states[0, word] &= ~removed
+    _lose(states, np.int64(0), CELL_BAND[cell], removed)
     states[0, S_HIDDEN_DIRTY] |= np.int64(1) << (digit - 1)
     states[0, S_LOCKED_DIRTY] |= np.int64(1) << (digit - 1)
     no_solutions = np.empty((0, 81), np.uint8)
@@ -695,7 +757,7 @@ def search9(cells, limit, max_nodes, flags, solutions, stats, stop=None):
 
     Same parameters, counters and status codes as ``dfs.search`` without the shape tables (which it assumes
     standard: check with ``is_standard9``); cells uint8[81], solutions uint8[K, 81], stats int64[N_STATS].
-    Memory: 12 KB of stack, allocated per call. Cost per node: a few hundred word operations per rule pass.
+    Memory: 16 KB of stack, allocated per call. Cost per node: a few hundred word operations per rule pass.
     ``stop``: an int64[1] flag another thread may set to end the search (``STOPPED``); None for none.
 
     A Python function: as a compiled one it would add a layer that the first compile pays for again (0.5 s of
