@@ -101,6 +101,23 @@ def _sees(cell_units, a, b):
                        or cell_units[a, 2] == cell_units[b, 2])
 
 
+@borrowing
+def _is_base_cell(c, count, peers, degree):
+    """Whether cell c may be a base cell of an aligned exclusion of ``degree`` cells: it has two candidates or
+    more, no peer is down to one candidate, and some peer has 2..degree candidates (an excluder). Shared by
+    ``_search`` and its reference ``_search_scan``."""
+    if count[c] < 2:
+        return False
+    has = False
+    for j in range(peers.shape[1]):
+        k = count[peers[c, j]]
+        if k == 1:
+            return False
+        if 2 <= k <= degree:
+            has = True
+    return has
+
+
 @njit(cache=True, nogil=True)
 def _search(masks, peers, cell_units, degree, skip, out_cells, out_gone, out_common, touched):
     """Find the (skip+1)-th aligned exclusion of ``degree`` (2 or 3) base cells that removes something, among
@@ -133,18 +150,7 @@ def _search(masks, peers, cell_units, degree, skip, out_cells, out_gone, out_com
             small[word] |= bit
         if touched[c]:
             hot[word] |= bit
-        if count[c] < 2:
-            continue
-        fine = True
-        has = False
-        for j in range(npeer):
-            k = count[peers[c, j]]
-            if k == 1:
-                fine = False
-                break
-            if 2 <= k <= degree:
-                has = True
-        if fine and has:
+        if _is_base_cell(c, count, peers, degree):
             base[nbase] = c
             nbase += 1
             if count[c] <= 3:
@@ -251,18 +257,7 @@ def _search_scan(masks, peers, cell_units, degree, skip, out_cells, out_gone, ou
     base = np.empty(ncell, dtype=np.int64)
     nbase = 0
     for c in range(ncell):
-        if count[c] < 2:
-            continue
-        fine = True
-        has = False
-        for j in range(npeer):
-            k = count[peers[c, j]]
-            if k == 1:
-                fine = False
-                break
-            if 2 <= k <= degree:
-                has = True
-        if fine and has:
+        if _is_base_cell(c, count, peers, degree):
             base[nbase] = c
             nbase += 1
             is_base[c] = True
