@@ -195,9 +195,10 @@ def _drain(n, units, cell_units, orig, cid, ccell, cdig, links, xonly, dynamic,
     a unit (box, row, column) left with one place for the digit, gets it "on" (the candidates removed before are
     hidden parents); then, if dynamic, the candidate leaves the grid.
 
-    Written out in one body, ``_push`` and ``_add`` spelled out: as helpers (inlined by Numba or not) they took
-    an atomic reference count of each array they were given at every derivation, about 70 % of a search."""
-    psize = pool.shape[0]
+    The pool and the derivations go through ``_push`` and ``_add``, inlined: compiled with Numba's runtime they took
+    an atomic reference count of each array they were given at every derivation (about 70 % of a search), so they
+    were written out here; in a function compiled without the runtime (``@borrowing``) they take none.
+    """
     L = virtual >> 1
     while True:
         if meta[M_QON_H] < meta[M_QON_T]:
@@ -209,33 +210,11 @@ def _drain(n, units, cell_units, orig, cid, ccell, cdig, links, xonly, dynamic,
                 t = links[j]
                 if not (cur[ccell[t]] & (_ONE << np.uint64(cdig[t]))):
                     continue
-                target = 2 * t
                 start = meta[M_PTOP]
-                if start >= psize:  # _push: the pool is full
-                    meta[M_STATUS] = OVERFLOW
+                _push(pool, meta, node)
+                if _add(2 * t, start, CAUSE_LINK, 0, der, pstart, plen, cause, weight, order, qon, qoff, meta,
+                        virtual) == 2:
                     return True
-                if der[target]:
-                    continue
-                pool[start] = node
-                meta[M_PTOP] = start + 1
-                if der[target ^ 1]:
-                    pstart[virtual] = start
-                    plen[virtual] = 1
-                    cause[virtual] = CAUSE_LINK
-                    weight[virtual] = 0
-                    meta[M_CONFLICT] = target ^ 1
-                    meta[M_VIRTUAL] = target
-                    meta[M_STATUS] = CONFLICT
-                    return True
-                der[target] = 1
-                pstart[target] = start
-                plen[target] = 1
-                cause[target] = CAUSE_LINK
-                weight[target] = 0
-                order[meta[M_NORD]] = target
-                meta[M_NORD] += 1
-                qoff[meta[M_QOFF_T]] = target
-                meta[M_QOFF_T] += 1
         elif meta[M_QOFF_H] < meta[M_QOFF_T]:
             node = qoff[meta[M_QOFF_H]]
             meta[M_QOFF_H] += 1
@@ -245,8 +224,6 @@ def _drain(n, units, cell_units, orig, cid, ccell, cdig, links, xonly, dynamic,
             bit = _ONE << np.uint64(d)
             for rule in range(4):  # the cell, then its box, row and column
                 start = meta[M_PTOP]
-                top = start
-                full = False
                 if rule == 0:
                     m = cur[c]
                     if xonly or popcount(m) != 2:
@@ -257,19 +234,8 @@ def _drain(n, units, cell_units, orig, cid, ccell, cdig, links, xonly, dynamic,
                         e += 1
                     target = 2 * cid[c * n + e] + 1
                     code = CAUSE_CELL
-                    if top < psize:
-                        pool[top] = node
-                        top += 1
-                    else:
-                        full = True
-                    hidden = orig[c] & ~m
-                    for f in range(n):
-                        if (hidden >> np.uint64(f)) & _ONE:
-                            if top < psize:
-                                pool[top] = 2 * cid[c * n + f]
-                                top += 1
-                            else:
-                                full = True
+                    _push(pool, meta, node)
+                    _push_removed_cell(c, n, orig, cur, cid, pool, meta)
                 else:
                     u = cell_units[c, _UNIT_ORDER[rule - 1]]
                     if cnt[u, d] != 2:
@@ -284,44 +250,11 @@ def _drain(n, units, cell_units, orig, cid, ccell, cdig, links, xonly, dynamic,
                         continue
                     target = 2 * cid[other_cell * n + d] + 1
                     code = u
-                    if top < psize:
-                        pool[top] = node
-                        top += 1
-                    else:
-                        full = True
-                    for i in range(n):
-                        c3 = units[u, i]
-                        if (orig[c3] & bit) and not (cur[c3] & bit):
-                            if top < psize:
-                                pool[top] = 2 * cid[c3 * n + d]
-                                top += 1
-                            else:
-                                full = True
-                meta[M_PTOP] = top
-                if full:  # _push set the overflow: _add stops
-                    meta[M_STATUS] = OVERFLOW
+                    _push(pool, meta, node)
+                    _push_removed(u, d, n, units, orig, cur, cid, pool, meta)
+                if _add(target, start, code, 0, der, pstart, plen, cause, weight, order, qon, qoff, meta,
+                        virtual) == 2:
                     return True
-                if der[target]:
-                    meta[M_PTOP] = start
-                    continue
-                if der[target ^ 1]:
-                    pstart[virtual] = start
-                    plen[virtual] = top - start
-                    cause[virtual] = code
-                    weight[virtual] = 0
-                    meta[M_CONFLICT] = target ^ 1
-                    meta[M_VIRTUAL] = target
-                    meta[M_STATUS] = CONFLICT
-                    return True
-                der[target] = 1
-                pstart[target] = start
-                plen[target] = top - start
-                cause[target] = code
-                weight[target] = 0
-                order[meta[M_NORD]] = target
-                meta[M_NORD] += 1
-                qon[meta[M_QON_T]] = target
-                meta[M_QON_T] += 1
             if dynamic:
                 cur[c] &= ~bit
                 for k in range(3):
