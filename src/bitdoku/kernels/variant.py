@@ -230,15 +230,28 @@ def _adjacent_places(cand, value, queue, queued, unit_cells, spots, bit, n, sees
         while rest != 0:
             common &= sees[near_rows + unit_cells[lowest_bit_index(rest)], word]
             rest &= rest - np.uint64(1)
-        while common != 0:
-            low = lowest_bit(common)
-            common ^= low
-            cell = word * 64 + lowest_bit_index(low)
-            if cand[cell] & digits != 0:
-                changed = True
-                queued = _strike(cand, value, queue, queued, cell, digits)
-                if queued < 0:
-                    return -1, changed
+        queued, struck = _strike_word(cand, value, queue, queued, word, common, digits)
+        changed |= struck
+        if queued < 0:
+            return -1, changed
+    return queued, changed
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _strike_word(cand, value, queue, queued, word, cells, digits):
+    """Strike ``digits`` from the cells of ``cells`` (bit i: cell 64 * word + i) that hold one of them: (queue
+    length, whether a cell lost a digit), the length -1 on a contradiction. Inlined, as ``_strike``: as a call it
+    made nonconsecutive searches 1.16x slower; inlined, within 1 % (the rules that use it run once a word a unit)."""
+    changed = False
+    while cells != 0:
+        low = lowest_bit(cells)
+        cells ^= low
+        cell = word * 64 + lowest_bit_index(low)
+        if cand[cell] & digits != 0:
+            changed = True
+            queued = _strike(cand, value, queue, queued, cell, digits)
+            if queued < 0:
+                return -1, changed
     return queued, changed
 
 
@@ -311,15 +324,10 @@ def _unit_rules(cand, value, queue, n, tables, flags, sees, places, stats):
                 for word in range(sees.shape[1]):  # word by word: array expressions would allocate
                     # the unit's own cells (its row n*n + unit) hold the digit only at its places
                     rest = sees[first, word] & sees[second, word] & sees[third, word] & sees[n * n + unit, word]
-                    while rest != 0:
-                        low = lowest_bit(rest)
-                        rest ^= low
-                        cell = word * 64 + lowest_bit_index(low)
-                        if cand[cell] & bit != 0:
-                            changed = True
-                            queued = _strike(cand, value, queue, queued, cell, bit)
-                            if queued < 0:
-                                return -1, changed
+                    queued, struck = _strike_word(cand, value, queue, queued, word, rest, bit)
+                    changed |= struck
+                    if queued < 0:
+                        return -1, changed
     return queued, changed
 
 
