@@ -104,6 +104,7 @@ def _build_tables():
 CELL_BAND, CELL_POS, KEEP_SAME, KEEP_OTHER, BOX_BLOCK, PERMUTATIONS, TRIAD_CELLS, STANDARD_UNITS = _build_tables()
 PEERS_SAME = BAND_FULL & ~KEEP_SAME  # the peers of a cell inside its own band
 COLUMN = BAND_FULL & ~KEEP_OTHER  # a cell's column inside a band
+POS_CELL = np.array([9 * (pos // 10) + pos % 10 for pos in range(30)], dtype=np.int64)  # band position -> cell of band
 
 
 @intrinsic
@@ -547,14 +548,19 @@ def _choose_cell(states, k):
 
 @njit(cache=True, nogil=True)
 def _write_solution(states, k, out):
-    """Read the digits of a solved state into a uint8[81] row."""
-    for cell in range(81):
-        band = CELL_BAND[cell]
-        pos = CELL_POS[cell]
+    """Read the digits of a solved state into a uint8[81] row.
+
+    Word by word (a solved band holds each digit once a row, so every loop runs three times and predicts well),
+    not cell by cell: a search over the nine digits of each cell ends at a random digit, a mispredicted branch a
+    cell, which was a tenth of a 17-clue puzzle's time (benchmarks/NOTES-kernels.md, round 11).
+    """
+    for band in range(3):
         for digit in range(9):
-            if (states[k, 3 * digit + band] >> pos) & 1:
-                out[cell] = digit + 1
-                break
+            word = np.int64(states[k, 3 * digit + band])
+            while word != 0:
+                pos = lowest_bit_index(word)
+                word &= word - 1
+                out[27 * band + POS_CELL[pos]] = digit + 1
 
 
 @njit(cache=True, nogil=True)
