@@ -311,7 +311,11 @@ def _band_singles(word, unsolved):
 def _hidden_singles(states, k):
     """Fill each digit's only place in a row, column or box; -1 if a digit has no place in a unit.
 
-    Inlined into ``_propagate``, its one caller: 2-3% on the hard sets (benchmarks/NOTES-kernels.md, round 10).
+    Returns after the first digit that placed a cell, leaving the digits not yet scanned dirty: the naked pass that
+    follows is cheap and fills the cells this one freed, so the next scans see a fuller grid. 6-10% fewer digit
+    scans, more cells placed by the cheaper naked pass, 2-4% on every set (benchmarks/NOTES-kernels.md, round 11;
+    scanning on through newly dirty digits instead lost 6-9% in round 6). Inlined into ``_propagate``, its one
+    caller: 2-3% on the hard sets (round 10).
     """
     filled = 0
     dirty = np.int64(states[k, S_HIDDEN_DIRTY])
@@ -364,6 +368,9 @@ def _hidden_singles(states, k):
             if count < 0:
                 return -1
             filled += count
+        if filled != 0:  # back to the naked pass; the digits not scanned yet stay dirty
+            states[k, S_HIDDEN_DIRTY] |= dirty
+            return filled
     return filled
 
 
