@@ -559,7 +559,7 @@ def _write_solution(states, k, out):
 
     Word by word (a solved band holds each digit once a row, so every loop runs three times and predicts well),
     not cell by cell: a search over the nine digits of each cell ends at a random digit, a mispredicted branch a
-    cell, which was a tenth of a 17-clue puzzle's time (benchmarks/NOTES-kernels.md, round 11).
+    cell, which was a fifth of a 17-clue puzzle's time (benchmarks/NOTES-kernels.md, round 11).
     """
     for band in range(3):
         for digit in range(9):
