@@ -68,6 +68,10 @@ _MODES = (
 
 _CYCLE, _FORCING = 0, 1
 
+#: Up to 9x9, one compiled call (``_se_fast.se_live_search``) finds the forcing chains and the cycle rounds; False
+#: runs the two kernels it replaces (``se_scan``, ``se_cycle_rounds``), kept as its reference.
+LIVE_SEARCH = True
+
 
 def _se_float(base: float, complexity: int) -> float:
     """The difficulty exactly as SE's doubles hold it (0.1 added step by step), which decides its ties: e.g. a
@@ -492,8 +496,12 @@ def _se_steps(cg: CandidateGrid, cycles: bool, forcing: bool) -> Iterator[Step]:
 def _scan(cg: CandidateGrid, cycles: bool, forcing: bool, push: Callable) -> None:
     """Queue every forcing chain the compiled scan finds and every round of SE's own cycle search (compiled too)
     whose cycles remove something, with SE's sort keys."""
-    on_found, off_found, _rounds = _se_fast.scan(cg.masks, cg.shape, False, forcing)
-    cycle_rounds = _se_fast.cycle_rounds(cg.masks, cg.shape, _peer_order(cg.shape)) if cycles else _rounds
+    if LIVE_SEARCH:
+        on_found, off_found, cycle_rounds = _se_fast.live_search(cg.masks, cg.shape, _peer_order(cg.shape), cycles,
+                                                                 forcing)
+    else:  # the reference: the bitset scan on every node id, SE's cycle search from every source
+        on_found, off_found, _rounds = _se_fast.scan(cg.masks, cg.shape, False, forcing)
+        cycle_rounds = _se_fast.cycle_rounds(cg.masks, cg.shape, _peer_order(cg.shape)) if cycles else _rounds
     hit = (on_found != 0) | (off_found != 0) | (cycle_rounds != 0)
     nn = cg.n * cg.n
     for index, s in zip(*(axis.tolist() for axis in hit.nonzero()), strict=True):
