@@ -587,6 +587,32 @@ def test_live_search_fills_what_the_two_reference_kernels_fill(stalled_states):
     assert worthy_seen > 50 and forcing_seen > 50, (worthy_seen, forcing_seen)
 
 
+def test_live_search_steps_are_the_reference_ones(stalled_states, monkeypatch):
+    """With ``LIVE_SEARCH`` the forcing chains' paths come from the compiled search (no link graph): the same
+    steps, sentences and cells included, as with the reference kernels and the layers traced in Python, on stalled
+    states and on the same states with candidates removed."""
+    import random
+
+    rng = random.Random(21)
+    states = [state for state, _solution in stalled_states]
+    for state in list(states):
+        cut = list(state.masks)
+        for cell in rng.sample(range(len(cut)), 30):
+            if cut[cell].bit_count() > 2:
+                cut[cell] &= ~(1 << rng.choice([k for k in range(9) if cut[cell] >> k & 1]))
+        states.append(CandidateGrid(state.values, tuple(cut), state.shape))
+
+    def steps(state):
+        return [(s.technique, s.text, s.placements, s.eliminations, s.difficulty, sorted(s.cells))
+                for _, s in zip(range(4), se_chains.find_se_chains(state), strict=False)]
+
+    live = [steps(state) for state in states]
+    monkeypatch.setattr(se_chains, "LIVE_SEARCH", False)
+    assert [steps(state) for state in states] == live
+    kinds = {step[0] for found in live for step in found}
+    assert {se_chains.FORCING_X_CHAIN, se_chains.FORCING_CHAIN} <= kinds, kinds
+
+
 def test_small_grids_are_sound_and_the_scan_agrees(monkeypatch):
     """6x6 and 8x8 positions of the mined cases: every finder stays sound, and the compiled scan (which takes any
     grid up to 9x9) gives the same SE steps as the Python search."""

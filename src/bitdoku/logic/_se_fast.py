@@ -769,3 +769,104 @@ def live_search(masks: tuple[int, ...], shape, peer_order: tuple[tuple[int, ...]
     se_live_search(np.asarray(masks, dtype=np.uint64), n, shape.tables.units, shape.tables.peers, box_row_col, order,
                    cycles, forcing, on_found, off_found, worthy)
     return on_found, off_found, worthy
+
+
+@njit(cache=True, nogil=True)
+def se_forcing_path(masks, n, units, peers, m, source, from_on, path):
+    """The path of the forcing chain from "source on" to "source off" (``from_on``) or from "off" to "on" in mode
+    m, as ``se_chains._trace`` reads it from ``_forcing_layers``: the single-source layers of ``_on_run`` /
+    ``_off_run`` kept, then from the end back, in each layer the lowest node linked to the one after it (weakly
+    from an "on" layer, strongly from an "off" one). Writes the node ids into ``path``; returns their number (0:
+    no chain)."""
+    ids, index, live = _live_nodes(masks, n)
+    weak, strong, words = _live_tables(masks, n, units, peers, index, live)
+    wk = weak[m]
+    st = strong[m]
+    s = index[source]
+    linked = np.zeros(words, dtype=np.uint64)
+    for i in range(live):
+        for k in range(words):
+            if st[i, k]:
+                _set(linked, i)
+                break
+    layers = np.zeros((2 * live + 2, words), dtype=np.uint64)
+    seen_on = np.zeros(words, dtype=np.uint64)
+    seen_off = np.zeros(words, dtype=np.uint64)
+    front = np.zeros(words, dtype=np.uint64)
+    raw = np.zeros(words, dtype=np.uint64)
+    new_on = np.zeros(words, dtype=np.uint64)
+    new_off = np.zeros(words, dtype=np.uint64)
+    _set(layers[0], s)
+    _set(front, s)
+    if from_on:
+        _set(seen_on, s)
+    else:
+        _set(seen_off, s)
+    count = 1
+    found = False
+    while not found and count + 1 < layers.shape[0]:
+        if from_on:  # front: the "on" layer; next the "off" layer, then the "on" one
+            _spread(front, wk, new_off, words)
+            for k in range(words):
+                new_off[k] &= ~seen_off[k]
+            if _has(new_off, s):
+                layers[count] = new_off
+                count += 1
+                found = True
+                break
+            for k in range(words):
+                raw[k] = new_off[k] & linked[k]
+            _spread(raw, st, new_on, words)
+            first, second = new_off, new_on
+        else:
+            for k in range(words):
+                raw[k] = front[k] & linked[k]
+            _spread(raw, st, new_on, words)
+            for k in range(words):
+                new_on[k] &= ~seen_on[k]
+            if _has(new_on, s):
+                layers[count] = new_on
+                count += 1
+                found = True
+                break
+            _spread(new_on, wk, new_off, words)
+            first, second = new_on, new_off
+        any_new = False
+        for k in range(words):
+            second[k] &= ~(seen_on[k] if from_on else seen_off[k])
+            if second[k]:
+                any_new = True
+        if not any_new:
+            return 0
+        for k in range(words):
+            seen_on[k] |= new_on[k]
+            seen_off[k] |= new_off[k]
+            front[k] = second[k]
+        layers[count] = first
+        layers[count + 1] = second
+        count += 2
+    if not found:
+        return 0
+    cur = s
+    path[count - 1] = ids[s]
+    for i in range(count - 2, -1, -1):
+        on = from_on ^ ((i & 1) == 1)
+        table = wk if on else st
+        pick = -1
+        for k in range(words):
+            x = layers[i, k] & table[cur, k]
+            if x:
+                pick = k * 64 + _ctz(x)
+                break
+        cur = pick
+        path[i] = ids[cur]
+    return count
+
+
+def forcing_path(masks: tuple[int, ...], shape, mode: int, source: int, from_on: bool) -> list[int]:
+    """Run ``se_forcing_path``: the node ids of the chain, start to end."""
+    n = shape.n
+    path = np.zeros(2 * n * n * n + 2, dtype=np.int32)
+    count = se_forcing_path(np.asarray(masks, dtype=np.uint64), n, shape.tables.units, shape.tables.peers, mode,
+                            source, from_on, path)
+    return path[:count].tolist()
