@@ -185,6 +185,38 @@ def peer_links(n, units, cell_units, orig, cid, ccell, cdig, L):
     return links
 
 
+@njit(cache=True, nogil=True)
+def grid_arrays(n, units, cell_units, orig):
+    """The kernel's view of a grid (``forcing._arrays``): the live candidates' ids ``cid`` (cell*n + digit -> id,
+    -1 if gone; ids increase with cell*n + digit), their cells and digits, each unit's places of each digit
+    ``cnt0`` and ``peer_links``."""
+    ncells = n * n
+    cid = np.full(ncells * n, -1, np.int32)
+    live = 0
+    for c in range(ncells):
+        for d in range(n):
+            if (orig[c] >> np.uint64(d)) & _ONE:
+                cid[c * n + d] = live
+                live += 1
+    ccell = np.empty(live, np.int32)
+    cdig = np.empty(live, np.int32)
+    for c in range(ncells):
+        for d in range(n):
+            lo = cid[c * n + d]
+            if lo >= 0:
+                ccell[lo] = c
+                cdig[lo] = d
+    cnt0 = np.zeros((units.shape[0], n), np.int32)
+    for u in range(units.shape[0]):
+        for i in range(units.shape[1]):
+            m = orig[units[u, i]]
+            for d in range(n):
+                if (m >> np.uint64(d)) & _ONE:
+                    cnt0[u, d] += 1
+    links = peer_links(n, units, cell_units, orig, cid, ccell, cdig, live)
+    return cid, cnt0, ccell, cdig, links
+
+
 @borrowing
 def _drain(n, units, cell_units, orig, cid, ccell, cdig, links, xonly, dynamic,
            cur, cnt, der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual):

@@ -52,6 +52,7 @@ from bitdoku.logic.candidates import CandidateGrid
 from bitdoku.logic.changes import Changes, digits_in
 from bitdoku.logic.difficulty import length_bonus
 from bitdoku.logic.step import Step, digit_list, make_step
+from bitdoku.shape import Shape
 
 NISHIO = "Nishio Forcing Chain"
 CELL_FORCING = "Cell Forcing Chain"
@@ -69,6 +70,8 @@ MAX_POOL = 1 << 26
 
 #: SE's order among hints of equal difficulty and complexity.
 _SORT_KEY = {fast.DOUBLE: 1, fast.CELL: 2, fast.UNIT: 3, fast.CONTRA_ON: 7, fast.CONTRA_OFF: 7}
+#: ``_SORT_KEY`` as a table indexed by the hint kind (a dynamic search has ~150 hints to rank).
+_SORT_TABLE = np.array([_SORT_KEY[kind] for kind in range(max(_SORT_KEY) + 1)])
 
 
 class Mode(NamedTuple):
@@ -143,7 +146,24 @@ class _Arrays:
 
 @lru_cache(maxsize=4)
 def _arrays(cg: CandidateGrid) -> _Arrays:
-    """The kernel's arrays of a position (cached: the ladder asks several finders about the same position)."""
+    """The kernel's arrays of a position (cached: the ladder asks several finders about the same position), built
+    in one compiled call (``fast.grid_arrays``)."""
+    units, cell_units = _unit_arrays(cg.shape)
+    orig = np.array(cg.masks, dtype=np.uint64)
+    cid, cnt0, ccell, cdig, links = fast.grid_arrays(cg.n, units, cell_units, orig)
+    return _Arrays(cg.n, units, cell_units, orig, cnt0, cid, ccell, cdig, links)
+
+
+@cache
+def _unit_arrays(shape: Shape) -> tuple[np.ndarray, np.ndarray]:
+    """A shape's units and each cell's units as the kernel reads them (int32, contiguous)."""
+    tables = shape.tables
+    return (np.ascontiguousarray(tables.units, dtype=np.int32), np.ascontiguousarray(tables.cell_units,
+                                                                                     dtype=np.int32))
+
+
+def _arrays_numpy(cg: CandidateGrid) -> _Arrays:
+    """``_arrays`` in numpy, the reference of ``fast.grid_arrays`` (tested against it)."""
     tables = cg.shape.tables
     n = cg.n
     orig = np.array(cg.masks, dtype=np.uint64)
@@ -201,7 +221,7 @@ def _search(cg: CandidateGrid, mode: Mode, pool_limit: int | None = None) -> tup
     complexity = found[:, 4]
     table = _bonus_table(int(complexity.max()) + 1)
     difficulty = np.round(mode.base + table[complexity], 1)
-    sort_key = np.array([_SORT_KEY[k] for k in found[:, 0]])
+    sort_key = _SORT_TABLE[found[:, 0]]
     ranked = np.lexsort((np.arange(count), sort_key, complexity, difficulty))
     return arr, _Ranked(found, difficulty, ranked)
 
