@@ -68,6 +68,10 @@ MAX_HINTS = 1 << 16
 #: Parent links kept for all the runs of a search at most (a run that does not fit is dropped): 256 MB.
 MAX_POOL = 1 << 26
 
+#: Static runs (cell and unit forcing chains) walk fixed links (``fast._drain_static``); False runs them through
+#: ``fast._drain``, which changes the working grid as dynamic runs do: the reference.
+STATIC_LINKS = True
+
 #: SE's order among hints of equal difficulty and complexity.
 _SORT_KEY = {fast.DOUBLE: 1, fast.CELL: 2, fast.UNIT: 3, fast.CONTRA_ON: 7, fast.CONTRA_OFF: 7}
 #: ``_SORT_KEY`` as a table indexed by the hint kind (a dynamic search has ~150 hints to rank).
@@ -213,7 +217,7 @@ def _search(cg: CandidateGrid, mode: Mode, pool_limit: int | None = None) -> tup
         arr.n, arr.units, arr.cell_units, arr.orig, arr.cnt0, arr.cid, arr.ccell, arr.cdig, arr.links, size,
         mode.xonly, mode.dynamic, mode.level, mode.inner_dynamic, mode.inner_level, mode.want_off,
         mode.contradiction, mode.double, mode.cell, mode.unit, mode.min_cell, hints, MAX_RUNS, mode.after_first,
-        pool[:pool_limit], dset, pst, pln, wt,
+        pool[:pool_limit], dset, pst, pln, wt, STATIC_LINKS,
     )  # fmt: skip
     if count == 0:
         return arr, []
