@@ -240,8 +240,8 @@ def _drain(n, units, cell_units, orig, cid, ccell, cdig, links, xonly, dynamic,
             first = links[L + 1 + lo] if xonly else links[lo]
             for j in range(first, links[lo + 1]):
                 t = links[j]
-                if not (cur[ccell[t]] & (_ONE << np.uint64(cdig[t]))):
-                    continue
+                if der[2 * t] or not (cur[ccell[t]] & (_ONE << np.uint64(cdig[t]))):
+                    continue  # known already (``_add`` would drop it), or gone from the working grid
                 start = meta[M_PTOP]
                 _push(pool, meta, node)
                 if _add(2 * t, start, CAUSE_LINK, 0, der, pstart, plen, cause, weight, order, qon, qoff, meta,
