@@ -6,6 +6,11 @@ Nodes are candidates, id ``d*N*N + cell`` (0-based digit), as in ``logic.links``
 uint64 words. Each search runs in SE's rounds exactly as ``se_chains._Search.advance`` does (round t finds the
 hints of complexity 2t + 2), so the two agree hint for hint; the tests check it. Cycle rounds past 63 (a
 complexity above 128) are not reported.
+
+``se_live_search`` does both in one call, as the solver runs them: the bitset scan on the live candidates only
+(bit i stands for the i-th live candidate, so a set is 3-4 words on a stalled 9x9 state), then SE's cycle search
+only from the sources and up to the rounds where the scan's layers allow a cycle; ``se_scan`` and
+``se_cycle_rounds`` stay as its reference. ``se_forcing_path`` traces one forcing chain's path.
 """
 
 from __future__ import annotations

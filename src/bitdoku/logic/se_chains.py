@@ -36,7 +36,7 @@ Python then rebuilds only the steps it yields (a forcing chain's path comes from
 alone, so no link graph is built for it; SE's cycles of the winning round are replayed on the link graph). Both
 scans run as one call, ``se_live_search``, on the live candidates only (``LIVE_SEARCH``). On
 bigger grids the same bitset searches run in Python, all sources in lockstep by complexity, so a mode is searched
-only as deep as the easiest hint needs. Stalled top1465 states: about 0.8 ms a call (warm).
+only as deep as the easiest hint needs. Stalled top1465 states: about 0.23 ms a call (warm).
 """
 
 from __future__ import annotations
