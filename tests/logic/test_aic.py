@@ -551,6 +551,68 @@ def test_compiled_scan_agrees_with_the_python_search(stalled_states, monkeypatch
     assert [steps(state) for state in states] == compiled
 
 
+def test_live_search_fills_what_the_two_reference_kernels_fill(stalled_states):
+    """``_se_fast.se_live_search`` (bitsets on the live candidates, SE's cycle search only where the layers allow
+    a cycle) gives every forcing chain's complexity and every worthy cycle round as ``se_scan`` and
+    ``se_cycle_rounds`` do, on stalled states and on the same states with random candidates removed (new strong
+    links, new cycles), 9x9 and smaller grids."""
+    import random
+
+    import numpy as np
+
+    from bitdoku.logic import _se_fast
+    from tests.logic.cases import CASES as LADDER_CASES
+
+    rng = random.Random(13)
+    states = [(state.masks, state.shape) for state, _solution in stalled_states]
+    states += [(CandidateGrid.parse(case.marks, shape=case.shape).masks, Shape.parse(case.shape))
+               for case in LADDER_CASES if case.shape in ("3x2", "2x4")]
+    for masks, shape in list(states):
+        for _ in range(3):
+            cut = list(masks)
+            for cell in rng.sample(range(len(cut)), len(cut) // 3):
+                if cut[cell].bit_count() > 2:
+                    cut[cell] &= ~(1 << rng.choice([k for k in range(shape.n) if cut[cell] >> k & 1]))
+            states.append((tuple(cut), shape))
+    worthy_seen = forcing_seen = 0
+    for masks, shape in states:
+        order = se_chains._peer_order(shape)
+        for cycles, forcing in ((True, True), (True, False), (False, True)):
+            on_found, off_found, _rounds = _se_fast.scan(masks, shape, False, forcing)
+            worthy = _se_fast.cycle_rounds(masks, shape, order) if cycles else np.zeros_like(_rounds)
+            live = _se_fast.live_search(masks, shape, order, cycles, forcing)
+            assert all(np.array_equal(a, b) for a, b in zip((on_found, off_found, worthy), live, strict=True))
+            worthy_seen += int(np.count_nonzero(worthy))
+            forcing_seen += int(np.count_nonzero(on_found) + np.count_nonzero(off_found))
+    assert worthy_seen > 50 and forcing_seen > 50, (worthy_seen, forcing_seen)
+
+
+def test_live_search_steps_are_the_reference_ones(stalled_states, monkeypatch):
+    """With ``LIVE_SEARCH`` the forcing chains' paths come from the compiled search (no link graph): the same
+    steps, sentences and cells included, as with the reference kernels and the layers traced in Python, on stalled
+    states and on the same states with candidates removed."""
+    import random
+
+    rng = random.Random(21)
+    states = [state for state, _solution in stalled_states]
+    for state in list(states):
+        cut = list(state.masks)
+        for cell in rng.sample(range(len(cut)), 30):
+            if cut[cell].bit_count() > 2:
+                cut[cell] &= ~(1 << rng.choice([k for k in range(9) if cut[cell] >> k & 1]))
+        states.append(CandidateGrid(state.values, tuple(cut), state.shape))
+
+    def steps(state):
+        return [(s.technique, s.text, s.placements, s.eliminations, s.difficulty, sorted(s.cells))
+                for _, s in zip(range(4), se_chains.find_se_chains(state), strict=False)]
+
+    live = [steps(state) for state in states]
+    monkeypatch.setattr(se_chains, "LIVE_SEARCH", False)
+    assert [steps(state) for state in states] == live
+    kinds = {step[0] for found in live for step in found}
+    assert {se_chains.FORCING_X_CHAIN, se_chains.FORCING_CHAIN} <= kinds, kinds
+
+
 def test_small_grids_are_sound_and_the_scan_agrees(monkeypatch):
     """6x6 and 8x8 positions of the mined cases: every finder stays sound, and the compiled scan (which takes any
     grid up to 9x9) gives the same SE steps as the Python search."""

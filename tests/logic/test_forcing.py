@@ -284,3 +284,54 @@ def test_a_search_does_not_read_the_scratch_another_left() -> None:
                 for array in forcing._SCRATCH.arrays:
                     array.view("uint8").fill(junk)
                 assert conclusions(state, mode) == fresh[state, mode], (junk, mode.technique)
+
+
+def test_compiled_grid_arrays_are_the_numpy_ones() -> None:
+    """``forcing._arrays`` (one compiled call) builds what the numpy reference builds, array for array and
+    dtype for dtype, on 9x9 stalled states (and the same with whole digits removed, as Nishio's part grids are),
+    a 16x16 and a 6x6 grid."""
+    import numpy as np
+
+    states = [state for state, _solution in _stalled_states(sample_lines("top1465_sample.txt")[:6], 2)]
+    states += [CandidateGrid(s.values, tuple(m & 0b101010101 for m in s.masks), s.shape) for s in states]
+    states.append(CandidateGrid.from_grid(Grid.parse(sample_lines("sample16x16.txt")[0])))
+    states.append(CandidateGrid.from_grid(Grid.parse("..3..5..1...3..5.2.4....6.......2..1", "3x2")))
+    for state in states:
+        compiled, reference = forcing._arrays.__wrapped__(state), forcing._arrays_numpy(state)
+        for name in compiled.__dataclass_fields__:
+            a, b = getattr(compiled, name), getattr(reference, name)
+            if isinstance(a, np.ndarray):
+                assert a.dtype == b.dtype and np.array_equal(a, b), name
+            else:
+                assert a == b, name
+
+
+def test_static_runs_on_fixed_links_find_what_the_general_drain_finds(monkeypatch) -> None:
+    """Cell and unit forcing chains (static runs) walk fixed "off" links (``fast._drain_static``): every
+    conclusion, its complexity and the order are those of the general propagation (``STATIC_LINKS = False``),
+    on stalled states and the same with random candidates removed, and the steps (sentences) are the same."""
+    import random
+
+    rng = random.Random(8)
+    states = [state for state, _solution in _stalled_states(sample_lines("top1465_sample.txt")[:8], 2)]
+    for state in list(states):
+        cut = list(state.masks)
+        for cell in rng.sample(range(81), 25):
+            if cut[cell].bit_count() > 2:
+                cut[cell] &= ~(1 << rng.choice([k for k in range(9) if cut[cell] >> k & 1]))
+        states.append(CandidateGrid(state.values, tuple(cut), state.shape))
+    modes = (forcing.MODE_MULTIPLE, forcing.MODE_CELL, forcing.MODE_UNIT)
+
+    def found() -> list:
+        out = []
+        for state in states:
+            for mode in modes:
+                _arr, ranked = forcing._search(state, mode)
+                out.append([tuple(hint) for hint in ranked])
+            out.append([step.text for step in islice(forcing.find_multiple_forcing_chains(state), 3)])
+        return out
+
+    fixed = found()
+    monkeypatch.setattr(forcing, "STATIC_LINKS", False)
+    assert found() == fixed
+    assert sum(len(hints) for hints in fixed) > 1000

@@ -185,6 +185,38 @@ def peer_links(n, units, cell_units, orig, cid, ccell, cdig, L):
     return links
 
 
+@njit(cache=True, nogil=True)
+def grid_arrays(n, units, cell_units, orig):
+    """The kernel's view of a grid (``forcing._arrays``): the live candidates' ids ``cid`` (cell*n + digit -> id,
+    -1 if gone; ids increase with cell*n + digit), their cells and digits, each unit's places of each digit
+    ``cnt0`` and ``peer_links``."""
+    ncells = n * n
+    cid = np.full(ncells * n, -1, np.int32)
+    live = 0
+    for c in range(ncells):
+        for d in range(n):
+            if (orig[c] >> np.uint64(d)) & _ONE:
+                cid[c * n + d] = live
+                live += 1
+    ccell = np.empty(live, np.int32)
+    cdig = np.empty(live, np.int32)
+    for c in range(ncells):
+        for d in range(n):
+            lo = cid[c * n + d]
+            if lo >= 0:
+                ccell[lo] = c
+                cdig[lo] = d
+    cnt0 = np.zeros((units.shape[0], n), np.int32)
+    for u in range(units.shape[0]):
+        for i in range(units.shape[1]):
+            m = orig[units[u, i]]
+            for d in range(n):
+                if (m >> np.uint64(d)) & _ONE:
+                    cnt0[u, d] += 1
+    links = peer_links(n, units, cell_units, orig, cid, ccell, cdig, live)
+    return cid, cnt0, ccell, cdig, links
+
+
 @borrowing
 def _drain(n, units, cell_units, orig, cid, ccell, cdig, links, xonly, dynamic,
            cur, cnt, der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual):
@@ -208,8 +240,8 @@ def _drain(n, units, cell_units, orig, cid, ccell, cdig, links, xonly, dynamic,
             first = links[L + 1 + lo] if xonly else links[lo]
             for j in range(first, links[lo + 1]):
                 t = links[j]
-                if not (cur[ccell[t]] & (_ONE << np.uint64(cdig[t]))):
-                    continue
+                if der[2 * t] or not (cur[ccell[t]] & (_ONE << np.uint64(cdig[t]))):
+                    continue  # known already (``_add`` would drop it), or gone from the working grid
                 start = meta[M_PTOP]
                 _push(pool, meta, node)
                 if _add(2 * t, start, CAUSE_LINK, 0, der, pstart, plen, cause, weight, order, qon, qoff, meta,
@@ -259,6 +291,82 @@ def _drain(n, units, cell_units, orig, cid, ccell, cdig, links, xonly, dynamic,
                 cur[c] &= ~bit
                 for k in range(3):
                     cnt[cell_units[c, k], d] -= 1
+        else:
+            return False
+
+
+@njit(cache=True, nogil=True)
+def static_off_links(n, units, cell_units, orig, cid, ccell, cdig, L, xonly):
+    """What each candidate's "off" node forces in a static run (the grid never changes, so ``_drain``'s rules
+    always give the same): the cell's other candidate when the cell has two (not with ``xonly``), then the
+    digit's other place in each of the box, row and column where it has two, as (target node, cause) pairs in
+    that order (a place twice when it is the other one in two units, as the rules meet it twice).
+    ``out[lo]`` .. ``out[lo + 1]`` bound candidate lo's pairs, stored from ``out[L + 1]`` on, two ints each."""
+    out = np.empty(L + 1 + 8 * L, np.int32)  # at most four pairs a candidate
+    pos = L + 1
+    for lo in range(L):
+        out[lo] = pos
+        c = ccell[lo]
+        d = cdig[lo]
+        bit = _ONE << np.uint64(d)
+        m = orig[c]
+        if not xonly and popcount(m) == 2:
+            other = m & ~bit
+            e = 0
+            while (other >> np.uint64(e)) & _ONE == _ZERO:
+                e += 1
+            out[pos] = 2 * cid[c * n + e] + 1
+            out[pos + 1] = CAUSE_CELL
+            pos += 2
+        for k in _UNIT_ORDER:
+            u = cell_units[c, k]
+            places = 0
+            other_cell = -1
+            for i in range(n):
+                c2 = units[u, i]
+                if orig[c2] & bit:
+                    places += 1
+                    if c2 != c and other_cell < 0:
+                        other_cell = c2
+            if places == 2 and other_cell >= 0:
+                out[pos] = 2 * cid[other_cell * n + d] + 1
+                out[pos + 1] = u
+                pos += 2
+    out[L] = pos
+    return out
+
+
+@borrowing
+def _drain_static(links, off_links, xonly, der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual):
+    """``_drain`` for a static run (``dynamic=0``, level 0): the working grid is the grid, so every "on" target
+    of ``peer_links`` is live and an "off" node forces its ``static_off_links`` (the removed candidates that
+    ``_drain`` adds as hidden parents are none). The same derivations, parents and order as ``_drain``."""
+    L = virtual >> 1
+    while True:
+        if meta[M_QON_H] < meta[M_QON_T]:
+            node = qon[meta[M_QON_H]]
+            meta[M_QON_H] += 1
+            lo = node >> 1
+            first = links[L + 1 + lo] if xonly else links[lo]
+            for j in range(first, links[lo + 1]):
+                t = links[j]
+                if der[2 * t]:
+                    continue  # known already (``_add`` would drop it)
+                start = meta[M_PTOP]
+                _push(pool, meta, node)
+                if _add(2 * t, start, CAUSE_LINK, 0, der, pstart, plen, cause, weight, order, qon, qoff, meta,
+                        virtual) == 2:
+                    return True
+        elif meta[M_QOFF_H] < meta[M_QOFF_T]:
+            node = qoff[meta[M_QOFF_H]]
+            meta[M_QOFF_H] += 1
+            lo = node >> 1
+            for j in range(off_links[lo], off_links[lo + 1], 2):
+                start = meta[M_PTOP]
+                _push(pool, meta, node)
+                if _add(off_links[j], start, off_links[j + 1], 0, der, pstart, plen, cause, weight, order, qon,
+                        qoff, meta, virtual) == 2:
+                    return True
         else:
             return False
 
@@ -691,7 +799,7 @@ def _emit(hints, count, kind, a, b, target, cx):
 @njit(cache=True, nogil=True)
 def search(n, units, cell_units, orig, cnt0, cid, ccell, cdig, links, L, xonly, dynamic, level, inner_dynamic,
            inner_level, want_off, do_contra, do_double, do_cell, do_unit, min_cell, hints, max_runs, after_first,
-           pool_all, dset, pst_all, pln_all, wt_all):
+           pool_all, dset, pst_all, pln_all, wt_all, static_links):
     """Run every live candidate on (and off when ``want_off``), then collect the hints: contradictions, double
     forcing (the same node from a candidate on and off, cells of 3+ candidates), cell forcing (from every
     candidate of a cell with ``min_cell``+ candidates), unit forcing (from every place of a digit in a unit).
@@ -701,6 +809,7 @@ def search(n, units, cell_units, orig, cnt0, cid, ccell, cdig, links, L, xonly, 
     does not fit is dropped); with ``after_first`` >= 0, only that many runs are made after the first one that
     leads to a contradiction ("on" runs first), to bound the nested searches.
     Complexities are counted only for the conclusions found, by a walk over the run's parents.
+    ``static_links``: static runs (level 0, not dynamic) through ``_drain_static``, else ``_drain`` (the reference).
 
     Scratch given by the caller (so that its memory is reused from search to search): every run's derived set
     ``dset`` (uint64[>= 2L, >= words]) and parents ``pst_all``, ``pln_all``, ``wt_all`` (int32[>= 2L, >= 2L+1]);
@@ -744,6 +853,8 @@ def search(n, units, cell_units, orig, cnt0, cid, ccell, cdig, links, L, xonly, 
             dset[r, w] = _ZERO
     top = np.zeros(1, np.int64)
     conf = np.full(2 * L, -1, np.int32)
+    static = static_links and level == 0 and not dynamic
+    off_links = static_off_links(n, units, cell_units, orig, cid, ccell, cdig, L if static else 0, xonly)
     runs = 0
     limit = max_runs
     for state in (1, 0):
@@ -754,7 +865,11 @@ def search(n, units, cell_units, orig, cnt0, cid, ccell, cdig, links, L, xonly, 
             if runs >= limit:
                 continue
             runs += 1
-            if level == 0:  # run's first drain is all of it: spared the call (a reference count an array)
+            if static:  # a static run: a walk of fixed links
+                _start(r, n, orig, cnt0, cur, cnt, der, pstart, plen, cause, weight, order, qon, qoff, meta, virtual)
+                _drain_static(links, off_links, xonly, der, pstart, plen, pool, cause, weight, order, qon, qoff,
+                              meta, virtual)
+            elif level == 0:  # run's first drain is all of it: spared the call (a reference count an array)
                 _start(r, n, orig, cnt0, cur, cnt, der, pstart, plen, cause, weight, order, qon, qoff, meta, virtual)
                 _drain(n, units, cell_units, orig, cid, ccell, cdig, links, xonly, dynamic,
                        cur, cnt, der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual)

@@ -6,6 +6,11 @@ Nodes are candidates, id ``d*N*N + cell`` (0-based digit), as in ``logic.links``
 uint64 words. Each search runs in SE's rounds exactly as ``se_chains._Search.advance`` does (round t finds the
 hints of complexity 2t + 2), so the two agree hint for hint; the tests check it. Cycle rounds past 63 (a
 complexity above 128) are not reported.
+
+``se_live_search`` does both in one call, as the solver runs them: the bitset scan on the live candidates only
+(bit i stands for the i-th live candidate, so a set is 3-4 words on a stalled 9x9 state), then SE's cycle search
+only from the sources and up to the rounds where the scan's layers allow a cycle; ``se_scan`` and
+``se_cycle_rounds`` stay as its reference. ``se_forcing_path`` traces one forcing chain's path.
 """
 
 from __future__ import annotations
@@ -488,3 +493,385 @@ def _unit_tables(shape, peer_order):
                 box_row_col[k, cell] = t.units[unit]
         found = _UNIT_TABLES[shape] = (box_row_col, np.asarray(peer_order, dtype=np.int32))
     return found
+
+
+# -- the live search: both scans in one kernel, on the live candidates only ---------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def _live_nodes(masks, n):
+    """The live candidates: ``ids`` (their node ids, increasing), ``index`` (node id -> position, -1 if gone) and
+    their number."""
+    nn = n * n
+    size = n * nn
+    ids = np.zeros(size, dtype=np.int32)
+    index = np.full(size, -1, dtype=np.int32)
+    live = 0
+    for d in range(n):
+        for cell in range(nn):
+            if (masks[cell] >> np.uint64(d)) & _ONE:
+                index[d * nn + cell] = live
+                ids[live] = d * nn + cell
+                live += 1
+    return ids, index, live
+
+
+@njit(cache=True, nogil=True)
+def _live_tables(masks, n, units, peers, index, live):
+    """``_tables`` on the live candidates: bit ``index[node]`` stands for ``node``, so a set is ceil(live / 64)
+    words (3-4 on a stalled 9x9 state) instead of ceil(N**3 / 64) (12)."""
+    nn = n * n
+    words = max((live + 63) // 64, 1)
+    weak = np.zeros((3, live, words), dtype=np.uint64)
+    strong = np.zeros((3, live, words), dtype=np.uint64)
+    for cell in range(nn):
+        mask = masks[cell]
+        if mask == _ZERO:
+            continue
+        count = 0
+        for d in range(n):
+            if (mask >> np.uint64(d)) & _ONE:
+                count += 1
+        for d in range(n):
+            if not (mask >> np.uint64(d)) & _ONE:
+                continue
+            node = index[d * nn + cell]
+            for j in range(peers.shape[1]):
+                p = peers[cell, j]
+                if (masks[p] >> np.uint64(d)) & _ONE:
+                    for m in range(3):
+                        _set(weak[m, node], index[d * nn + p])
+            for d2 in range(n):
+                if d2 != d and (mask >> np.uint64(d2)) & _ONE:
+                    other = index[d2 * nn + cell]
+                    _set(weak[1, node], other)
+                    _set(weak[2, node], other)
+                    if count == 2:
+                        _set(strong[1, node], other)
+                        _set(strong[2, node], other)
+    for u in range(units.shape[0]):
+        for d in range(n):
+            a = -1
+            b = -1
+            count = 0
+            for i in range(n):
+                c = units[u, i]
+                if (masks[c] >> np.uint64(d)) & _ONE:
+                    count += 1
+                    if a < 0:
+                        a = c
+                    else:
+                        b = c
+            if count == 2:
+                ia = index[d * nn + a]
+                ib = index[d * nn + b]
+                for m in (0, 2):
+                    _set(strong[m, ia], ib)
+                    _set(strong[m, ib], ia)
+    return weak, strong, words
+
+
+@njit(cache=True, nogil=True)
+def _live_scan(masks, n, units, peers, ids, index, live, cycles, forcing, on_found, off_found, possible):
+    """``se_scan`` on the live candidates: ``on_found``/``off_found`` as there (node ids), ``possible[m, i]`` (live
+    position i) the rounds where the bitset layers allow a cycle through the candidate (SE's "on" layers are
+    these, so a cycle SE closes at round t has its bit here)."""
+    nn = n * n
+    weak, strong, words = _live_tables(masks, n, units, peers, index, live)
+    seen_on = np.zeros(words, dtype=np.uint64)
+    seen_off = np.zeros(words, dtype=np.uint64)
+    front = np.zeros(words, dtype=np.uint64)
+    raw = np.zeros(words, dtype=np.uint64)
+    new_on = np.zeros(words, dtype=np.uint64)
+    new_off = np.zeros(words, dtype=np.uint64)
+    linked = np.zeros(words, dtype=np.uint64)
+    on_live = np.zeros(live, dtype=np.int32)
+    off_live = np.zeros(live, dtype=np.int32)
+    for m in range(3):
+        use_forcing = forcing and m != 1
+        if not (cycles or use_forcing):
+            continue
+        for k in range(words):
+            linked[k] = _ZERO
+        for i in range(live):
+            on_live[i] = 0
+            off_live[i] = 0
+            for k in range(words):
+                if strong[m, i, k]:
+                    _set(linked, i)
+                    break
+        for cell in range(nn):
+            mask = masks[cell]
+            count = 0
+            for d in range(n):
+                if (mask >> np.uint64(d)) & _ONE:
+                    count += 1
+            if count < 2 or (m == 1 and count > 2):
+                continue
+            for d in range(n):
+                if not (mask >> np.uint64(d)) & _ONE:
+                    continue
+                s = index[d * nn + cell]
+                _on_run(s, weak[m], strong[m], linked, cycles, use_forcing, words, seen_on, seen_off, front, raw,
+                        new_on, new_off, on_live, possible[m])
+                if use_forcing:
+                    _off_run(s, weak[m], strong[m], linked, words, seen_on, seen_off, front, new_on, new_off,
+                             off_live)
+        for i in range(live):
+            on_found[m, ids[i]] = on_live[i]
+            off_found[m, ids[i]] = off_live[i]
+
+
+@borrowing
+def _replay(s, m, last, masks, n, peers, on_list, on_len, off_list, on_from, off_range, pot_node, pot_on,
+            pot_parent, pending_on, next_on, pending_off, seen_on, source, in_cycle, forward, backward, stamp,
+            worthy):
+    """SE's cycle search from "s on" in mode m (``se_cycle_rounds``' loop, on the lists of all three modes: the
+    mode's part of each list is ``on_list[node, on_from[m, node]:on_len[node]]`` and ``off_list[node,
+    off_range[m, 0, node]:off_range[m, 1, node]]``), stopped after round ``last``, the last one where the bitset
+    layers allow a cycle."""
+    seen_on[s] = source
+    pot_node[0] = s
+    pot_on[0] = True
+    pot_parent[0] = -1
+    used = 1
+    pending_on[0] = 0
+    n_on = 1
+    t = 0
+    while n_on > 0 and t <= last:
+        n_off = 0
+        for a in range(n_on):
+            p = pending_on[a]
+            node = pot_node[p]
+            for b in range(on_from[m, node], on_len[node]):
+                q = on_list[node, b]
+                j = pot_parent[p]
+                ancestor = False
+                while j >= 0:
+                    if pot_node[j] == q and not pot_on[j]:
+                        ancestor = True
+                        break
+                    j = pot_parent[j]
+                if ancestor:
+                    continue
+                pot_node[used] = q
+                pot_on[used] = False
+                pot_parent[used] = p
+                pending_off[n_off] = used
+                used += 1
+                n_off += 1
+        count_next = 0
+        for a in range(n_off):
+            qi = pending_off[a]
+            q = pot_node[qi]
+            for b in range(off_range[m, 0, q], off_range[m, 1, q]):
+                r = off_list[q, b]
+                if (t >= 1 and r == s and t < 64 and not (worthy[m, s] >> np.int64(t)) & 1
+                        and _worth(qi, s, pot_node, pot_parent, masks, n, peers, in_cycle, forward, backward,
+                                   stamp)):
+                    worthy[m, s] |= np.int64(1) << np.int64(t)
+                if seen_on[r] != source:
+                    seen_on[r] = source
+                    pot_node[used] = r
+                    pot_on[used] = True
+                    pot_parent[used] = qi
+                    next_on[count_next] = used
+                    used += 1
+                    count_next += 1
+        for a in range(count_next):
+            pending_on[a] = next_on[a]
+        n_on = count_next
+        t += 1
+
+
+@njit(cache=True, nogil=True)
+def _all_mode_lists(masks, n, box_row_col, peer_order):
+    """``_se_lists`` of the XY mode, with where each node's X and Y parts are: X's "on" list leaves out the cell's
+    other digits (``on_from[0]``), Y's "off" list is only the bivalue partner and X's only the bilocal ones
+    (``off_range[m]``: start, end)."""
+    nn = n * n
+    size = n * nn
+    on_list, on_len, off_list, off_len = _se_lists(masks, n, box_row_col, peer_order, True, True)
+    on_from = np.zeros((3, size), dtype=np.int32)
+    off_range = np.zeros((3, 2, size), dtype=np.int32)
+    for cell in range(nn):
+        mask = masks[cell]
+        count = 0
+        for d in range(n):
+            if (mask >> np.uint64(d)) & _ONE:
+                count += 1
+        bivalue = 1 if count == 2 else 0
+        for d in range(n):
+            if not (mask >> np.uint64(d)) & _ONE:
+                continue
+            node = d * nn + cell
+            on_from[0, node] = count - 1
+            off_range[0, 0, node] = bivalue
+            off_range[0, 1, node] = off_len[node]
+            off_range[1, 1, node] = bivalue
+            off_range[2, 1, node] = off_len[node]
+    return on_list, on_len, off_list, on_from, off_range
+
+
+@njit(cache=True, nogil=True)
+def se_live_search(masks, n, units, peers, box_row_col, peer_order, cycles, forcing, on_found, off_found, worthy):
+    """``se_scan`` (forcing chains) and ``se_cycle_rounds`` (``worthy``) in one call, as they would fill them:
+    the bitset scan runs on the live candidates only, and SE's potential-by-potential cycle search only from the
+    sources and up to the rounds where the scan's layers allow a cycle (about a fifth of the sources on stalled
+    top1465 states)."""
+    nn = n * n
+    size = n * nn
+    ids, index, live = _live_nodes(masks, n)
+    possible = np.zeros((3, max(live, 1)), dtype=np.int64)
+    _live_scan(masks, n, units, peers, ids, index, live, cycles, forcing, on_found, off_found, possible)
+    if not cycles:
+        return
+    any_possible = False
+    for m in range(3):
+        for i in range(live):
+            if possible[m, i]:
+                any_possible = True
+    if not any_possible:
+        return
+    on_list, on_len, off_list, on_from, off_range = _all_mode_lists(masks, n, box_row_col, peer_order)
+    cap = size * (n + peer_order.shape[1] + 1) + 1
+    pot_node = np.zeros(cap, dtype=np.int32)
+    pot_on = np.zeros(cap, dtype=np.bool_)
+    pot_parent = np.zeros(cap, dtype=np.int32)
+    pending_on = np.zeros(size + 1, dtype=np.int32)
+    next_on = np.zeros(size + 1, dtype=np.int32)
+    pending_off = np.zeros(cap, dtype=np.int32)
+    seen_on = np.zeros(size, dtype=np.int64)
+    in_cycle = np.zeros(nn, dtype=np.bool_)
+    forward = np.zeros(size, dtype=np.int64)
+    backward = np.zeros(size, dtype=np.int64)
+    stamp = np.zeros(1, dtype=np.int64)
+    source = 0
+    for m in range(3):
+        for i in range(live):
+            rounds = possible[m, i]
+            if not rounds:
+                continue
+            last = 0
+            while rounds >> np.int64(last + 1):
+                last += 1
+            source += 1
+            _replay(ids[i], m, last, masks, n, peers, on_list, on_len, off_list, on_from,
+                    off_range, pot_node, pot_on, pot_parent, pending_on, next_on, pending_off, seen_on, source,
+                    in_cycle, forward, backward, stamp, worthy)
+
+
+def live_search(masks: tuple[int, ...], shape, peer_order: tuple[tuple[int, ...], ...], cycles: bool,
+                forcing: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Run ``se_live_search``: (on_found, off_found, worthy), each [3, N**3], what ``scan(masks, shape, False,
+    forcing)`` and (when ``cycles``) ``cycle_rounds`` give."""
+    n = shape.n
+    size = n * n * n
+    box_row_col, order = _unit_tables(shape, peer_order)
+    on_found = np.zeros((3, size), dtype=np.int32)
+    off_found = np.zeros((3, size), dtype=np.int32)
+    worthy = np.zeros((3, size), dtype=np.int64)
+    se_live_search(np.asarray(masks, dtype=np.uint64), n, shape.tables.units, shape.tables.peers, box_row_col, order,
+                   cycles, forcing, on_found, off_found, worthy)
+    return on_found, off_found, worthy
+
+
+@njit(cache=True, nogil=True)
+def se_forcing_path(masks, n, units, peers, m, source, from_on, path):
+    """The path of the forcing chain from "source on" to "source off" (``from_on``) or from "off" to "on" in mode
+    m, as ``se_chains._trace`` reads it from ``_forcing_layers``: the single-source layers of ``_on_run`` /
+    ``_off_run`` kept, then from the end back, in each layer the lowest node linked to the one after it (weakly
+    from an "on" layer, strongly from an "off" one). Writes the node ids into ``path``; returns their number (0:
+    no chain)."""
+    ids, index, live = _live_nodes(masks, n)
+    weak, strong, words = _live_tables(masks, n, units, peers, index, live)
+    wk = weak[m]
+    st = strong[m]
+    s = index[source]
+    linked = np.zeros(words, dtype=np.uint64)
+    for i in range(live):
+        for k in range(words):
+            if st[i, k]:
+                _set(linked, i)
+                break
+    layers = np.zeros((2 * live + 2, words), dtype=np.uint64)
+    seen_on = np.zeros(words, dtype=np.uint64)
+    seen_off = np.zeros(words, dtype=np.uint64)
+    front = np.zeros(words, dtype=np.uint64)
+    raw = np.zeros(words, dtype=np.uint64)
+    new_on = np.zeros(words, dtype=np.uint64)
+    new_off = np.zeros(words, dtype=np.uint64)
+    _set(layers[0], s)
+    _set(front, s)
+    if from_on:
+        _set(seen_on, s)
+    else:
+        _set(seen_off, s)
+    count = 1
+    found = False
+    while not found and count + 1 < layers.shape[0]:
+        if from_on:  # front: the "on" layer; next the "off" layer, then the "on" one
+            _spread(front, wk, new_off, words)
+            for k in range(words):
+                new_off[k] &= ~seen_off[k]
+            if _has(new_off, s):
+                layers[count] = new_off
+                count += 1
+                found = True
+                break
+            for k in range(words):
+                raw[k] = new_off[k] & linked[k]
+            _spread(raw, st, new_on, words)
+            first, second = new_off, new_on
+        else:
+            for k in range(words):
+                raw[k] = front[k] & linked[k]
+            _spread(raw, st, new_on, words)
+            for k in range(words):
+                new_on[k] &= ~seen_on[k]
+            if _has(new_on, s):
+                layers[count] = new_on
+                count += 1
+                found = True
+                break
+            _spread(new_on, wk, new_off, words)
+            first, second = new_on, new_off
+        any_new = False
+        for k in range(words):
+            second[k] &= ~(seen_on[k] if from_on else seen_off[k])
+            if second[k]:
+                any_new = True
+        if not any_new:
+            return 0
+        for k in range(words):
+            seen_on[k] |= new_on[k]
+            seen_off[k] |= new_off[k]
+            front[k] = second[k]
+        layers[count] = first
+        layers[count + 1] = second
+        count += 2
+    if not found:
+        return 0
+    cur = s
+    path[count - 1] = ids[s]
+    for i in range(count - 2, -1, -1):
+        on = from_on ^ ((i & 1) == 1)
+        table = wk if on else st
+        pick = -1
+        for k in range(words):
+            x = layers[i, k] & table[cur, k]
+            if x:
+                pick = k * 64 + _ctz(x)
+                break
+        cur = pick
+        path[i] = ids[cur]
+    return count
+
+
+def forcing_path(masks: tuple[int, ...], shape, mode: int, source: int, from_on: bool) -> list[int]:
+    """Run ``se_forcing_path``: the node ids of the chain, start to end."""
+    n = shape.n
+    path = np.zeros(2 * n * n * n + 2, dtype=np.int32)
+    count = se_forcing_path(np.asarray(masks, dtype=np.uint64), n, shape.tables.units, shape.tables.peers, mode,
+                            source, from_on, path)
+    return path[:count].tolist()

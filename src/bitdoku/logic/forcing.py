@@ -52,6 +52,7 @@ from bitdoku.logic.candidates import CandidateGrid
 from bitdoku.logic.changes import Changes, digits_in
 from bitdoku.logic.difficulty import length_bonus
 from bitdoku.logic.step import Step, digit_list, make_step
+from bitdoku.shape import Shape
 
 NISHIO = "Nishio Forcing Chain"
 CELL_FORCING = "Cell Forcing Chain"
@@ -67,8 +68,14 @@ MAX_HINTS = 1 << 16
 #: Parent links kept for all the runs of a search at most (a run that does not fit is dropped): 256 MB.
 MAX_POOL = 1 << 26
 
+#: Static runs (cell and unit forcing chains) walk fixed links (``fast._drain_static``); False runs them through
+#: ``fast._drain``, which changes the working grid as dynamic runs do: the reference.
+STATIC_LINKS = True
+
 #: SE's order among hints of equal difficulty and complexity.
 _SORT_KEY = {fast.DOUBLE: 1, fast.CELL: 2, fast.UNIT: 3, fast.CONTRA_ON: 7, fast.CONTRA_OFF: 7}
+#: ``_SORT_KEY`` as a table indexed by the hint kind (a dynamic search has ~150 hints to rank).
+_SORT_TABLE = np.array([_SORT_KEY[kind] for kind in range(max(_SORT_KEY) + 1)])
 
 
 class Mode(NamedTuple):
@@ -143,7 +150,24 @@ class _Arrays:
 
 @lru_cache(maxsize=4)
 def _arrays(cg: CandidateGrid) -> _Arrays:
-    """The kernel's arrays of a position (cached: the ladder asks several finders about the same position)."""
+    """The kernel's arrays of a position (cached: the ladder asks several finders about the same position), built
+    in one compiled call (``fast.grid_arrays``)."""
+    units, cell_units = _unit_arrays(cg.shape)
+    orig = np.array(cg.masks, dtype=np.uint64)
+    cid, cnt0, ccell, cdig, links = fast.grid_arrays(cg.n, units, cell_units, orig)
+    return _Arrays(cg.n, units, cell_units, orig, cnt0, cid, ccell, cdig, links)
+
+
+@cache
+def _unit_arrays(shape: Shape) -> tuple[np.ndarray, np.ndarray]:
+    """A shape's units and each cell's units as the kernel reads them (int32, contiguous)."""
+    tables = shape.tables
+    return (np.ascontiguousarray(tables.units, dtype=np.int32), np.ascontiguousarray(tables.cell_units,
+                                                                                     dtype=np.int32))
+
+
+def _arrays_numpy(cg: CandidateGrid) -> _Arrays:
+    """``_arrays`` in numpy, the reference of ``fast.grid_arrays`` (tested against it)."""
     tables = cg.shape.tables
     n = cg.n
     orig = np.array(cg.masks, dtype=np.uint64)
@@ -193,7 +217,7 @@ def _search(cg: CandidateGrid, mode: Mode, pool_limit: int | None = None) -> tup
         arr.n, arr.units, arr.cell_units, arr.orig, arr.cnt0, arr.cid, arr.ccell, arr.cdig, arr.links, size,
         mode.xonly, mode.dynamic, mode.level, mode.inner_dynamic, mode.inner_level, mode.want_off,
         mode.contradiction, mode.double, mode.cell, mode.unit, mode.min_cell, hints, MAX_RUNS, mode.after_first,
-        pool[:pool_limit], dset, pst, pln, wt,
+        pool[:pool_limit], dset, pst, pln, wt, STATIC_LINKS,
     )  # fmt: skip
     if count == 0:
         return arr, []
@@ -201,7 +225,7 @@ def _search(cg: CandidateGrid, mode: Mode, pool_limit: int | None = None) -> tup
     complexity = found[:, 4]
     table = _bonus_table(int(complexity.max()) + 1)
     difficulty = np.round(mode.base + table[complexity], 1)
-    sort_key = np.array([_SORT_KEY[k] for k in found[:, 0]])
+    sort_key = _SORT_TABLE[found[:, 0]]
     ranked = np.lexsort((np.arange(count), sort_key, complexity, difficulty))
     return arr, _Ranked(found, difficulty, ranked)
 

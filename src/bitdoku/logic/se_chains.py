@@ -32,9 +32,11 @@ the two kinds apart, in the same order.
 Speed: up to 9x9 two compiled kernels (``logic._se_fast``) do the work: a bitset scan gives every forcing chain's
 complexity (SE's "on" frontiers are those of a plain breadth-first search, so its layers are exact), and SE's own
 cycle search, replayed potential by potential in SE's order, gives the rounds where a cycle removes something.
-Python then rebuilds only the steps it yields (the path of a forcing chain, SE's cycles of the winning round). On
+Python then rebuilds only the steps it yields (a forcing chain's path comes from a compiled search of its source
+alone, so no link graph is built for it; SE's cycles of the winning round are replayed on the link graph). Both
+scans run as one call, ``se_live_search``, on the live candidates only (``LIVE_SEARCH``). On
 bigger grids the same bitset searches run in Python, all sources in lockstep by complexity, so a mode is searched
-only as deep as the easiest hint needs. Stalled top1465 states: about 0.8 ms a call (warm).
+only as deep as the easiest hint needs. Stalled top1465 states: about 0.23 ms a call (warm).
 """
 
 from __future__ import annotations
@@ -67,6 +69,10 @@ _MODES = (
 )
 
 _CYCLE, _FORCING = 0, 1
+
+#: Up to 9x9, one compiled call (``_se_fast.se_live_search``) finds the forcing chains and the cycle rounds; False
+#: runs the two kernels it replaces (``se_scan``, ``se_cycle_rounds``), kept as its reference.
+LIVE_SEARCH = True
 
 
 def _se_float(base: float, complexity: int) -> float:
@@ -387,7 +393,12 @@ def _cycle_removals(g: LinkGraph, path: list[_Potential]) -> int:
 
 
 def _potential_text(g: LinkGraph, node: int, on: bool) -> str:
-    return f"{cell_name(node % g.nn, g.n)}{'=' if on else '<>'}{node // g.nn + 1}"
+    return _node_text(g.n, node, on)
+
+
+def _node_text(n: int, node: int, on: bool) -> str:
+    nn = n * n
+    return f"{cell_name(node % nn, n)}{'=' if on else '<>'}{node // nn + 1}"
 
 
 def _pairs(g: LinkGraph, kills: int) -> list[tuple[int, int]]:
@@ -413,20 +424,22 @@ def _cycle_step(g: LinkGraph, mode: _Mode, s: int, end: _Potential, complexity: 
     )
 
 
-def _forcing_step(g: LinkGraph, mode: _Mode, s: int, complexity: int, layers: list[int], from_on: bool) -> Step:
-    path = _trace(layers, s, mode, from_on)
-    shown = " -> ".join(_potential_text(g, node, from_on ^ (i & 1 == 1)) for i, node in enumerate(path))
-    cell, digit = s % g.nn, s // g.nn + 1
-    name = cell_name(cell, g.n)
-    kind = "turbot fish" if mode.name == "X" and complexity == 6 else mode.forcing_name.lower()
-    difficulty = se_difficulty(mode.forcing_base, complexity)
-    cells = {node % g.nn for node in path}
+def _forcing_step(cg: CandidateGrid, index: int, s: int, complexity: int, path: list[int], from_on: bool) -> Step:
+    """The step of a forcing chain of mode ``index`` along ``path`` (node ids, from the start to the end)."""
+    mode_name, _x, _y, _key, _cycle_name, _cycle_base, forcing_name, forcing_base = _MODES[index]
+    n = cg.n
+    nn = n * n
+    shown = " -> ".join(_node_text(n, node, from_on ^ (i & 1 == 1)) for i, node in enumerate(path))
+    cell, digit = s % nn, s // nn + 1
+    name = cell_name(cell, n)
+    kind = "turbot fish" if mode_name == "X" and complexity == 6 else forcing_name.lower()
+    difficulty = se_difficulty(forcing_base, complexity)
+    cells = {node % nn for node in path}
     if from_on:
         text = f"{shown}: {name} = {digit} would remove itself, so remove {digit} from {name} ({kind})"
-        return make_step(mode.forcing_name, g.cg, text, eliminations=[(cell, digit)], cells=cells,
-                         difficulty=difficulty)
+        return make_step(forcing_name, cg, text, eliminations=[(cell, digit)], cells=cells, difficulty=difficulty)
     text = f"{shown}: {name} without {digit} would force it, so {name} = {digit} ({kind})"
-    return make_step(mode.forcing_name, g.cg, text, placements=[(cell, digit)], cells=cells, difficulty=difficulty)
+    return make_step(forcing_name, cg, text, placements=[(cell, digit)], cells=cells, difficulty=difficulty)
 
 
 def _se_steps(cg: CandidateGrid, cycles: bool, forcing: bool) -> Iterator[Step]:
@@ -448,10 +461,18 @@ def _se_steps(cg: CandidateGrid, cycles: bool, forcing: bool) -> Iterator[Step]:
         _scan(cg, cycles, forcing, push)
         if not heap:
             return
-    g = link_graph(cg, False)
-    modes = _Modes(g)
+    built: list[_Modes] = []
+
+    def graph() -> _Modes:
+        """The link graph's modes, built once a step needs them (up to 9x9: a cycle; a forcing chain's path comes
+        from the compiled search)."""
+        if not built:
+            built.append(_Modes(link_graph(cg, False)))
+        return built[0]
+
     if cg.n > _se_fast.MAX_N:
-        searches = [_Search(i, modes[i], _sources(g, modes[i]), cycles, forcing) for i in range(len(modes))]
+        modes = graph()
+        searches = [_Search(i, modes[i], _sources(modes.g, modes[i]), cycles, forcing) for i in range(len(modes))]
     for search in searches:
         mode, index = search.mode, search.index
 
@@ -474,17 +495,20 @@ def _se_steps(cg: CandidateGrid, cycles: bool, forcing: bool) -> Iterator[Step]:
         if not heap:
             return
         key, (kind, index, s, sub, layers, complexity) = heapq.heappop(heap)
-        mode = modes[index]
         if kind == _FORCING:
-            yield _forcing_step(g, mode, s, complexity, layers or _forcing_layers(index, mode, s, sub == 0), sub == 0)
-        elif sub == -1:  # a possible cycle: replay SE's search at that depth and queue the real ones
+            yield _forcing_step(cg, index, s, complexity, _forcing_path(cg, graph, index, s, layers, sub == 0),
+                                sub == 0)
+            continue
+        modes = graph()
+        mode = modes[index]
+        if sub == -1:  # a possible cycle: replay SE's search at that depth and queue the real ones
             replay = replays.get((index, s))
             if replay is None:
                 replay = replays[(index, s)] = _Replay(modes.orders(index), s)
             for number, end in enumerate(replay.closing(complexity // 2 - 1)):
                 push((*key[:6], number), (kind, index, s, number, [end], complexity))
         else:
-            step = _cycle_step(g, mode, s, layers[0], complexity)
+            step = _cycle_step(modes.g, mode, s, layers[0], complexity)
             if step is not None:
                 yield step
 
@@ -492,8 +516,12 @@ def _se_steps(cg: CandidateGrid, cycles: bool, forcing: bool) -> Iterator[Step]:
 def _scan(cg: CandidateGrid, cycles: bool, forcing: bool, push: Callable) -> None:
     """Queue every forcing chain the compiled scan finds and every round of SE's own cycle search (compiled too)
     whose cycles remove something, with SE's sort keys."""
-    on_found, off_found, _rounds = _se_fast.scan(cg.masks, cg.shape, False, forcing)
-    cycle_rounds = _se_fast.cycle_rounds(cg.masks, cg.shape, _peer_order(cg.shape)) if cycles else _rounds
+    if LIVE_SEARCH:
+        on_found, off_found, cycle_rounds = _se_fast.live_search(cg.masks, cg.shape, _peer_order(cg.shape), cycles,
+                                                                 forcing)
+    else:  # the reference: the bitset scan on every node id, SE's cycle search from every source
+        on_found, off_found, _rounds = _se_fast.scan(cg.masks, cg.shape, False, forcing)
+        cycle_rounds = _se_fast.cycle_rounds(cg.masks, cg.shape, _peer_order(cg.shape)) if cycles else _rounds
     hit = (on_found != 0) | (off_found != 0) | (cycle_rounds != 0)
     nn = cg.n * cg.n
     for index, s in zip(*(axis.tolist() for axis in hit.nonzero()), strict=True):
@@ -511,6 +539,19 @@ def _scan(cg: CandidateGrid, cycles: bool, forcing: bool, push: Callable) -> Non
             if complexity:
                 key = (_se_float(forcing_base, complexity), complexity, index, cell, k, _FORCING, sub)
                 push(key, (_FORCING, index, s, sub, [], complexity))
+
+
+def _forcing_path(cg: CandidateGrid, graph: Callable[[], _Modes], index: int, s: int, layers: list[int],
+                  from_on: bool) -> list[int]:
+    """A forcing chain's path (node ids): traced through its search's layers (the Python searches keep them),
+    else up to 9x9 by the compiled search (``LIVE_SEARCH``), else through the layers of a search of that source
+    alone (the reference)."""
+    if layers:
+        return _trace(layers, s, graph()[index], from_on)
+    if LIVE_SEARCH:
+        return _se_fast.forcing_path(cg.masks, cg.shape, index, s, from_on)
+    mode = graph()[index]
+    return _trace(_forcing_layers(index, mode, s, from_on), s, mode, from_on)
 
 
 def _forcing_layers(index: int, mode: _Mode, s: int, from_on: bool) -> list[int]:

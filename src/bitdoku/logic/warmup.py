@@ -30,10 +30,12 @@ def warm_up() -> float:
     from bitdoku.logic.explain import LADDER
     from bitdoku.logic.rating import rate
     from bitdoku.logic.se import SE_LADDER
+    from bitdoku.logic.se_chains import find_se_forcing_chains
 
     start = time.perf_counter()
     state = CandidateGrid.parse(_POSITION)
-    for finder in {rung.find for rung in LADDER} | {rung.find for rung in SE_LADDER}:
+    # SE's chains yield a cycle first here: their forcing chains alone compile the kernel that traces one's path
+    for finder in {rung.find for rung in LADDER} | {rung.find for rung in SE_LADDER} | {find_se_forcing_chains}:
         next(finder(state), None)
     rate(_POSITION)  # the SE solve's own kernel and the uniqueness check
     _warm = True
