@@ -42,20 +42,35 @@ MAX_CHAIN_LINKS = 13
 
 
 def strong_links(cg: CandidateGrid, digit: int, units: range) -> list[tuple[int, int, int]]:
-    """(cell, cell, unit) for each unit of ``units`` where ``digit`` has exactly two places."""
+    """(cell, cell, unit) for each unit of ``units`` where ``digit`` has exactly two places (in the unit's order).
+    Reads the state's digit bitsets (``CandidateGrid.digit_cells``): the ladder asks for every digit's links of
+    each state, and a unit's places are one AND away."""
+    layout = cg.layout
+    spots, unit_bits = cg.digit_cells()[digit - 1], layout.unit_bits
     links = []
     for unit in units:
-        cells = cg.cells_with(unit, digit)
-        if len(cells) == 2:
-            links.append((cells[0], cells[1], unit))
+        places = spots & unit_bits[unit]
+        rest = places & (places - 1)
+        if rest and not rest & (rest - 1):  # two places
+            a, b = (places & -places).bit_length() - 1, rest.bit_length() - 1
+            if not layout.units_sorted and layout.units[unit].index(a) > layout.units[unit].index(b):
+                a, b = b, a
+            links.append((a, b, unit))
     return links
 
 
 def _eliminate_seen_by(cg: CandidateGrid, digit: int, a: int, b: int, pattern: set[int]) -> list[tuple[int, int]]:
     """The candidates of ``digit`` in cells that see both a and b, outside the pattern."""
-    bit = 1 << (digit - 1)
-    masks = cg.masks
-    return [(c, digit) for c in sorted(cg.layout.common_peers((a, b))) if masks[c] & bit and c not in pattern]
+    peer_bits = cg.layout.peer_bits
+    seen = peer_bits[a] & peer_bits[b] & cg.digit_cells()[digit - 1]
+    for c in pattern:
+        seen &= ~(1 << c)
+    gone = []
+    while seen:  # increasing cells
+        low = seen & -seen
+        gone.append((low.bit_length() - 1, digit))
+        seen ^= low
+    return gone
 
 
 def find_skyscrapers(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:

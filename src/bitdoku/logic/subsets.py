@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 
 from bitdoku.logic.als import unit_bits
 from bitdoku.logic.candidates import CandidateGrid, digits_of
-from bitdoku.logic.changes import Changes
+from bitdoku.logic.changes import Changes, digits_in
 from bitdoku.logic.step import Step, digit_list, make_step, names, removals
 
 SIZE_NAMES = {2: "Pair", 3: "Triple", 4: "Quad"}
@@ -59,6 +59,22 @@ def _places_in(masks: tuple[int, ...], unit: tuple[int, ...], n: int) -> list[tu
     return [(d + 1, p) for d, p in enumerate(places) if p]
 
 
+def _small_cell_changed(masks: tuple[int, ...], touched: int, k: int) -> bool:
+    """Whether a cell of the bitset ``touched`` (cells of a unit that changed) is open with at most k candidates.
+
+    Why a finder given ``changes`` may skip a unit without one: a naked set of k found now has its k cells, each
+    with at most k candidates, as its pattern, and one of them changed (``bitdoku.logic.changes``); likewise a
+    hidden set has a digit of the set that lost a place in the unit. A unit where only cells with more candidates
+    changed holds no naked set that was not there when the finder last found nothing."""
+    while touched:
+        low = touched & -touched
+        mask = masks[low.bit_length() - 1]
+        if mask and mask.bit_count() <= k:
+            return True
+        touched ^= low
+    return False
+
+
 def naked_subsets(k: int) -> Callable[..., Iterator[Step]]:
     """The finder of naked subsets of size k (2 = pair, 3 = triple, 4 = quad). Given ``changes`` (since a state
     where it found nothing, ``bitdoku.logic.changes``), it looks only at the units they touch."""
@@ -68,7 +84,7 @@ def naked_subsets(k: int) -> Callable[..., Iterator[Step]]:
         masks, n = cg.masks, cg.n
         bits = unit_bits(cg.shape) if changes is not None else ()
         for index, unit in enumerate(cg.layout.units):
-            if changes is not None and not bits[index] & changes.cells:
+            if changes is not None and not _small_cell_changed(masks, bits[index] & changes.cells, k):
                 continue
             open_cells = [c for c in unit if masks[c]]
             if len(open_cells) <= k:
@@ -96,12 +112,17 @@ def hidden_subsets(k: int) -> Callable[..., Iterator[Step]]:
         masks, n = cg.masks, cg.n
         bits = unit_bits(cg.shape) if changes is not None else ()
         for index, unit in enumerate(cg.layout.units):
-            if changes is not None and not bits[index] & changes.cells:
-                continue
+            lost = 0
+            if changes is not None:
+                lost = digits_in(changes, bits[index]) if bits[index] & changes.cells else 0
+                if not lost:
+                    continue
             spots = _places_in(masks, unit, n)
             if len(spots) <= k:
                 continue
             items = [(d, m) for d, m in spots if m.bit_count() <= k]
+            if lost and not any(lost >> (d - 1) & 1 for d, _ in items):
+                continue  # a new hidden set has a digit that lost a place in the unit (see _small_cell_changed)
             for digits, union in _union_groups(items, k):
                 keep = sum(1 << (d - 1) for d in digits)
                 cells = [unit[p] for p in range(n) if union >> p & 1]
