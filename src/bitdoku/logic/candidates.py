@@ -62,8 +62,9 @@ class Layout:
     #: yes), so that a unit's cells read off a bitset come in the unit's order.
     unit_bits: tuple[int, ...] = ()
     units_sorted: bool = True
-    #: Each cell's peers as a bitset (the cells that see two cells: one AND).
+    #: Each cell's peers as a bitset (the cells that see two cells: one AND), and in increasing order.
     peer_bits: tuple[int, ...] = ()
+    sorted_peers: tuple[tuple[int, ...], ...] = ()
 
     def sees(self, a: int, b: int) -> bool:
         """Whether two different cells share a unit."""
@@ -121,6 +122,7 @@ def _layout(geometry: Geometry) -> Layout:
         unit_bits=tuple(sum(1 << c for c in unit) for unit in units),
         units_sorted=all(list(unit) == sorted(unit) for unit in units),
         peer_bits=tuple(sum(1 << p for p in peers) for peers in _csr_rows(tables.peer_start, tables.peers, tuple)),
+        sorted_peers=tuple(tuple(sorted(peers)) for peers in _csr_rows(tables.peer_start, tables.peers, tuple)),
     )
 
 

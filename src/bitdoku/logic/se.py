@@ -598,8 +598,8 @@ SE_LADDER: tuple[SeRung, ...] = (
     SeRung(single_digit.KITE, single_digit.find_two_string_kites, 4.1, incremental=True),
     SeRung(TURBOT_FISH, _chains_up_to(4), 4.2, incremental=True),
     SeRung(single_digit.EMPTY_RECTANGLE, single_digit.find_empty_rectangles, 4.3, incremental=True),
-    SeRung(wings.XY_WING, wings.find_xy_wings, 4.2),
-    SeRung(wings.XYZ_WING, wings.find_xyz_wings, 4.4),
+    SeRung(wings.XY_WING, wings.find_xy_wings, 4.2, incremental=True),
+    SeRung(wings.XYZ_WING, wings.find_xyz_wings, 4.4, incremental=True),
     # SE's "Unique Rectangles and Loops" producer (its hints sorted by difficulty; each step rates itself):
     SeRung(uniqueness.UNIQUE_RECTANGLE_1, uniqueness.find_unique_rectangles_type_1, 4.5, group="uniqueness"),
     SeRung(uniqueness.UNIQUE_RECTANGLE_2, uniqueness.find_unique_rectangles_type_2, 4.5, group="uniqueness"),

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from bitdoku.logic.als import unit_bits
 from bitdoku.logic.candidates import CandidateGrid, digits_of
 from bitdoku.logic.changes import Changes, digits_in
 from bitdoku.logic.step import Step, digit_list, make_step, names, removals
@@ -46,19 +45,6 @@ def union_groups_within(items: list[tuple[int, int]], k: int) -> Iterator[tuple[
                 stack.append((index + 1, [*keys, key], merged))
 
 
-def _places_in(masks: tuple[int, ...], unit: tuple[int, ...], n: int) -> list[tuple[int, int]]:
-    """(digit, bitset of its positions in the unit) for each digit with a place there, digits increasing; read
-    straight from the masks, one pass over the unit's cells."""
-    places = [0] * n
-    for i, cell in enumerate(unit):
-        mask = masks[cell]
-        while mask:
-            low = mask & -mask
-            places[low.bit_length() - 1] |= 1 << i
-            mask ^= low
-    return [(d + 1, p) for d, p in enumerate(places) if p]
-
-
 def _small_cell_changed(masks: tuple[int, ...], touched: int, k: int) -> bool:
     """Whether a cell of the bitset ``touched`` (cells of a unit that changed) is open with at most k candidates.
 
@@ -82,7 +68,7 @@ def naked_subsets(k: int) -> Callable[..., Iterator[Step]]:
 
     def find(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
         masks, n = cg.masks, cg.n
-        bits = unit_bits(cg.shape) if changes is not None else ()
+        bits = cg.layout.unit_bits
         for index, unit in enumerate(cg.layout.units):
             if changes is not None and not _small_cell_changed(masks, bits[index] & changes.cells, k):
                 continue
@@ -110,14 +96,16 @@ def hidden_subsets(k: int) -> Callable[..., Iterator[Step]]:
 
     def find(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
         masks, n = cg.masks, cg.n
-        bits = unit_bits(cg.shape) if changes is not None else ()
+        # the places of each digit in a unit as a bitset of cells: the state's digit bitsets ANDed with the unit
+        by_digit, bits = cg.digit_cells(), cg.layout.unit_bits
         for index, unit in enumerate(cg.layout.units):
             lost = 0
             if changes is not None:
                 lost = digits_in(changes, bits[index]) if bits[index] & changes.cells else 0
                 if not lost:
                     continue
-            spots = _places_in(masks, unit, n)
+            unit_cells = bits[index]
+            spots = [(d + 1, places) for d, cells in enumerate(by_digit) if (places := cells & unit_cells)]
             if len(spots) <= k:
                 continue
             items = [(d, m) for d, m in spots if m.bit_count() <= k]
@@ -125,7 +113,7 @@ def hidden_subsets(k: int) -> Callable[..., Iterator[Step]]:
                 continue  # a new hidden set has a digit that lost a place in the unit (see _small_cell_changed)
             for digits, union in _union_groups(items, k):
                 keep = sum(1 << (d - 1) for d in digits)
-                cells = [unit[p] for p in range(n) if union >> p & 1]
+                cells = [c for c in unit if union >> c & 1]
                 gone = [(c, d) for c in cells for d in digits_of(masks[c] & ~keep)]
                 if gone:
                     text = (

@@ -14,7 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from bitdoku.errors import cell_name
+from bitdoku.logic.als import bits_of
 from bitdoku.logic.candidates import CandidateGrid, digits_of
+from bitdoku.logic.changes import Changes
 from bitdoku.logic.step import Step, digit_list, make_step, removals
 
 XY_WING = "XY-Wing"
@@ -22,43 +24,57 @@ XYZ_WING = "XYZ-Wing"
 W_WING = "W-Wing"
 
 
-def find_xy_wings(cg: CandidateGrid) -> Iterator[Step]:
-    """XY-Wings, pivots in row-major order."""
+def find_xy_wings(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
+    """XY-Wings, pivots in row-major order. With ``changes`` (``bitdoku.logic.changes``), only the wings with a
+    cell (pivot or pincer) that changed: the three cells are the pattern, the eliminations lie outside it."""
     masks, layout = cg.masks, cg.layout
+    peer_bits, sorted_peers = layout.peer_bits, layout.sorted_peers
+    touched = -1 if changes is None else changes.cells
     for pivot, pm in enumerate(masks):
         if pm.bit_count() != 2:
             continue
-        wings = [
-            c for c in sorted(layout.peers[pivot]) if masks[c].bit_count() == 2 and (masks[c] & pm).bit_count() == 1
-        ]
+        pivot_changed = touched >> pivot & 1
+        if not pivot_changed and not peer_bits[pivot] & touched:
+            continue
+        wings = [c for c in sorted_peers[pivot] if masks[c].bit_count() == 2 and (masks[c] & pm).bit_count() == 1]
         for i, a in enumerate(wings):
             for b in wings[i + 1 :]:
                 if masks[a] ^ masks[b] != pm:
                     continue
+                if not (pivot_changed or touched >> a & 1 or touched >> b & 1):
+                    continue
                 z = masks[a] & masks[b]
-                yield from _wing_step(cg, XY_WING, pivot, a, b, z, layout.common_peers((a, b)))
+                yield from _wing_step(cg, XY_WING, pivot, a, b, z, peer_bits[a] & peer_bits[b])
 
 
-def find_xyz_wings(cg: CandidateGrid) -> Iterator[Step]:
-    """XYZ-Wings, pivots in row-major order."""
+def find_xyz_wings(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
+    """XYZ-Wings, pivots in row-major order; with ``changes``, only the wings with a cell that changed."""
     masks, layout = cg.masks, cg.layout
+    peer_bits, sorted_peers = layout.peer_bits, layout.sorted_peers
+    touched = -1 if changes is None else changes.cells
     for pivot, pm in enumerate(masks):
         if pm.bit_count() != 3:
             continue
-        wings = [c for c in sorted(layout.peers[pivot]) if masks[c].bit_count() == 2 and masks[c] & ~pm == 0]
+        pivot_changed = touched >> pivot & 1
+        if not pivot_changed and not peer_bits[pivot] & touched:
+            continue
+        wings = [c for c in sorted_peers[pivot] if masks[c].bit_count() == 2 and masks[c] & ~pm == 0]
         for i, a in enumerate(wings):
             for b in wings[i + 1 :]:
                 z = masks[a] & masks[b]
                 if masks[a] == masks[b] or z.bit_count() != 1:
                     continue
-                yield from _wing_step(cg, XYZ_WING, pivot, a, b, z, layout.common_peers((pivot, a, b)))
+                if not (pivot_changed or touched >> a & 1 or touched >> b & 1):
+                    continue
+                yield from _wing_step(cg, XYZ_WING, pivot, a, b, z, peer_bits[pivot] & peer_bits[a] & peer_bits[b])
 
 
-def _wing_step(cg: CandidateGrid, technique: str, pivot: int, a: int, b: int, z: int, seers: frozenset[int]):
-    """The step removing digit z (a bit) from the cells that see the pincers, if any has it."""
+def _wing_step(cg: CandidateGrid, technique: str, pivot: int, a: int, b: int, z: int, seers: int):
+    """The step removing digit z (a bit) from the cells that see the pincers (``seers``, a bitset), if any has
+    it."""
     digit = z.bit_length()
     masks, n = cg.masks, cg.n
-    gone = [(c, digit) for c in sorted(seers) if masks[c] & z]
+    gone = [(c, digit) for c in bits_of(seers & cg.digit_cells()[digit - 1])]
     if gone:
         text = (
             f"pivot {cell_name(pivot, n)} {digit_list(digits_of(masks[pivot]))} with pincers "
