@@ -355,26 +355,16 @@ def _geometry(shape: Shape) -> _Geometry:
     return _Geometry(bits, tuple(lines_of_box), boxes_of_line)
 
 
-#: Per-thread memos of the last state's digit bitsets and X-Chain steps, so that the rules of one ladder pass
+#: Per-thread memo of the last state's X-Chain steps, so that the rules of one ladder pass
 #: share them (keyed by the state object itself, which the memo keeps alive; per thread, as the web server rates
 #: in threads).
 _MEMO = threading.local()
 
 
-def _digit_cells(cg: CandidateGrid) -> list[int]:
-    """For each digit d (index d-1), the cells where it is a candidate, as a bitset; computed once per state
-    object (the direct rules of one ladder pass share it)."""
-    memo = getattr(_MEMO, "digits", None)
-    if memo is not None and memo[0] is cg:
-        return memo[1]
-    found = [0] * cg.n
-    for cell, mask in enumerate(cg.masks):
-        while mask:
-            low = mask & -mask
-            found[low.bit_length() - 1] |= 1 << cell
-            mask ^= low
-    _MEMO.digits = (cg, found)
-    return found
+def _digit_cells(cg: CandidateGrid) -> tuple[int, ...]:
+    """For each digit d (index d-1), the cells where it is a candidate, as a bitset (kept with the state, which
+    the direct rules and the ladder's other rungs share)."""
+    return cg.digit_cells()
 
 
 def _cells(bits: int) -> list[int]:
