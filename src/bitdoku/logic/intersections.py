@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cache
 
-from bitdoku.logic.als import unit_bits
 from bitdoku.logic.candidates import CandidateGrid, Layout
 from bitdoku.logic.changes import Changes, digits_in
 from bitdoku.logic.step import Step, make_step, names, removals
@@ -73,40 +72,33 @@ def _up(r: int, c: int) -> int:
 
 def _confined(cg: CandidateGrid, technique: str, unit: int, changes: Changes | None = None) -> Iterator[Step]:
     """Digits of ``unit`` whose places all lie in one of its segments (its overlaps with crossing units),
-    digits increasing; a box's rows come before its columns. Works on masks: a digit is confined to a segment
-    when it is in the segment's union and not in the rest of the unit. With ``changes``, only the digits that
-    left a cell of ``unit`` (the pattern is the digit's places in the unit)."""
-    touched = -1 if changes is None else digits_in(changes, unit_bits(cg.shape)[unit])
+    digits increasing; a box's rows come before its columns. Works on bitsets: a digit's places in the unit are
+    its cells (``CandidateGrid.digit_cells``) in the unit's, confined to a segment when none lies outside it.
+    With ``changes``, only the digits that left a cell of ``unit`` (the pattern is the digit's places in the
+    unit)."""
+    layout = cg.layout
+    unit_cells = layout.unit_bits[unit]
+    touched = -1 if changes is None else digits_in(changes, unit_cells)
     if not touched:
         return
-    masks = cg.masks
-    parts = _segments_and_rests(cg.layout, unit)
-    confined = [_union(masks, cells) & ~_union(masks, rest) for _, cells, rest in parts]
-    digits = 0
-    for bits in confined:
-        digits |= bits
-    digits &= touched
-    while digits:
-        bit = digits & -digits
-        digits ^= bit
-        for i, (target, cells, _rest) in enumerate(parts):
-            if confined[i] & bit and sum(1 for c in cells if masks[c] & bit) >= 2:
-                yield from _locked(cg, technique, bit.bit_length(), cells, unit, target)
+    by_digit = cg.digit_cells()
+    parts = _segment_bits(layout, unit)
+    for d in range(cg.n):
+        if not touched >> d & 1:
+            continue
+        places = by_digit[d] & unit_cells
+        if not places & (places - 1):  # fewer than two places
+            continue
+        for target, cells, segment in parts:
+            if not places & ~segment:
+                yield from _locked(cg, technique, d + 1, cells, unit, target)
 
 
 @cache
-def _segments_and_rests(layout: Layout, unit: int) -> tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]:
-    """The unit's segments (``Layout.segments``: the crossing unit and the cells shared) each with the rest of
-    the unit's cells: a pure function of the layout, built once instead of at every call of ``_confined``."""
-    whole = layout.units[unit]
-    return tuple((target, cells, tuple(c for c in whole if c not in cells)) for target, cells in layout.segments[unit])
-
-
-def _union(masks: tuple[int, ...], cells: tuple[int, ...]) -> int:
-    union = 0
-    for cell in cells:
-        union |= masks[cell]
-    return union
+def _segment_bits(layout: Layout, unit: int) -> tuple[tuple[int, tuple[int, ...], int], ...]:
+    """The unit's segments (``Layout.segments``: the crossing unit and the cells shared), each with its cells as
+    a bitset: a pure function of the layout, built once."""
+    return tuple((target, cells, sum(1 << c for c in cells)) for target, cells in layout.segments[unit])
 
 
 def _locked(cg: CandidateGrid, technique: str, digit: int, cells: tuple[int, ...], inside: int, target: int):
