@@ -38,3 +38,23 @@ def test_hidden_pair_is_the_mirror_of_the_naked_pair():
     marks = "12.." "12.." "1234" "1234" + "1234" * 12
     steps = list(subsets.find_hidden_pairs(CandidateGrid.parse(marks)))
     assert any(s.units == (0,) and s.eliminations == ((2, 1), (2, 2), (3, 1), (3, 2)) for s in steps)
+
+
+def test_groups_with_a_required_item_are_the_filtered_groups_in_order():
+    """``_union_groups_with`` gives exactly the groups of ``_union_groups`` holding a required key, in order."""
+    import random
+
+    from bitdoku.logic.subsets import _union_groups, _union_groups_with
+
+    rng = random.Random(7)
+    seen = 0
+    for _ in range(400):
+        k = rng.choice((2, 3, 4))
+        digits = list(range(k + 2))
+        masks = [sum(1 << d for d in rng.sample(digits, rng.randint(1, k))) for _ in range(rng.randrange(2, 9))]
+        items = list(enumerate(masks))
+        required = {key for key, _ in items if rng.random() < 0.3}
+        whole = [(keys, union) for keys, union in _union_groups(items, k) if required & set(keys)]
+        assert list(_union_groups_with(items, k, required)) == whole
+        seen += len(whole)
+    assert seen > 50

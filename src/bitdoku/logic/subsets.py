@@ -10,8 +10,9 @@ See https://www.sudokuwiki.org/Naked_Candidates and https://www.sudokuwiki.org/H
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator
 
+from bitdoku.logic.als import bits_of
 from bitdoku.logic.candidates import CandidateGrid, digits_of
 from bitdoku.logic.changes import Changes, digits_in
 from bitdoku.logic.step import Step, digit_list, make_step, names, removals
@@ -24,21 +25,42 @@ def _union_groups(items: list[tuple[int, int]], k: int) -> Iterator[tuple[list[i
     return ((keys, union) for keys, union in union_groups_within(items, k) if union.bit_count() == k)
 
 
-def union_groups_within(items: list[tuple[int, int]], k: int) -> Iterator[tuple[list[int], int]]:
-    """Groups of k items (key, mask) whose masks together have at most k bits, pruned as soon as a partial
-    union has more than k bits, in lexicographic order of the items. Yields (keys, union).
+def _union_groups_with(items: list[tuple[int, int]], k: int,
+                       required: Container[int]) -> Iterator[tuple[list[int], int]]:
+    """``_union_groups`` less the groups without a key in ``required``, in the same order: each required item's
+    groups are the groups of k-1 among the items its mask leaves room for, so a search given a few changed cells
+    (or digits) looks at their groups only, not at every group of the unit."""
+    found: dict[tuple[int, ...], int] = {}
+    for index, (key, mask) in enumerate(items):
+        if key not in required:
+            continue
+        rest = [(i, m) for i, (_, m) in enumerate(items) if i != index and (m | mask).bit_count() <= k]
+        for others, union in union_groups_within(rest, k, mask, k - 1):
+            found[tuple(sorted((*others, index)))] = union
+    for group in sorted(found):  # the lexicographic order of the items, as union_groups_within
+        union = found[group]
+        if union.bit_count() == k:
+            yield [items[i][0] for i in group], union
+
+
+def union_groups_within(items: list[tuple[int, int]], k: int, start: int = 0,
+                        size: int | None = None) -> Iterator[tuple[list[int], int]]:
+    """Groups of k items (key, mask) whose masks together (with ``start``) have at most k bits, pruned as soon
+    as a partial union has more than k bits, in lexicographic order of the items. Yields (keys, union).
+    ``size``: groups of that many items instead (the bound stays k bits).
 
     An explicit stack (the last choices pushed first, so they come out in order) rather than nested generators:
     subsets and fish call this for every unit or digit of every ladder pass, and a generator a level cost more
     than the work."""
-    stack: list[tuple[int, list[int], int]] = [(0, [], 0)]
+    stack: list[tuple[int, list[int], int]] = [(0, [], start)]
     last = len(items)
+    size = k if size is None else size
     while stack:
-        start, keys, union = stack.pop()
-        if len(keys) == k:
+        first, keys, union = stack.pop()
+        if len(keys) == size:
             yield keys, union
             continue
-        for index in range(last - (k - len(keys)), start - 1, -1):
+        for index in range(last - (size - len(keys)), first - 1, -1):
             key, mask = items[index]
             merged = union | mask
             if merged.bit_count() <= k:
@@ -76,7 +98,10 @@ def naked_subsets(k: int) -> Callable[..., Iterator[Step]]:
             if len(open_cells) <= k:
                 continue
             items = [(c, masks[c]) for c in open_cells if masks[c].bit_count() <= k]
-            for cells, union in _union_groups(items, k):
+            # given changes, a new set holds a changed cell (_small_cell_changed): only the groups with one
+            groups = _union_groups(items, k) if changes is None else _union_groups_with(
+                items, k, bits_of(bits[index] & changes.cells))
+            for cells, union in groups:
                 gone = [(c, d) for c in open_cells if c not in cells for d in digits_of(masks[c] & union)]
                 if gone:
                     text = (
@@ -109,9 +134,10 @@ def hidden_subsets(k: int) -> Callable[..., Iterator[Step]]:
             if len(spots) <= k:
                 continue
             items = [(d, m) for d, m in spots if m.bit_count() <= k]
-            if lost and not any(lost >> (d - 1) & 1 for d, _ in items):
-                continue  # a new hidden set has a digit that lost a place in the unit (see _small_cell_changed)
-            for digits, union in _union_groups(items, k):
+            # given changes, a new hidden set has a digit that lost a place in the unit (see _small_cell_changed)
+            groups = _union_groups(items, k) if changes is None else _union_groups_with(
+                items, k, [d for d, _ in items if lost >> (d - 1) & 1])
+            for digits, union in groups:
                 keep = sum(1 << (d - 1) for d in digits)
                 cells = [c for c in unit if union >> c & 1]
                 gone = [(c, d) for c in cells for d in digits_of(masks[c] & ~keep)]
