@@ -24,12 +24,16 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator
+from functools import cache
+
+import numpy as np
 
 from bitdoku.errors import cell_name
-from bitdoku.logic.candidates import CandidateGrid
+from bitdoku.logic.candidates import CandidateGrid, layout_of
 from bitdoku.logic.changes import Changes, digit_changed
 from bitdoku.logic.fish import bits, box_lines, digit_lines
 from bitdoku.logic.step import Step, make_step, names, removals
+from bitdoku.shape import Shape
 
 SKYSCRAPER = "Skyscraper"
 KITE = "2-String Kite"
@@ -289,12 +293,74 @@ def _colour_steps(cg: CandidateGrid, digit: int, colour: dict[int, int]) -> Iter
         yield make_step(COLOURING, cg, text, eliminations=gone, cells=cells)
 
 
+#: Whether classic grids use the compiled search (``_xchain_fast``); the Python one is its reference.
+COMPILED = True
+
+
 def find_x_chains(cg: CandidateGrid, changes: Changes | None = None,
                   max_links: int = MAX_CHAIN_LINKS) -> Iterator[Step]:
     """X-Chains of at least 3 links, shortest first from each start cell, digits increasing; with ``changes``,
     only the digits that changed (a digit's chains depend only on its own candidates). ``max_links``: the
     longest chain searched; a start's step is its shortest chain that removes something, so a smaller bound
-    gives the same steps less those longer than the bound (SE's strong-link rules need at most 7 links)."""
+    gives the same steps less those longer than the bound (SE's strong-link rules need at most 7 links).
+    On classic grids the search is compiled (``_xchain_fast``, the same chains in the same order)."""
+    if COMPILED and cg.geometry.is_classic:
+        return _x_chains_compiled(cg, changes, max_links)
+    return _x_chains_python(cg, changes, max_links)
+
+
+def _x_chains_compiled(cg: CandidateGrid, changes: Changes | None, max_links: int) -> Iterator[Step]:
+    """The compiled search's chains, each made a step as the Python finder makes it."""
+    from bitdoku.logic._xchain_fast import x_chains
+
+    units, peer_order, sees = _chain_tables(cg.shape)
+    masks = np.array(cg.masks, dtype=np.uint64)
+    nn = len(masks)
+    chains = np.empty((nn, max_links + 2), np.int64)
+    lengths = np.empty(nn, np.int64)
+    for digit in range(1, cg.n + 1):
+        if not digit_changed(changes, digit):
+            continue
+        found = x_chains(masks, digit - 1, units, peer_order, sees, max_links, chains, lengths)
+        for row in range(found):
+            chain = chains[row, : lengths[row]].tolist()
+            gone = _eliminate_seen_by(cg, digit, chain[0], chain[-1], set(chain))
+            yield _x_chain_step(cg, digit, chain, gone)
+
+
+@cache
+def _chain_tables(shape: Shape) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The compiled search's tables of a classic shape: its units, each cell's peers in the order the Python
+    finder visits them (the iteration order of the layout's peer sets; -1 pads), and who sees whom."""
+    layout = layout_of(shape)
+    nn = shape.n_cells
+    units = np.array(layout.units, dtype=np.int32)
+    width = max(len(peers) for peers in layout.peers)
+    peer_order = np.full((nn, width), -1, dtype=np.int32)
+    sees = np.zeros((nn, nn), dtype=np.bool_)
+    for cell, peers in enumerate(layout.peers):
+        order = list(peers)
+        peer_order[cell, : len(order)] = order
+        sees[cell, order] = True
+    return units, peer_order, sees
+
+
+def _x_chain_step(cg: CandidateGrid, digit: int, chain: list[int], gone: list[tuple[int, int]]) -> Step:
+    """The step of an X-Chain that removes ``gone``."""
+    n = cg.n
+    shown = "".join(
+        cell_name(c, n) if i == 0 else ("=" if i % 2 else "-") + cell_name(c, n) for i, c in enumerate(chain)
+    )
+    text = (
+        f"{digit}: {shown} ('=' a strong link, '-' a weak one), so {cell_name(chain[0], n)} or "
+        f"{cell_name(chain[-1], n)} is {digit}: remove {removals(gone, n)} (X-chain)"
+    )
+    return make_step(X_CHAIN, cg, text, eliminations=gone, cells=chain)
+
+
+def _x_chains_python(cg: CandidateGrid, changes: Changes | None = None,
+                     max_links: int = MAX_CHAIN_LINKS) -> Iterator[Step]:
+    """``find_x_chains`` in Python, on any geometry (the compiled search's reference)."""
     n = cg.n
     for digit in range(1, n + 1):
         if not digit_changed(changes, digit):
@@ -309,15 +375,7 @@ def find_x_chains(cg: CandidateGrid, changes: Changes | None = None,
                 pattern = set(chain)
                 gone = _eliminate_seen_by(cg, digit, chain[0], chain[-1], pattern)
                 if gone:
-                    shown = "".join(
-                        cell_name(c, n) if i == 0 else ("=" if i % 2 else "-") + cell_name(c, n)
-                        for i, c in enumerate(chain)
-                    )
-                    text = (
-                        f"{digit}: {shown} ('=' a strong link, '-' a weak one), so {cell_name(chain[0], n)} or "
-                        f"{cell_name(chain[-1], n)} is {digit}: remove {removals(gone, n)} (X-chain)"
-                    )
-                    yield make_step(X_CHAIN, cg, text, eliminations=gone, cells=chain)
+                    yield _x_chain_step(cg, digit, chain, gone)
                     break
 
 
