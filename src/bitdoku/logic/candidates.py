@@ -189,7 +189,7 @@ class CandidateGrid:
     '123.3........1..'
     """
 
-    __slots__ = ("_by_digit", "_by_unit", "_layout", "_masks", "_shape", "_values")
+    __slots__ = ("_array", "_by_digit", "_by_unit", "_layout", "_masks", "_shape", "_values")
 
     def __init__(self, values: bytes, masks: tuple[int, ...], shape: Shape, geometry: Geometry | None = None) -> None:
         """Wrap checked values and masks (0 for filled cells) of a grid of ``geometry`` (classic when ``None``);
@@ -200,6 +200,7 @@ class CandidateGrid:
         self._layout = layout_of(geometry if geometry is not None else shape)
         self._by_unit: tuple[tuple[tuple[int, ...], ...], ...] | None = None
         self._by_digit: tuple[int, ...] | None = None
+        self._array: NDArray[np.uint64] | None = None
 
     # -- building -----------------------------------------------------------------------------------
 
@@ -320,6 +321,13 @@ class CandidateGrid:
         if self._by_digit is None:
             self._by_digit = _digit_bitsets(self._masks, self.n)
         return self._by_digit
+
+    def mask_array(self) -> NDArray[np.uint64]:
+        """The masks as a uint64 array (up to 64 digits), for the compiled finders; built once per state, which
+        the rungs of a ladder pass share. Do not write to it."""
+        if self._array is None:
+            self._array = np.array(self._masks, dtype=np.uint64)
+        return self._array
 
     def _build_by_unit(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
         """For every unit and digit, the cells holding it as a candidate; fish, links and chains read this."""

@@ -11,11 +11,15 @@ See https://www.sudokuwiki.org/Naked_Candidates and https://www.sudokuwiki.org/H
 from __future__ import annotations
 
 from collections.abc import Callable, Container, Iterator
+from functools import cache
+
+import numpy as np
 
 from bitdoku.logic.als import bits_of
-from bitdoku.logic.candidates import CandidateGrid, digits_of
+from bitdoku.logic.candidates import CandidateGrid, digits_of, layout_of
 from bitdoku.logic.changes import Changes, digits_in
 from bitdoku.logic.step import Step, digit_list, make_step, names, removals
+from bitdoku.shape import Shape
 
 SIZE_NAMES = {2: "Pair", 3: "Triple", 4: "Quad"}
 
@@ -83,13 +87,84 @@ def _small_cell_changed(masks: tuple[int, ...], touched: int, k: int) -> bool:
     return False
 
 
+def _naked_step(cg: CandidateGrid, technique: str, index: int, cells: list[int], union: int,
+                gone: list[tuple[int, int]]) -> Step:
+    n = cg.n
+    text = (
+        f"in {cg.layout.unit_name(index)}, {names(cells, n)} hold only {digit_list(digits_of(union))}"
+        f", so remove {removals(gone, n)} ({technique.lower()})"
+    )
+    return make_step(technique, cg, text, eliminations=gone, cells=cells, units=[index])
+
+
+def _hidden_step(cg: CandidateGrid, technique: str, index: int, digits: list[int], cells: list[int],
+                 gone: list[tuple[int, int]]) -> Step:
+    n = cg.n
+    text = (
+        f"in {cg.layout.unit_name(index)}, {digit_list(digits)} fit only in {names(cells, n)}, "
+        f"so remove {removals(gone, n)} ({technique.lower()})"
+    )
+    return make_step(technique, cg, text, eliminations=gone, cells=cells, units=[index])
+
+
+#: Whether classic grids (up to 32 digits) use the compiled search (``_subsets_fast``); the Python one is its
+#: reference.
+COMPILED = True
+_FOUND_ROWS = 512
+
+
+def _compiles(cg: CandidateGrid) -> bool:
+    return COMPILED and cg.n <= 32 and cg.geometry.is_classic
+
+
+def _compiled_rows(cg: CandidateGrid, k: int, hidden: bool) -> list[list[int]] | None:
+    """The compiled search's sets of the whole state (unit, cell positions, digits), or ``None`` when there are
+    more than it has room for (then the Python search runs)."""
+    from bitdoku.logic._subsets_fast import subsets as search
+
+    found = np.empty((_FOUND_ROWS, 3), dtype=np.int64)
+    rows = search(cg.mask_array(), _unit_array(cg.shape), k, hidden, found)
+    return None if rows < 0 else found[:rows].tolist()
+
+
+def _compiled_steps(cg: CandidateGrid, rows: list[list[int]], hidden: bool, technique: str,
+                    changes: Changes | None) -> Iterator[Step]:
+    """The compiled search's sets made steps as the Python finder makes them; given ``changes``, only those the
+    Python finder looks at (a set holding a changed cell, or a digit that lost a place in the unit:
+    ``_union_groups_with``), so both give the same steps for any changes."""
+    masks, units = cg.masks, cg.layout.units
+    for index, positions, digits in rows:
+        unit = units[index]
+        cells = [unit[p] for p in bits_of(positions)]
+        if hidden:
+            if changes is not None and not digits & digits_in(changes, cg.layout.unit_bits[index]):
+                continue
+            gone = [(c, d) for c in cells for d in digits_of(masks[c] & ~digits)]
+            yield _hidden_step(cg, technique, index, digits_of(digits), cells, gone)
+        else:
+            if changes is not None and not any(changes.cells >> c & 1 for c in cells):
+                continue
+            gone = [(c, d) for c in unit if masks[c] and c not in cells for d in digits_of(masks[c] & digits)]
+            yield _naked_step(cg, technique, index, cells, digits, gone)
+
+
+@cache
+def _unit_array(shape: Shape) -> np.ndarray:
+    """A classic shape's units as an int32[U, N] array (the compiled search's input)."""
+    return np.array(layout_of(shape).units, dtype=np.int32)
+
+
 def naked_subsets(k: int) -> Callable[..., Iterator[Step]]:
     """The finder of naked subsets of size k (2 = pair, 3 = triple, 4 = quad). Given ``changes`` (since a state
     where it found nothing, ``bitdoku.logic.changes``), it looks only at the units they touch."""
     technique = f"Naked {SIZE_NAMES[k]}"
 
     def find(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
-        masks, n = cg.masks, cg.n
+        rows = _compiled_rows(cg, k, False) if _compiles(cg) else None
+        if rows is not None:
+            yield from _compiled_steps(cg, rows, False, technique, changes)
+            return
+        masks = cg.masks
         bits = cg.layout.unit_bits
         for index, unit in enumerate(cg.layout.units):
             if changes is not None and not _small_cell_changed(masks, bits[index] & changes.cells, k):
@@ -104,11 +179,7 @@ def naked_subsets(k: int) -> Callable[..., Iterator[Step]]:
             for cells, union in groups:
                 gone = [(c, d) for c in open_cells if c not in cells for d in digits_of(masks[c] & union)]
                 if gone:
-                    text = (
-                        f"in {cg.layout.unit_name(index)}, {names(cells, n)} hold only {digit_list(digits_of(union))}"
-                        f", so remove {removals(gone, n)} ({technique.lower()})"
-                    )
-                    yield make_step(technique, cg, text, eliminations=gone, cells=cells, units=[index])
+                    yield _naked_step(cg, technique, index, cells, union, gone)
 
     find.__name__ = f"find_{technique.lower().replace(' ', '_')}s"
     find.__doc__ = f"{technique}s: {k} cells of a unit with {k} candidates between them."
@@ -120,7 +191,11 @@ def hidden_subsets(k: int) -> Callable[..., Iterator[Step]]:
     technique = f"Hidden {SIZE_NAMES[k]}"
 
     def find(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
-        masks, n = cg.masks, cg.n
+        rows = _compiled_rows(cg, k, True) if _compiles(cg) else None
+        if rows is not None:
+            yield from _compiled_steps(cg, rows, True, technique, changes)
+            return
+        masks = cg.masks
         # the places of each digit in a unit as a bitset of cells: the state's digit bitsets ANDed with the unit
         by_digit, bits = cg.digit_cells(), cg.layout.unit_bits
         for index, unit in enumerate(cg.layout.units):
@@ -142,11 +217,7 @@ def hidden_subsets(k: int) -> Callable[..., Iterator[Step]]:
                 cells = [c for c in unit if union >> c & 1]
                 gone = [(c, d) for c in cells for d in digits_of(masks[c] & ~keep)]
                 if gone:
-                    text = (
-                        f"in {cg.layout.unit_name(index)}, {digit_list(digits)} fit only in {names(cells, n)}, "
-                        f"so remove {removals(gone, n)} ({technique.lower()})"
-                    )
-                    yield make_step(technique, cg, text, eliminations=gone, cells=cells, units=[index])
+                    yield _hidden_step(cg, technique, index, digits, cells, gone)
 
     find.__name__ = f"find_{technique.lower().replace(' ', '_')}s"
     find.__doc__ = f"{technique}s: {k} digits with {k} places between them in a unit."
