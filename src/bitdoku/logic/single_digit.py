@@ -314,7 +314,7 @@ def _x_chains_compiled(cg: CandidateGrid, changes: Changes | None, max_links: in
     from bitdoku.logic._xchain_fast import x_chains
 
     units, peer_order, sees = _chain_tables(cg.shape)
-    masks = np.array(cg.masks, dtype=np.uint64)
+    masks = cg.mask_array()
     nn = len(masks)
     chains = np.empty((nn, max_links + 2), np.int64)
     lengths = np.empty(nn, np.int64)
