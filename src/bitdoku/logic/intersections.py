@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cache
 
+import numpy as np
+
 from bitdoku.logic.candidates import CandidateGrid, Layout
 from bitdoku.logic.changes import Changes, digits_in
 from bitdoku.logic.step import Step, make_step, names, removals
@@ -30,6 +32,10 @@ CLAIMING = "Locked Candidates (Claiming)"
 def find_pointing(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
     """A box (region, window) whose candidates for a digit all lie in one row or column (or other unit). With
     ``changes`` (``bitdoku.logic.changes``), only the digits that left a cell of the box."""
+    steps = _compiled(cg, POINTING, 0, changes)
+    if steps is not None:
+        yield from steps
+        return
     for area in areas_and_lines(cg.layout)[0]:
         yield from _confined(cg, POINTING, area, changes)
 
@@ -37,8 +43,56 @@ def find_pointing(cg: CandidateGrid, changes: Changes | None = None) -> Iterator
 def find_claiming(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
     """A row or column (or diagonal) whose candidates for a digit all lie in one box (or other unit); with
     ``changes``, only the digits that left a cell of the line."""
+    steps = _compiled(cg, CLAIMING, 1, changes)
+    if steps is not None:
+        yield from steps
+        return
     for line in areas_and_lines(cg.layout)[1]:
         yield from _confined(cg, CLAIMING, line, changes)
+
+
+#: Whether classic grids (up to 32 digits) use the compiled search (``_locked_fast``); the Python one is its
+#: reference.
+COMPILED = True
+
+
+def _compiled(cg: CandidateGrid, technique: str, kind: int, changes: Changes | None) -> Iterator[Step] | None:
+    """The compiled search's steps (areas for ``kind`` 0, lines for 1), given ``changes`` only those the Python
+    finder looks at (a digit that left a cell of the unit); ``None`` where the Python search runs."""
+    if not (COMPILED and cg.n <= 32 and cg.geometry.is_classic):
+        return None
+    from bitdoku.logic._locked_fast import locked
+
+    order, units, targets, segments = _locked_tables(cg.layout, kind)
+    found = np.empty((256, 3), dtype=np.int64)
+    rows = locked(cg.mask_array(), order, units, targets, segments, found)
+    return None if rows < 0 else _compiled_steps(cg, technique, found[:rows].tolist(), changes)
+
+
+def _compiled_steps(cg: CandidateGrid, technique: str, rows: list[list[int]],
+                    changes: Changes | None) -> Iterator[Step]:
+    layout = cg.layout
+    for unit, d, s in rows:
+        if changes is not None and not digits_in(changes, layout.unit_bits[unit]) >> d & 1:
+            continue
+        target, cells = layout.segments[unit][s]
+        yield from _locked(cg, technique, d + 1, cells, unit, target)
+
+
+@cache
+def _locked_tables(layout: Layout, kind: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The compiled search's tables: the units searched (areas or lines), all units, and each unit's segments
+    as crossing units and bitsets of positions."""
+    units = np.array(layout.units, dtype=np.int32)
+    width = max(len(parts) for parts in layout.segments)
+    targets = np.full((len(layout.units), width), -1, dtype=np.int32)
+    segments = np.zeros((len(layout.units), width), dtype=np.uint64)
+    for u, parts in enumerate(layout.segments):
+        for s, (target, cells) in enumerate(parts):
+            targets[u, s] = target
+            segments[u, s] = sum(1 << layout.units[u].index(c) for c in cells)
+    order = np.array(areas_and_lines(layout)[kind], dtype=np.int32)
+    return order, units, targets, segments
 
 
 @cache
