@@ -45,6 +45,25 @@ X_CHAIN = "X-Chain"
 MAX_CHAIN_LINKS = 13
 
 
+#: The last state asked about and its strong links by (digit, first unit, last unit), replaced whole so that
+#: threads never pair one state with another's links: Skyscraper and 2-String Kite ask for the same ones.
+_last_links: tuple[CandidateGrid | None, dict[tuple[int, int, int], list[tuple[int, int, int]]]] = (None, {})
+
+
+def _line_links(cg: CandidateGrid, digit: int, units: range) -> list[tuple[int, int, int]]:
+    """``strong_links`` of the last state, kept per (digit, units) (the caller must not change the list)."""
+    global _last_links
+    state, known = _last_links
+    if state is not cg:
+        known = {}
+        _last_links = (cg, known)
+    key = (digit, units.start, units.stop)
+    links = known.get(key)
+    if links is None:
+        links = known[key] = strong_links(cg, digit, units)
+    return links
+
+
 def strong_links(cg: CandidateGrid, digit: int, units: range) -> list[tuple[int, int, int]]:
     """(cell, cell, unit) for each unit of ``units`` where ``digit`` has exactly two places (in the unit's order).
     Reads the state's digit bitsets (``CandidateGrid.digit_cells``): the ladder asks for every digit's links of
@@ -85,7 +104,7 @@ def find_skyscrapers(cg: CandidateGrid, changes: Changes | None = None) -> Itera
         if not digit_changed(changes, digit):
             continue
         for kind, cross in ((0, layout.col), (1, layout.row)):
-            links = strong_links(cg, digit, range(kind * n, (kind + 1) * n))
+            links = _line_links(cg, digit, range(kind * n, (kind + 1) * n))
             for i, (a1, a2, u1) in enumerate(links):
                 for b1, b2, u2 in links[i + 1 :]:
                     for base_a, roof_a in ((a1, a2), (a2, a1)):
@@ -111,8 +130,8 @@ def find_two_string_kites(cg: CandidateGrid, changes: Changes | None = None) -> 
     for digit in range(1, n + 1):
         if not digit_changed(changes, digit):
             continue
-        rows = strong_links(cg, digit, range(n))
-        cols = strong_links(cg, digit, range(n, 2 * n))
+        rows = _line_links(cg, digit, range(n))
+        cols = _line_links(cg, digit, range(n, 2 * n))
         for r1, r2, row_unit in rows:
             for c1, c2, col_unit in cols:
                 pattern = {r1, r2, c1, c2}
