@@ -160,6 +160,9 @@ def find_empty_rectangles(cg: CandidateGrid, changes: Changes | None = None) -> 
     only the digits that changed."""
     n = cg.n
     bands, stacks = box_lines(cg.shape, 0)
+    if COMPILED and n <= 32 and cg.geometry.is_classic:
+        yield from _compiled_empty_rectangles(cg, changes, bands, stacks)
+        return
     tables = digit_lines(cg)
     for digit in range(1, n + 1):
         if not digit_changed(changes, digit):
@@ -169,6 +172,31 @@ def find_empty_rectangles(cg: CandidateGrid, changes: Changes | None = None) -> 
             for stack, _ in stacks:
                 for row, col in _rectangle_lines(rows, band, stack):
                     yield from _empty_rectangle_steps(cg, digit, rows, cols, band, stack, row, col)
+
+
+def _compiled_empty_rectangles(cg: CandidateGrid, changes: Changes | None, bands: tuple, stacks: tuple,
+                               ) -> Iterator[Step]:
+    """The compiled search's empty rectangles (``_er_fast``), made steps as the Python finder makes them."""
+    from bitdoku.logic._er_fast import empty_rectangles
+
+    n = cg.n
+    digits = np.array([digit_changed(changes, d) for d in range(1, n + 1)], dtype=np.bool_)
+    found = np.empty((512, 9), dtype=np.int64)
+    band_masks = np.array([mask for mask, _ in bands], dtype=np.uint64)
+    stack_masks = np.array([mask for mask, _ in stacks], dtype=np.uint64)
+    rows = empty_rectangles(cg.mask_array(), n, band_masks, stack_masks, digits, found)
+    if rows < 0:  # more than the rows hold: the Python search
+        tables = digit_lines(cg)
+        for digit in range(1, n + 1):
+            if digits[digit - 1]:
+                rows_d, cols_d = tables[digit - 1]
+                for band, _ in bands:
+                    for stack, _ in stacks:
+                        for row, col in _rectangle_lines(rows_d, band, stack):
+                            yield from _empty_rectangle_steps(cg, digit, rows_d, cols_d, band, stack, row, col)
+        return
+    for d, band, stack, row, col, near, far, target, unit in found[:rows].tolist():
+        yield _empty_rectangle_step(cg, d + 1, band, stack, row, col, (near, far), target, unit)
 
 
 def _rectangle_lines(rows: tuple[int, ...], band: int, stack: int) -> Iterator[tuple[int, int]]:
@@ -312,7 +340,8 @@ def _colour_steps(cg: CandidateGrid, digit: int, colour: dict[int, int]) -> Iter
         yield make_step(COLOURING, cg, text, eliminations=gone, cells=cells)
 
 
-#: Whether classic grids use the compiled search (``_xchain_fast``); the Python one is its reference.
+#: Whether classic grids use the compiled searches (X-Chains: ``_xchain_fast``, Empty Rectangles: ``_er_fast``); the
+#: Python ones are their reference.
 COMPILED = True
 
 
