@@ -71,3 +71,39 @@ def test_the_compiled_x_chains_find_the_python_ones(monkeypatch):
                         assert ways[0] == ways[1]
                         found += len(ways[0])
     assert found > 200, found
+
+
+def test_the_compiled_skyscrapers_and_kites_find_the_python_ones(monkeypatch):
+    """The compiled searches give the Python finders' Skyscrapers and 2-String Kites (text, eliminations, cells,
+    units) in their order, on solve states whole and with one digit thinned, given the changed digits or not."""
+    import random
+
+    from bitdoku.data import sample_lines
+    from bitdoku.logic import explain, single_digit
+    from bitdoku.logic.candidates import CandidateGrid
+    from bitdoku.logic.changes import changes_between
+
+    rng = random.Random(41)
+    finders = (single_digit.find_skyscrapers, single_digit.find_two_string_kites)
+    found = [0, 0]
+    for line in sample_lines("top1465_sample.txt")[:6] + sample_lines("famous.txt")[:3]:
+        for index, step in enumerate(explain(line, guess=True)):
+            if index % 2:
+                continue
+            state = step.before
+            masks = list(state.masks)
+            digit = 1 << rng.randrange(9)
+            for cell in rng.sample(range(81), 25):
+                if masks[cell] & ~digit and masks[cell] & digit:
+                    masks[cell] &= ~digit
+            thinned = CandidateGrid(state.values, tuple(masks), state.shape)
+            for cg, changes in ((state, None), (thinned, None), (thinned, changes_between(state.masks, masks, 9))):
+                for i, finder in enumerate(finders):
+                    ways = []
+                    for compiled in (False, True):
+                        monkeypatch.setattr(single_digit, "COMPILED", compiled)
+                        steps = finder(cg) if changes is None else finder(cg, changes)
+                        ways.append([(s.text, s.eliminations, s.cells, s.units) for s in steps])
+                    assert ways[0] == ways[1]
+                    found[i] += len(ways[0])
+    assert min(found) > 50, found

@@ -99,6 +99,13 @@ def _eliminate_seen_by(cg: CandidateGrid, digit: int, a: int, b: int, pattern: s
 def find_skyscrapers(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
     """Skyscrapers on rows, then on columns, digits increasing. With ``changes`` (``bitdoku.logic.changes``),
     only the digits that changed: a digit's steps depend only on its own candidates."""
+    if COMPILED and cg.n <= 32 and cg.geometry.is_classic:
+        return _compiled_two_links(cg, changes, kite=False)
+    return _skyscrapers_python(cg, changes)
+
+
+def _skyscrapers_python(cg: CandidateGrid, changes: Changes | None) -> Iterator[Step]:
+    """``find_skyscrapers`` in Python, on any geometry (the compiled search's reference)."""
     n, layout = cg.n, cg.layout
     for digit in range(1, n + 1):
         if not digit_changed(changes, digit):
@@ -114,18 +121,66 @@ def find_skyscrapers(cg: CandidateGrid, changes: Changes | None = None) -> Itera
                             pattern = {a1, a2, b1, b2}
                             gone = _eliminate_seen_by(cg, digit, roof_a, roof_b, pattern)
                             if gone:
-                                text = (
-                                    f"{digit} has two places in {cg.layout.unit_name(u1)} and in "
-                                    f"{cg.layout.unit_name(u2)}, and {names([base_a, base_b], n)} share a "
-                                    f"{('column', 'row')[kind]}: {cell_name(roof_a, n)} or {cell_name(roof_b, n)} is "
-                                    f"{digit}, so remove {removals(gone, n)} (skyscraper)"
-                                )
-                                yield make_step(SKYSCRAPER, cg, text, eliminations=gone, cells=pattern, units=[u1, u2])
+                                yield _skyscraper_step(cg, digit, kind, u1, u2, pattern, (base_a, roof_a, base_b,
+                                                                                          roof_b), gone)
+
+
+def _skyscraper_step(cg: CandidateGrid, digit: int, kind: int, u1: int, u2: int, pattern: set[int],
+                     ends: tuple[int, int, int, int], gone: list[tuple[int, int]]) -> Step:
+    n = cg.n
+    base_a, roof_a, base_b, roof_b = ends
+    text = (
+        f"{digit} has two places in {cg.layout.unit_name(u1)} and in "
+        f"{cg.layout.unit_name(u2)}, and {names([base_a, base_b], n)} share a "
+        f"{('column', 'row')[kind]}: {cell_name(roof_a, n)} or {cell_name(roof_b, n)} is "
+        f"{digit}, so remove {removals(gone, n)} (skyscraper)"
+    )
+    return make_step(SKYSCRAPER, cg, text, eliminations=gone, cells=pattern, units=[u1, u2])
+
+
+def _compiled_two_links(cg: CandidateGrid, changes: Changes | None, kite: bool) -> Iterator[Step]:
+    """The compiled search's skyscrapers (or kites), made steps as the Python finders make them
+    (``_two_links_fast``)."""
+    from bitdoku.logic._two_links_fast import kites, skyscrapers
+
+    n = cg.n
+    digits = np.array([digit_changed(changes, d) for d in range(1, n + 1)], dtype=np.bool_)
+    found = np.empty((1024, 7), dtype=np.int64)
+    _units, _order, sees = _chain_tables(cg.shape)
+    if kite:
+        rows = kites(cg.mask_array(), n, _boxes(cg.shape), sees, digits, found)
+    else:
+        rows = skyscrapers(cg.mask_array(), n, sees, digits, found)
+    if rows < 0:  # more than the rows hold: the Python search
+        yield from (_kites_python if kite else _skyscrapers_python)(cg, changes)
+        return
+    for d, u1, u2, e0, e1, e2, e3 in found[:rows].tolist():
+        digit = d + 1
+        first, second = sorted((e0, e1)), sorted((e2, e3))
+        pattern = {first[0], first[1], second[0], second[1]}
+        gone = _eliminate_seen_by(cg, digit, e1, e3, pattern)
+        if kite:
+            yield _kite_step(cg, digit, u1, u2, pattern, (e0, e1, e2, e3), gone)
+        else:
+            yield _skyscraper_step(cg, digit, u1 // n, u1, u2, pattern, (e0, e1, e2, e3), gone)
+
+
+@cache
+def _boxes(shape: Shape) -> np.ndarray:
+    """The box of each cell (int32[N*N])."""
+    return np.array(layout_of(shape).box, dtype=np.int32)
 
 
 def find_two_string_kites(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
     """2-String Kites: a row link and a column link meeting in a box; with ``changes``, only the digits that
     changed."""
+    if COMPILED and cg.n <= 32 and cg.geometry.is_classic:
+        return _compiled_two_links(cg, changes, kite=True)
+    return _kites_python(cg, changes)
+
+
+def _kites_python(cg: CandidateGrid, changes: Changes | None) -> Iterator[Step]:
+    """``find_two_string_kites`` in Python, on any geometry (the compiled search's reference)."""
     n, layout = cg.n, cg.layout
     for digit in range(1, n + 1):
         if not digit_changed(changes, digit):
@@ -143,15 +198,21 @@ def find_two_string_kites(cg: CandidateGrid, changes: Changes | None = None) -> 
                             continue
                         gone = _eliminate_seen_by(cg, digit, far_r, far_c, pattern)
                         if gone:
-                            text = (
-                                f"{digit} has two places in {cg.layout.unit_name(row_unit)} and in "
-                                f"{cg.layout.unit_name(col_unit)}, joined in box {layout.box[near_r] + 1}: "
-                                f"{cell_name(far_r, n)} or {cell_name(far_c, n)} is {digit}, so remove "
-                                f"{removals(gone, n)} (2-string kite)"
-                            )
-                            yield make_step(
-                                KITE, cg, text, eliminations=gone, cells=pattern, units=[row_unit, col_unit]
-                            )
+                            yield _kite_step(cg, digit, row_unit, col_unit, pattern, (near_r, far_r, near_c, far_c),
+                                             gone)
+
+
+def _kite_step(cg: CandidateGrid, digit: int, row_unit: int, col_unit: int, pattern: set[int],
+               ends: tuple[int, int, int, int], gone: list[tuple[int, int]]) -> Step:
+    n, layout = cg.n, cg.layout
+    near_r, far_r, _near_c, far_c = ends
+    text = (
+        f"{digit} has two places in {cg.layout.unit_name(row_unit)} and in "
+        f"{cg.layout.unit_name(col_unit)}, joined in box {layout.box[near_r] + 1}: "
+        f"{cell_name(far_r, n)} or {cell_name(far_c, n)} is {digit}, so remove "
+        f"{removals(gone, n)} (2-string kite)"
+    )
+    return make_step(KITE, cg, text, eliminations=gone, cells=pattern, units=[row_unit, col_unit])
 
 
 def find_empty_rectangles(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
