@@ -3,10 +3,10 @@ the same rectangles and links, in the same order, as the Python finder, which st
 reference (``single_digit.COMPILED = False``).
 
 Inputs: the masks (uint64[N*N]), N, the bands' row masks and the stacks' column masks (uint64[B], uint64[S], in
-order), the digits to search (bool[N]). Each empty rectangle with a link is written as a row of ``found``: digit
-(0-based), band mask, stack mask, row, column, the strong link's cells (near, far), the target cell and the link's
-unit; digits increasing, then bands, stacks, the box's (row, column) pairs, the links in columns before those in
-rows, each in increasing order.
+order), the digits to search (a bitmask, bit d for digit d + 1). Each empty rectangle with a link is written as a
+row of ``found``: digit (0-based), band mask, stack mask, row, column, the strong link's cells (near, far), the
+target cell and the link's unit; digits increasing, then bands, stacks, the box's (row, column) pairs, the links in
+columns before those in rows, each in increasing order.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def empty_rectangles(masks, n, bands, stacks, digits, found):
     cols_of = np.empty(n, np.uint64)
     count = 0
     for d in range(n):
-        if not digits[d]:
+        if not (digits >> d) & 1:
             continue
         bit = one << np.uint64(d)
         for i in range(n):

@@ -56,7 +56,7 @@ def skyscrapers(masks, n, sees, digits, found):
     ends = np.empty(4, np.int64)
     count = 0
     for d in range(n):
-        if not digits[d]:
+        if not (digits >> d) & 1:
             continue
         bit = np.uint64(1) << np.uint64(d)
         for kind in range(2):
@@ -96,7 +96,7 @@ def kites(masks, n, box, sees, digits, found):
     ends = np.empty(4, np.int64)
     count = 0
     for d in range(n):
-        if not digits[d]:
+        if not (digits >> d) & 1:
             continue
         bit = np.uint64(1) << np.uint64(d)
         nrows = _line_links(masks, n, bit, 0, rows)

@@ -24,6 +24,7 @@ from functools import cache
 
 import numpy as np
 
+from bitdoku.logic._fish_fast import basic_fish as _search_fish
 from bitdoku.logic.candidates import CandidateGrid, layout_of
 from bitdoku.logic.changes import Changes
 from bitdoku.logic.step import Step, make_step, names, removals
@@ -184,10 +185,8 @@ COMPILED = True
 def _compiled_fish(cg: CandidateGrid, k: int, technique: str, changes: Changes | None) -> Iterator[Step] | None:
     """The compiled search's fish made steps, given ``changes`` only those the Python finder looks at (a base
     line where the digit changed); ``None`` when the search ran out of room (then the Python one runs)."""
-    from bitdoku.logic._fish_fast import basic_fish as search
-
     found = np.empty((256, 4), dtype=np.int64)
-    rows = search(cg.mask_array(), cg.n, k, found)
+    rows = _search_fish(cg.mask_array(), cg.n, k, found)
     if rows < 0:
         return None
     return _fish_steps(cg, found[:rows].tolist(), technique, changes)

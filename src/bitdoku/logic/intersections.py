@@ -21,6 +21,7 @@ from functools import cache
 
 import numpy as np
 
+from bitdoku.logic._locked_fast import locked
 from bitdoku.logic.candidates import CandidateGrid, Layout
 from bitdoku.logic.changes import Changes, digits_in
 from bitdoku.logic.step import Step, make_step, names, removals
@@ -61,8 +62,6 @@ def _compiled(cg: CandidateGrid, technique: str, kind: int, changes: Changes | N
     finder looks at (a digit that left a cell of the unit); ``None`` where the Python search runs."""
     if not (COMPILED and cg.n <= 32 and cg.geometry.is_classic):
         return None
-    from bitdoku.logic._locked_fast import locked
-
     order, units, targets, segments = _locked_tables(cg.layout, kind)
     found = np.empty((256, 3), dtype=np.int64)
     rows = locked(cg.mask_array(), order, units, targets, segments, found)

@@ -29,6 +29,9 @@ from functools import cache
 import numpy as np
 
 from bitdoku.errors import cell_name
+from bitdoku.logic._er_fast import empty_rectangles
+from bitdoku.logic._two_links_fast import kites, skyscrapers
+from bitdoku.logic._xchain_fast import x_chains
 from bitdoku.logic.candidates import CandidateGrid, layout_of
 from bitdoku.logic.changes import Changes, digit_changed
 from bitdoku.logic.fish import bits, box_lines, digit_lines
@@ -141,10 +144,8 @@ def _skyscraper_step(cg: CandidateGrid, digit: int, kind: int, u1: int, u2: int,
 def _compiled_two_links(cg: CandidateGrid, changes: Changes | None, kite: bool) -> Iterator[Step]:
     """The compiled search's skyscrapers (or kites), made steps as the Python finders make them
     (``_two_links_fast``)."""
-    from bitdoku.logic._two_links_fast import kites, skyscrapers
-
     n = cg.n
-    digits = np.array([digit_changed(changes, d) for d in range(1, n + 1)], dtype=np.bool_)
+    digits = _changed_digits(changes, n)
     found = np.empty((1024, 7), dtype=np.int64)
     _units, _order, sees = _chain_tables(cg.shape)
     if kite:
@@ -163,6 +164,13 @@ def _compiled_two_links(cg: CandidateGrid, changes: Changes | None, kite: bool) 
             yield _kite_step(cg, digit, u1, u2, pattern, (e0, e1, e2, e3), gone)
         else:
             yield _skyscraper_step(cg, digit, u1 // n, u1, u2, pattern, (e0, e1, e2, e3), gone)
+
+
+def _changed_digits(changes: Changes | None, n: int) -> int:
+    """The digits to search as a bitmask (bit d-1 for digit d): those that changed, or all."""
+    if changes is None:
+        return (1 << n) - 1
+    return sum(1 << d for d, lost in enumerate(changes.by_digit) if lost)
 
 
 @cache
@@ -238,10 +246,8 @@ def find_empty_rectangles(cg: CandidateGrid, changes: Changes | None = None) -> 
 def _compiled_empty_rectangles(cg: CandidateGrid, changes: Changes | None, bands: tuple, stacks: tuple,
                                ) -> Iterator[Step]:
     """The compiled search's empty rectangles (``_er_fast``), made steps as the Python finder makes them."""
-    from bitdoku.logic._er_fast import empty_rectangles
-
     n = cg.n
-    digits = np.array([digit_changed(changes, d) for d in range(1, n + 1)], dtype=np.bool_)
+    digits = _changed_digits(changes, n)
     found = np.empty((512, 9), dtype=np.int64)
     band_masks = np.array([mask for mask, _ in bands], dtype=np.uint64)
     stack_masks = np.array([mask for mask, _ in stacks], dtype=np.uint64)
@@ -249,7 +255,7 @@ def _compiled_empty_rectangles(cg: CandidateGrid, changes: Changes | None, bands
     if rows < 0:  # more than the rows hold: the Python search
         tables = digit_lines(cg)
         for digit in range(1, n + 1):
-            if digits[digit - 1]:
+            if digits >> (digit - 1) & 1:
                 rows_d, cols_d = tables[digit - 1]
                 for band, _ in bands:
                     for stack, _ in stacks:
@@ -420,8 +426,6 @@ def find_x_chains(cg: CandidateGrid, changes: Changes | None = None,
 
 def _x_chains_compiled(cg: CandidateGrid, changes: Changes | None, max_links: int) -> Iterator[Step]:
     """The compiled search's chains, each made a step as the Python finder makes it."""
-    from bitdoku.logic._xchain_fast import x_chains
-
     units, peer_order, sees = _chain_tables(cg.shape)
     masks = cg.mask_array()
     nn = len(masks)

@@ -15,6 +15,7 @@ from functools import cache
 
 import numpy as np
 
+from bitdoku.logic._subsets_fast import subsets as _search_subsets
 from bitdoku.logic.als import bits_of
 from bitdoku.logic.candidates import CandidateGrid, digits_of, layout_of
 from bitdoku.logic.changes import Changes, digits_in
@@ -120,10 +121,8 @@ def _compiles(cg: CandidateGrid) -> bool:
 def _compiled_rows(cg: CandidateGrid, k: int, hidden: bool) -> list[list[int]] | None:
     """The compiled search's sets of the whole state (unit, cell positions, digits), or ``None`` when there are
     more than it has room for (then the Python search runs)."""
-    from bitdoku.logic._subsets_fast import subsets as search
-
     found = np.empty((_FOUND_ROWS, 3), dtype=np.int64)
-    rows = search(cg.mask_array(), _unit_array(cg.shape), k, hidden, found)
+    rows = _search_subsets(cg.mask_array(), _unit_array(cg.shape), k, hidden, found)
     return None if rows < 0 else found[:rows].tolist()
 
 
