@@ -407,7 +407,8 @@ def _colour_steps(cg: CandidateGrid, digit: int, colour: dict[int, int]) -> Iter
         yield make_step(COLOURING, cg, text, eliminations=gone, cells=cells)
 
 
-#: Whether classic grids use the compiled searches (X-Chains: ``_xchain_fast``, Empty Rectangles: ``_er_fast``); the
+#: Whether classic grids (up to 32 digits) use the compiled searches (X-Chains: ``_xchain_fast``, Empty Rectangles:
+#: ``_er_fast``, Skyscrapers and Kites: ``_two_links_fast``); the
 #: Python ones are their reference.
 COMPILED = True
 
@@ -419,7 +420,7 @@ def find_x_chains(cg: CandidateGrid, changes: Changes | None = None,
     longest chain searched; a start's step is its shortest chain that removes something, so a smaller bound
     gives the same steps less those longer than the bound (SE's strong-link rules need at most 7 links).
     On classic grids the search is compiled (``_xchain_fast``, the same chains in the same order)."""
-    if COMPILED and cg.geometry.is_classic:
+    if COMPILED and cg.n <= 32 and cg.geometry.is_classic:
         return _x_chains_compiled(cg, changes, max_links)
     return _x_chains_python(cg, changes, max_links)
 

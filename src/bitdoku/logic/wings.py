@@ -32,7 +32,7 @@ W_WING = "W-Wing"
 def find_xy_wings(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
     """XY-Wings, pivots in row-major order. With ``changes`` (``bitdoku.logic.changes``), only the wings with a
     cell (pivot or pincer) that changed: the three cells are the pattern, the eliminations lie outside it."""
-    if COMPILED and cg.geometry.is_classic:
+    if COMPILED and cg.n <= 32 and cg.geometry.is_classic:
         return _compiled_wings(cg, changes, xyz=False)
     return _xy_wings_python(cg, changes)
 
@@ -61,7 +61,7 @@ def _xy_wings_python(cg: CandidateGrid, changes: Changes | None) -> Iterator[Ste
 
 def find_xyz_wings(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
     """XYZ-Wings, pivots in row-major order; with ``changes``, only the wings with a cell that changed."""
-    if COMPILED and cg.geometry.is_classic:
+    if COMPILED and cg.n <= 32 and cg.geometry.is_classic:
         return _compiled_wings(cg, changes, xyz=True)
     return _xyz_wings_python(cg, changes)
 
@@ -88,7 +88,8 @@ def _xyz_wings_python(cg: CandidateGrid, changes: Changes | None) -> Iterator[St
                 yield from _wing_step(cg, XYZ_WING, pivot, a, b, z, peer_bits[pivot] & peer_bits[a] & peer_bits[b])
 
 
-#: Whether classic grids use the compiled search (``_wings_fast``); the Python one is its reference.
+#: Whether classic grids (up to 32 digits: the "sees" table is N^4 bytes) use the compiled search (``_wings_fast``);
+#: the Python one is its reference.
 COMPILED = True
 
 
