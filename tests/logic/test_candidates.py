@@ -83,3 +83,24 @@ def test_layout_has_segments_for_every_shape():
         assert all(len(layout.segments[box]) == shape.box_rows + shape.box_cols for box in range(2 * n, 3 * n))
         assert len(layout.segments[0]) == n // shape.box_cols
         assert digits_of(0b1011) == [1, 2, 4]
+
+
+def test_digit_cells_and_the_layout_bitsets_match_the_plain_tables():
+    """The digit bitsets (packed by NumPy) hold exactly the cells a loop over the masks finds, up to the 64th
+    digit; the layout's unit and peer bitsets and sorted peers are its unit and peer tables."""
+    import random
+
+    rng = random.Random(5)
+    for shape in (Shape(2, 2), Shape(3, 3), Shape(4, 4), Shape(8, 8)):
+        n = shape.n
+        masks = tuple(rng.getrandbits(n) if rng.random() < 0.8 else 0 for _ in range(n * n))
+        masks = (*masks[:-1], 1 << (n - 1) | 1)  # the highest digit appears
+        values = bytes(0 if m else 1 for m in masks)
+        state = CandidateGrid(values, masks, shape)
+        expected = [sum(1 << c for c, m in enumerate(masks) if m >> d & 1) for d in range(n)]
+        assert list(state.digit_cells()) == expected
+        layout = state.layout
+        assert layout.unit_bits == tuple(sum(1 << c for c in unit) for unit in layout.units)
+        assert layout.peer_bits == tuple(sum(1 << p for p in peers) for peers in layout.peers)
+        assert layout.sorted_peers == tuple(tuple(sorted(peers)) for peers in layout.peers)
+        assert layout.units_sorted

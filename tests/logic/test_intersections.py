@@ -34,3 +34,37 @@ def test_pointing_on_a_hand_made_4x4():
     state = CandidateGrid.parse(marks)
     step = next(intersections.find_pointing(state))
     assert step.eliminations == ((2, 1), (3, 1)) and step.units == (0, 8)
+
+
+def test_the_compiled_locked_candidates_find_the_python_ones(monkeypatch):
+    """The compiled search gives the Python finders' pointing and claiming steps (text, eliminations, cells,
+    units) in their order, on solve states (whole and thinned, given the changes or not)."""
+    import random
+
+    from bitdoku.data import sample_lines
+    from bitdoku.logic import explain, intersections
+    from bitdoku.logic.candidates import CandidateGrid
+    from bitdoku.logic.changes import changes_between
+
+    rng = random.Random(31)
+    found = [0, 0]
+    for line in sample_lines("top1465_sample.txt")[:5] + sample_lines("famous.txt")[:3]:
+        for index, step in enumerate(explain(line, guess=True)):
+            if index % 2:
+                continue
+            state = step.before
+            masks = list(state.masks)
+            for cell in rng.sample(range(81), 12):
+                if masks[cell].bit_count() > 1:
+                    masks[cell] &= ~(1 << (masks[cell].bit_length() - 1))
+            thinned = CandidateGrid(state.values, tuple(masks), state.shape)
+            for cg, changes in ((state, None), (thinned, None), (thinned, changes_between(state.masks, masks, 9))):
+                for i, finder in enumerate((intersections.find_pointing, intersections.find_claiming)):
+                    ways = []
+                    for compiled in (False, True):
+                        monkeypatch.setattr(intersections, "COMPILED", compiled)
+                        steps = finder(cg) if changes is None else finder(cg, changes)
+                        ways.append([(s.text, s.eliminations, s.cells, s.units) for s in steps])
+                    assert ways[0] == ways[1]
+                    found[i] += len(ways[0])
+    assert all(found), found

@@ -32,3 +32,78 @@ def test_turbot_fish_is_found_as_the_3_link_x_chain():
     assert chain == "r3c5=r7c5-r7c3=r9c1" and chain.count("=") == 2 and chain.count("-") == 1
     assert next(single_digit.find_skyscrapers(step.before), None) is None
     assert next(single_digit.find_two_string_kites(step.before), None) is None
+
+
+def test_the_compiled_x_chains_find_the_python_ones(monkeypatch):
+    """The compiled X-Chain search gives the Python search's steps (text, eliminations, cells) in its order, on
+    the states of solves and the same states with random candidates removed, for the bounds SE's rules use
+    (3, 5, 7 links) and the longest, with and without the changed digits given, and finds many chains."""
+    import random
+
+    from bitdoku.data import sample_lines
+    from bitdoku.logic import explain, single_digit
+    from bitdoku.logic.candidates import CandidateGrid
+    from bitdoku.logic.changes import Changes
+
+    rng = random.Random(17)
+    found = 0
+    for line in sample_lines("top1465_sample.txt")[:6]:
+        for index, step in enumerate(explain(line, guess=True)):
+            if index % 3:
+                continue
+            state = step.before
+            masks = list(state.masks)
+            for _ in range(6):  # fewer candidates: more strong links, so more chains
+                cell = rng.randrange(81)
+                if masks[cell].bit_count() > 2:
+                    masks[cell] &= ~(masks[cell] & -masks[cell])
+            thinned = CandidateGrid(state.values, tuple(masks), state.shape)
+            for cg in (state, thinned):
+                for links in (3, 5, 7, single_digit.MAX_CHAIN_LINKS):
+                    digits = rng.getrandbits(9)
+                    changes = Changes(1, tuple(digits >> d & 1 for d in range(9)))
+                    for given in (None, changes):
+                        ways = []
+                        for compiled in (False, True):
+                            monkeypatch.setattr(single_digit, "COMPILED", compiled)
+                            steps = single_digit.find_x_chains(cg, given, links)
+                            ways.append([(s.text, s.eliminations, s.cells) for s in steps])
+                        assert ways[0] == ways[1]
+                        found += len(ways[0])
+    assert found > 200, found
+
+
+def test_the_compiled_skyscrapers_and_kites_find_the_python_ones(monkeypatch):
+    """The compiled searches give the Python finders' Skyscrapers and 2-String Kites (text, eliminations, cells,
+    units) in their order, on solve states whole and with one digit thinned, given the changed digits or not."""
+    import random
+
+    from bitdoku.data import sample_lines
+    from bitdoku.logic import explain, single_digit
+    from bitdoku.logic.candidates import CandidateGrid
+    from bitdoku.logic.changes import changes_between
+
+    rng = random.Random(41)
+    finders = (single_digit.find_skyscrapers, single_digit.find_two_string_kites)
+    found = [0, 0]
+    for line in sample_lines("top1465_sample.txt")[:6] + sample_lines("famous.txt")[:3]:
+        for index, step in enumerate(explain(line, guess=True)):
+            if index % 2:
+                continue
+            state = step.before
+            masks = list(state.masks)
+            digit = 1 << rng.randrange(9)
+            for cell in rng.sample(range(81), 25):
+                if masks[cell] & ~digit and masks[cell] & digit:
+                    masks[cell] &= ~digit
+            thinned = CandidateGrid(state.values, tuple(masks), state.shape)
+            for cg, changes in ((state, None), (thinned, None), (thinned, changes_between(state.masks, masks, 9))):
+                for i, finder in enumerate(finders):
+                    ways = []
+                    for compiled in (False, True):
+                        monkeypatch.setattr(single_digit, "COMPILED", compiled)
+                        steps = finder(cg) if changes is None else finder(cg, changes)
+                        ways.append([(s.text, s.eliminations, s.cells, s.units) for s in steps])
+                    assert ways[0] == ways[1]
+                    found[i] += len(ways[0])
+    assert min(found) > 50, found

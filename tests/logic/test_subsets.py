@@ -38,3 +38,60 @@ def test_hidden_pair_is_the_mirror_of_the_naked_pair():
     marks = "12.." "12.." "1234" "1234" + "1234" * 12
     steps = list(subsets.find_hidden_pairs(CandidateGrid.parse(marks)))
     assert any(s.units == (0,) and s.eliminations == ((2, 1), (2, 2), (3, 1), (3, 2)) for s in steps)
+
+
+def test_groups_with_a_required_item_are_the_filtered_groups_in_order():
+    """``_union_groups_with`` gives exactly the groups of ``_union_groups`` holding a required key, in order."""
+    import random
+
+    from bitdoku.logic.subsets import _union_groups, _union_groups_with
+
+    rng = random.Random(7)
+    seen = 0
+    for _ in range(400):
+        k = rng.choice((2, 3, 4))
+        digits = list(range(k + 2))
+        masks = [sum(1 << d for d in rng.sample(digits, rng.randint(1, k))) for _ in range(rng.randrange(2, 9))]
+        items = list(enumerate(masks))
+        required = {key for key, _ in items if rng.random() < 0.3}
+        whole = [(keys, union) for keys, union in _union_groups(items, k) if required & set(keys)]
+        assert list(_union_groups_with(items, k, required)) == whole
+        seen += len(whole)
+    assert seen > 50
+
+
+def test_the_compiled_subsets_find_the_python_ones(monkeypatch):
+    """The compiled subset search gives the Python finders' steps (text, eliminations, cells) in their order,
+    naked and hidden, pairs to quads, on the states of solves and the same states with candidates removed, on the
+    whole state and given random changes (the ladder memo's calls), and finds sets of every kind."""
+    import random
+
+    from bitdoku.data import sample_lines
+    from bitdoku.logic import explain, subsets
+    from bitdoku.logic.candidates import CandidateGrid
+    from bitdoku.logic.changes import changes_between
+
+    rng = random.Random(23)
+    finders = [subsets.naked_subsets(k) for k in (2, 3, 4)] + [subsets.hidden_subsets(k) for k in (2, 3, 4)]
+    found = [0] * len(finders)
+    for line in sample_lines("top1465_sample.txt")[:6] + sample_lines("famous.txt")[:3]:
+        for index, step in enumerate(explain(line, guess=True)):
+            if index % 2:
+                continue
+            state = step.before
+            masks = list(state.masks)
+            for _ in range(5):
+                cell = rng.randrange(81)
+                if masks[cell].bit_count() > 2:
+                    masks[cell] &= ~(masks[cell] & -masks[cell])
+            thinned = CandidateGrid(state.values, tuple(masks), state.shape)
+            for cg, changes in ((state, None), (thinned, None), (thinned, changes_between(state.masks, masks, 9))):
+                for i, finder in enumerate(finders):
+                    ways = []
+                    for compiled in (False, True):
+                        monkeypatch.setattr(subsets, "COMPILED", compiled)
+                        steps = finder(cg) if changes is None else finder(cg, changes)
+                        ways.append([(s.text, s.eliminations, s.cells) for s in steps])
+                    assert ways[0] == ways[1]
+                    found[i] += len(ways[0])
+    assert all(found), found

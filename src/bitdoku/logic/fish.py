@@ -22,6 +22,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from functools import cache
 
+import numpy as np
+
+from bitdoku.logic._fish_fast import basic_fish as _search_fish
 from bitdoku.logic.candidates import CandidateGrid, layout_of
 from bitdoku.logic.changes import Changes
 from bitdoku.logic.step import Step, make_step, names, removals
@@ -43,6 +46,10 @@ def digit_lines(cg: CandidateGrid) -> tuple[tuple[tuple[int, ...], tuple[int, ..
     if state is cg:
         return table
     n, masks = cg.n, cg.masks
+    if n <= _NUMPY_LINES:
+        table = _digit_lines_numpy(masks, n)
+        _last[0] = (cg, table)
+        return table
     rows = [[0] * n for _ in range(n)]
     cols = [[0] * n for _ in range(n)]
     for cell, mask in enumerate(masks):
@@ -58,6 +65,20 @@ def digit_lines(cg: CandidateGrid) -> tuple[tuple[tuple[int, ...], tuple[int, ..
     table = tuple((tuple(rows[d]), tuple(cols[d])) for d in range(n))
     _last[0] = (cg, table)
     return table
+
+
+#: Up to this many digits the line masks fit NumPy's int64 and ``digit_lines`` builds them there.
+_NUMPY_LINES = 62
+
+
+def _digit_lines_numpy(masks: tuple[int, ...], n: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """``digit_lines`` in NumPy: the masks spread into a (digit, row, column) array of bits, each row (column)
+    weighed by the powers of two; 3x faster than the loop over the candidates, and fish read it every pass."""
+    spread = np.array(masks, dtype=np.int64)[None, :] >> np.arange(n, dtype=np.int64)[:, None]
+    cube = (spread & 1).reshape(n, n, n)
+    weights = np.int64(1) << np.arange(n, dtype=np.int64)
+    rows, cols = (cube @ weights).tolist(), (cube.transpose(0, 2, 1) @ weights).tolist()
+    return tuple((tuple(rows[d]), tuple(cols[d])) for d in range(n))
 
 
 def _cell(kind: int, line: int, pos: int, n: int) -> int:
@@ -84,6 +105,10 @@ def basic_fish(k: int) -> Callable[..., Iterator[Step]]:
 
     def find(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
         n = cg.n
+        steps = _compiled_fish(cg, k, technique, changes) if COMPILED and n <= 32 and cg.geometry.is_classic else None
+        if steps is not None:
+            yield from steps
+            return
         for digit in range(1, n + 1):
             lost = -1 if changes is None else changes.by_digit[digit - 1]
             if not lost:
@@ -113,9 +138,7 @@ def _fish(cg: CandidateGrid, digit: int, k: int, base_kind: int, technique: str,
           touched: int = -1) -> Iterator[Step]:
     """Fish with base lines of one kind (0 rows, 1 columns); cover lines are the other kind. Only those with a
     base line in the bitset ``touched`` (the lines where the digit changed, ``bitdoku.logic.changes``)."""
-    n = cg.n
-    lines = digit_lines(cg)[digit - 1]
-    base_masks, cover_masks = lines[base_kind], lines[1 - base_kind]
+    base_masks = digit_lines(cg)[digit - 1][base_kind]
     items = [(line, mask) for line, mask in enumerate(base_masks) if 2 <= mask.bit_count() <= k]
     if len(items) < k or not any(touched >> line & 1 for line, _ in items):
         return
@@ -123,21 +146,60 @@ def _fish(cg: CandidateGrid, digit: int, k: int, base_kind: int, technique: str,
         base_set = sum(1 << b for b in bases)
         if not base_set & touched:
             continue
-        covers = bits(union)
-        gone = [
-            (_cell(1 - base_kind, cover, pos, n), digit)
-            for cover in covers
-            for pos in bits(cover_masks[cover] & ~base_set)
-        ]
-        if gone:
-            cover_base, base_base = (1 - base_kind) * n, base_kind * n
-            text = (
-                f"in {KINDS[base_kind]} {_numbers(bases)}, {digit} fits only in {KINDS[1 - base_kind]} "
-                f"{_numbers(covers)}, so remove {removals(gone, n)} ({technique})"
-            )
-            pattern = [_cell(base_kind, b, pos, n) for b in bases for pos in bits(base_masks[b])]
-            units = [*(base_base + b for b in bases), *(cover_base + c for c in covers)]
-            yield make_step(technique, cg, text, eliminations=gone, cells=pattern, units=units)
+        step = _fish_step(cg, digit, base_kind, technique, bases, union)
+        if step is not None:
+            yield step
+
+
+def _fish_step(cg: CandidateGrid, digit: int, base_kind: int, technique: str, bases: list[int],
+               union: int) -> Step | None:
+    """The step of the fish on ``bases`` (lines of ``base_kind``) covered by the lines of ``union``, or ``None``
+    when it removes nothing."""
+    n = cg.n
+    lines = digit_lines(cg)[digit - 1]
+    base_masks, cover_masks = lines[base_kind], lines[1 - base_kind]
+    base_set = sum(1 << b for b in bases)
+    covers = bits(union)
+    gone = [
+        (_cell(1 - base_kind, cover, pos, n), digit)
+        for cover in covers
+        for pos in bits(cover_masks[cover] & ~base_set)
+    ]
+    if not gone:
+        return None
+    cover_base, base_base = (1 - base_kind) * n, base_kind * n
+    text = (
+        f"in {KINDS[base_kind]} {_numbers(bases)}, {digit} fits only in {KINDS[1 - base_kind]} "
+        f"{_numbers(covers)}, so remove {removals(gone, n)} ({technique})"
+    )
+    pattern = [_cell(base_kind, b, pos, n) for b in bases for pos in bits(base_masks[b])]
+    units = [*(base_base + b for b in bases), *(cover_base + c for c in covers)]
+    return make_step(technique, cg, text, eliminations=gone, cells=pattern, units=units)
+
+
+#: Whether classic grids (up to 32 digits) use the compiled basic fish search (``_fish_fast``); the Python one is
+#: its reference.
+COMPILED = True
+
+
+def _compiled_fish(cg: CandidateGrid, k: int, technique: str, changes: Changes | None) -> Iterator[Step] | None:
+    """The compiled search's fish made steps, given ``changes`` only those the Python finder looks at (a base
+    line where the digit changed); ``None`` when the search ran out of room (then the Python one runs)."""
+    found = np.empty((256, 4), dtype=np.int64)
+    rows = _search_fish(cg.mask_array(), cg.n, k, found)
+    if rows < 0:
+        return None
+    return _fish_steps(cg, found[:rows].tolist(), technique, changes)
+
+
+def _fish_steps(cg: CandidateGrid, rows: list[list[int]], technique: str,
+                changes: Changes | None) -> Iterator[Step]:
+    for digit, base_kind, bases, union in rows:
+        if changes is not None and not bases & _lines_of(changes.by_digit[digit], base_kind, cg.n):
+            continue
+        step = _fish_step(cg, digit + 1, base_kind, technique, bits(bases), union)
+        if step is not None:
+            yield step
 
 
 def _numbers(lines: list[int]) -> str:

@@ -19,7 +19,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cache
 
-from bitdoku.logic.als import unit_bits
+import numpy as np
+
+from bitdoku.logic._locked_fast import locked
 from bitdoku.logic.candidates import CandidateGrid, Layout
 from bitdoku.logic.changes import Changes, digits_in
 from bitdoku.logic.step import Step, make_step, names, removals
@@ -31,6 +33,10 @@ CLAIMING = "Locked Candidates (Claiming)"
 def find_pointing(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
     """A box (region, window) whose candidates for a digit all lie in one row or column (or other unit). With
     ``changes`` (``bitdoku.logic.changes``), only the digits that left a cell of the box."""
+    steps = _compiled(cg, POINTING, 0, changes)
+    if steps is not None:
+        yield from steps
+        return
     for area in areas_and_lines(cg.layout)[0]:
         yield from _confined(cg, POINTING, area, changes)
 
@@ -38,8 +44,54 @@ def find_pointing(cg: CandidateGrid, changes: Changes | None = None) -> Iterator
 def find_claiming(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
     """A row or column (or diagonal) whose candidates for a digit all lie in one box (or other unit); with
     ``changes``, only the digits that left a cell of the line."""
+    steps = _compiled(cg, CLAIMING, 1, changes)
+    if steps is not None:
+        yield from steps
+        return
     for line in areas_and_lines(cg.layout)[1]:
         yield from _confined(cg, CLAIMING, line, changes)
+
+
+#: Whether classic grids (up to 32 digits) use the compiled search (``_locked_fast``); the Python one is its
+#: reference.
+COMPILED = True
+
+
+def _compiled(cg: CandidateGrid, technique: str, kind: int, changes: Changes | None) -> Iterator[Step] | None:
+    """The compiled search's steps (areas for ``kind`` 0, lines for 1), given ``changes`` only those the Python
+    finder looks at (a digit that left a cell of the unit); ``None`` where the Python search runs."""
+    if not (COMPILED and cg.n <= 32 and cg.geometry.is_classic):
+        return None
+    order, units, targets, segments = _locked_tables(cg.layout, kind)
+    found = np.empty((256, 3), dtype=np.int64)
+    rows = locked(cg.mask_array(), order, units, targets, segments, found)
+    return None if rows < 0 else _compiled_steps(cg, technique, found[:rows].tolist(), changes)
+
+
+def _compiled_steps(cg: CandidateGrid, technique: str, rows: list[list[int]],
+                    changes: Changes | None) -> Iterator[Step]:
+    layout = cg.layout
+    for unit, d, s in rows:
+        if changes is not None and not digits_in(changes, layout.unit_bits[unit]) >> d & 1:
+            continue
+        target, cells = layout.segments[unit][s]
+        yield from _locked(cg, technique, d + 1, cells, unit, target)
+
+
+@cache
+def _locked_tables(layout: Layout, kind: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The compiled search's tables: the units searched (areas or lines), all units, and each unit's segments
+    as crossing units and bitsets of positions."""
+    units = np.array(layout.units, dtype=np.int32)
+    width = max(len(parts) for parts in layout.segments)
+    targets = np.full((len(layout.units), width), -1, dtype=np.int32)
+    segments = np.zeros((len(layout.units), width), dtype=np.uint64)
+    for u, parts in enumerate(layout.segments):
+        for s, (target, cells) in enumerate(parts):
+            targets[u, s] = target
+            segments[u, s] = sum(1 << layout.units[u].index(c) for c in cells)
+    order = np.array(areas_and_lines(layout)[kind], dtype=np.int32)
+    return order, units, targets, segments
 
 
 @cache
@@ -73,40 +125,33 @@ def _up(r: int, c: int) -> int:
 
 def _confined(cg: CandidateGrid, technique: str, unit: int, changes: Changes | None = None) -> Iterator[Step]:
     """Digits of ``unit`` whose places all lie in one of its segments (its overlaps with crossing units),
-    digits increasing; a box's rows come before its columns. Works on masks: a digit is confined to a segment
-    when it is in the segment's union and not in the rest of the unit. With ``changes``, only the digits that
-    left a cell of ``unit`` (the pattern is the digit's places in the unit)."""
-    touched = -1 if changes is None else digits_in(changes, unit_bits(cg.shape)[unit])
+    digits increasing; a box's rows come before its columns. Works on bitsets: a digit's places in the unit are
+    its cells (``CandidateGrid.digit_cells``) in the unit's, confined to a segment when none lies outside it.
+    With ``changes``, only the digits that left a cell of ``unit`` (the pattern is the digit's places in the
+    unit)."""
+    layout = cg.layout
+    unit_cells = layout.unit_bits[unit]
+    touched = -1 if changes is None else digits_in(changes, unit_cells)
     if not touched:
         return
-    masks = cg.masks
-    parts = _segments_and_rests(cg.layout, unit)
-    confined = [_union(masks, cells) & ~_union(masks, rest) for _, cells, rest in parts]
-    digits = 0
-    for bits in confined:
-        digits |= bits
-    digits &= touched
-    while digits:
-        bit = digits & -digits
-        digits ^= bit
-        for i, (target, cells, _rest) in enumerate(parts):
-            if confined[i] & bit and sum(1 for c in cells if masks[c] & bit) >= 2:
-                yield from _locked(cg, technique, bit.bit_length(), cells, unit, target)
+    by_digit = cg.digit_cells()
+    parts = _segment_bits(layout, unit)
+    for d in range(cg.n):
+        if not touched >> d & 1:
+            continue
+        places = by_digit[d] & unit_cells
+        if not places & (places - 1):  # fewer than two places
+            continue
+        for target, cells, segment in parts:
+            if not places & ~segment:
+                yield from _locked(cg, technique, d + 1, cells, unit, target)
 
 
 @cache
-def _segments_and_rests(layout: Layout, unit: int) -> tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]:
-    """The unit's segments (``Layout.segments``: the crossing unit and the cells shared) each with the rest of
-    the unit's cells: a pure function of the layout, built once instead of at every call of ``_confined``."""
-    whole = layout.units[unit]
-    return tuple((target, cells, tuple(c for c in whole if c not in cells)) for target, cells in layout.segments[unit])
-
-
-def _union(masks: tuple[int, ...], cells: tuple[int, ...]) -> int:
-    union = 0
-    for cell in cells:
-        union |= masks[cell]
-    return union
+def _segment_bits(layout: Layout, unit: int) -> tuple[tuple[int, tuple[int, ...], int], ...]:
+    """The unit's segments (``Layout.segments``: the crossing unit and the cells shared), each with its cells as
+    a bitset: a pure function of the layout, built once."""
+    return tuple((target, cells, sum(1 << c for c in cells)) for target, cells in layout.segments[unit])
 
 
 def _locked(cg: CandidateGrid, technique: str, digit: int, cells: tuple[int, ...], inside: int, target: int):

@@ -355,26 +355,16 @@ def _geometry(shape: Shape) -> _Geometry:
     return _Geometry(bits, tuple(lines_of_box), boxes_of_line)
 
 
-#: Per-thread memos of the last state's digit bitsets and X-Chain steps, so that the rules of one ladder pass
+#: Per-thread memo of the last state's X-Chain steps, so that the rules of one ladder pass
 #: share them (keyed by the state object itself, which the memo keeps alive; per thread, as the web server rates
 #: in threads).
 _MEMO = threading.local()
 
 
-def _digit_cells(cg: CandidateGrid) -> list[int]:
-    """For each digit d (index d-1), the cells where it is a candidate, as a bitset; computed once per state
-    object (the direct rules of one ladder pass share it)."""
-    memo = getattr(_MEMO, "digits", None)
-    if memo is not None and memo[0] is cg:
-        return memo[1]
-    found = [0] * cg.n
-    for cell, mask in enumerate(cg.masks):
-        while mask:
-            low = mask & -mask
-            found[low.bit_length() - 1] |= 1 << cell
-            mask ^= low
-    _MEMO.digits = (cg, found)
-    return found
+def _digit_cells(cg: CandidateGrid) -> tuple[int, ...]:
+    """For each digit d (index d-1), the cells where it is a candidate, as a bitset (kept with the state, which
+    the direct rules and the ladder's other rungs share)."""
+    return cg.digit_cells()
 
 
 def _cells(bits: int) -> list[int]:
@@ -598,8 +588,8 @@ SE_LADDER: tuple[SeRung, ...] = (
     SeRung(single_digit.KITE, single_digit.find_two_string_kites, 4.1, incremental=True),
     SeRung(TURBOT_FISH, _chains_up_to(4), 4.2, incremental=True),
     SeRung(single_digit.EMPTY_RECTANGLE, single_digit.find_empty_rectangles, 4.3, incremental=True),
-    SeRung(wings.XY_WING, wings.find_xy_wings, 4.2),
-    SeRung(wings.XYZ_WING, wings.find_xyz_wings, 4.4),
+    SeRung(wings.XY_WING, wings.find_xy_wings, 4.2, incremental=True),
+    SeRung(wings.XYZ_WING, wings.find_xyz_wings, 4.4, incremental=True),
     # SE's "Unique Rectangles and Loops" producer (its hints sorted by difficulty; each step rates itself):
     SeRung(uniqueness.UNIQUE_RECTANGLE_1, uniqueness.find_unique_rectangles_type_1, 4.5, group="uniqueness"),
     SeRung(uniqueness.UNIQUE_RECTANGLE_2, uniqueness.find_unique_rectangles_type_2, 4.5, group="uniqueness"),

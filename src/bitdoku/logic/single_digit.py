@@ -24,12 +24,19 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator
+from functools import cache
+
+import numpy as np
 
 from bitdoku.errors import cell_name
-from bitdoku.logic.candidates import CandidateGrid
+from bitdoku.logic._er_fast import empty_rectangles
+from bitdoku.logic._two_links_fast import kites, skyscrapers
+from bitdoku.logic._xchain_fast import x_chains
+from bitdoku.logic.candidates import CandidateGrid, layout_of
 from bitdoku.logic.changes import Changes, digit_changed
 from bitdoku.logic.fish import bits, box_lines, digit_lines
 from bitdoku.logic.step import Step, make_step, names, removals
+from bitdoku.shape import Shape
 
 SKYSCRAPER = "Skyscraper"
 KITE = "2-String Kite"
@@ -41,32 +48,73 @@ X_CHAIN = "X-Chain"
 MAX_CHAIN_LINKS = 13
 
 
+#: The last state asked about and its strong links by (digit, first unit, last unit), replaced whole so that
+#: threads never pair one state with another's links: Skyscraper and 2-String Kite ask for the same ones.
+_last_links: tuple[CandidateGrid | None, dict[tuple[int, int, int], list[tuple[int, int, int]]]] = (None, {})
+
+
+def _line_links(cg: CandidateGrid, digit: int, units: range) -> list[tuple[int, int, int]]:
+    """``strong_links`` of the last state, kept per (digit, units) (the caller must not change the list)."""
+    global _last_links
+    state, known = _last_links
+    if state is not cg:
+        known = {}
+        _last_links = (cg, known)
+    key = (digit, units.start, units.stop)
+    links = known.get(key)
+    if links is None:
+        links = known[key] = strong_links(cg, digit, units)
+    return links
+
+
 def strong_links(cg: CandidateGrid, digit: int, units: range) -> list[tuple[int, int, int]]:
-    """(cell, cell, unit) for each unit of ``units`` where ``digit`` has exactly two places."""
+    """(cell, cell, unit) for each unit of ``units`` where ``digit`` has exactly two places (in the unit's order).
+    Reads the state's digit bitsets (``CandidateGrid.digit_cells``): the ladder asks for every digit's links of
+    each state, and a unit's places are one AND away."""
+    layout = cg.layout
+    spots, unit_bits = cg.digit_cells()[digit - 1], layout.unit_bits
     links = []
     for unit in units:
-        cells = cg.cells_with(unit, digit)
-        if len(cells) == 2:
-            links.append((cells[0], cells[1], unit))
+        places = spots & unit_bits[unit]
+        rest = places & (places - 1)
+        if rest and not rest & (rest - 1):  # two places
+            a, b = (places & -places).bit_length() - 1, rest.bit_length() - 1
+            if not layout.units_sorted and layout.units[unit].index(a) > layout.units[unit].index(b):
+                a, b = b, a
+            links.append((a, b, unit))
     return links
 
 
 def _eliminate_seen_by(cg: CandidateGrid, digit: int, a: int, b: int, pattern: set[int]) -> list[tuple[int, int]]:
     """The candidates of ``digit`` in cells that see both a and b, outside the pattern."""
-    bit = 1 << (digit - 1)
-    masks = cg.masks
-    return [(c, digit) for c in sorted(cg.layout.common_peers((a, b))) if masks[c] & bit and c not in pattern]
+    peer_bits = cg.layout.peer_bits
+    seen = peer_bits[a] & peer_bits[b] & cg.digit_cells()[digit - 1]
+    for c in pattern:
+        seen &= ~(1 << c)
+    gone = []
+    while seen:  # increasing cells
+        low = seen & -seen
+        gone.append((low.bit_length() - 1, digit))
+        seen ^= low
+    return gone
 
 
 def find_skyscrapers(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
     """Skyscrapers on rows, then on columns, digits increasing. With ``changes`` (``bitdoku.logic.changes``),
     only the digits that changed: a digit's steps depend only on its own candidates."""
+    if COMPILED and cg.n <= 32 and cg.geometry.is_classic:
+        return _compiled_two_links(cg, changes, kite=False)
+    return _skyscrapers_python(cg, changes)
+
+
+def _skyscrapers_python(cg: CandidateGrid, changes: Changes | None) -> Iterator[Step]:
+    """``find_skyscrapers`` in Python, on any geometry (the compiled search's reference)."""
     n, layout = cg.n, cg.layout
     for digit in range(1, n + 1):
         if not digit_changed(changes, digit):
             continue
         for kind, cross in ((0, layout.col), (1, layout.row)):
-            links = strong_links(cg, digit, range(kind * n, (kind + 1) * n))
+            links = _line_links(cg, digit, range(kind * n, (kind + 1) * n))
             for i, (a1, a2, u1) in enumerate(links):
                 for b1, b2, u2 in links[i + 1 :]:
                     for base_a, roof_a in ((a1, a2), (a2, a1)):
@@ -76,24 +124,77 @@ def find_skyscrapers(cg: CandidateGrid, changes: Changes | None = None) -> Itera
                             pattern = {a1, a2, b1, b2}
                             gone = _eliminate_seen_by(cg, digit, roof_a, roof_b, pattern)
                             if gone:
-                                text = (
-                                    f"{digit} has two places in {cg.layout.unit_name(u1)} and in "
-                                    f"{cg.layout.unit_name(u2)}, and {names([base_a, base_b], n)} share a "
-                                    f"{('column', 'row')[kind]}: {cell_name(roof_a, n)} or {cell_name(roof_b, n)} is "
-                                    f"{digit}, so remove {removals(gone, n)} (skyscraper)"
-                                )
-                                yield make_step(SKYSCRAPER, cg, text, eliminations=gone, cells=pattern, units=[u1, u2])
+                                yield _skyscraper_step(cg, digit, kind, u1, u2, pattern, (base_a, roof_a, base_b,
+                                                                                          roof_b), gone)
+
+
+def _skyscraper_step(cg: CandidateGrid, digit: int, kind: int, u1: int, u2: int, pattern: set[int],
+                     ends: tuple[int, int, int, int], gone: list[tuple[int, int]]) -> Step:
+    n = cg.n
+    base_a, roof_a, base_b, roof_b = ends
+    text = (
+        f"{digit} has two places in {cg.layout.unit_name(u1)} and in "
+        f"{cg.layout.unit_name(u2)}, and {names([base_a, base_b], n)} share a "
+        f"{('column', 'row')[kind]}: {cell_name(roof_a, n)} or {cell_name(roof_b, n)} is "
+        f"{digit}, so remove {removals(gone, n)} (skyscraper)"
+    )
+    return make_step(SKYSCRAPER, cg, text, eliminations=gone, cells=pattern, units=[u1, u2])
+
+
+def _compiled_two_links(cg: CandidateGrid, changes: Changes | None, kite: bool) -> Iterator[Step]:
+    """The compiled search's skyscrapers (or kites), made steps as the Python finders make them
+    (``_two_links_fast``)."""
+    n = cg.n
+    digits = _changed_digits(changes, n)
+    found = np.empty((1024, 7), dtype=np.int64)
+    _units, _order, sees = _chain_tables(cg.shape)
+    if kite:
+        rows = kites(cg.mask_array(), n, _boxes(cg.shape), sees, digits, found)
+    else:
+        rows = skyscrapers(cg.mask_array(), n, sees, digits, found)
+    if rows < 0:  # more than the rows hold: the Python search
+        yield from (_kites_python if kite else _skyscrapers_python)(cg, changes)
+        return
+    for d, u1, u2, e0, e1, e2, e3 in found[:rows].tolist():
+        digit = d + 1
+        first, second = sorted((e0, e1)), sorted((e2, e3))
+        pattern = {first[0], first[1], second[0], second[1]}
+        gone = _eliminate_seen_by(cg, digit, e1, e3, pattern)
+        if kite:
+            yield _kite_step(cg, digit, u1, u2, pattern, (e0, e1, e2, e3), gone)
+        else:
+            yield _skyscraper_step(cg, digit, u1 // n, u1, u2, pattern, (e0, e1, e2, e3), gone)
+
+
+def _changed_digits(changes: Changes | None, n: int) -> int:
+    """The digits to search as a bitmask (bit d-1 for digit d): those that changed, or all."""
+    if changes is None:
+        return (1 << n) - 1
+    return sum(1 << d for d, lost in enumerate(changes.by_digit) if lost)
+
+
+@cache
+def _boxes(shape: Shape) -> np.ndarray:
+    """The box of each cell (int32[N*N])."""
+    return np.array(layout_of(shape).box, dtype=np.int32)
 
 
 def find_two_string_kites(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
     """2-String Kites: a row link and a column link meeting in a box; with ``changes``, only the digits that
     changed."""
+    if COMPILED and cg.n <= 32 and cg.geometry.is_classic:
+        return _compiled_two_links(cg, changes, kite=True)
+    return _kites_python(cg, changes)
+
+
+def _kites_python(cg: CandidateGrid, changes: Changes | None) -> Iterator[Step]:
+    """``find_two_string_kites`` in Python, on any geometry (the compiled search's reference)."""
     n, layout = cg.n, cg.layout
     for digit in range(1, n + 1):
         if not digit_changed(changes, digit):
             continue
-        rows = strong_links(cg, digit, range(n))
-        cols = strong_links(cg, digit, range(n, 2 * n))
+        rows = _line_links(cg, digit, range(n))
+        cols = _line_links(cg, digit, range(n, 2 * n))
         for r1, r2, row_unit in rows:
             for c1, c2, col_unit in cols:
                 pattern = {r1, r2, c1, c2}
@@ -105,15 +206,21 @@ def find_two_string_kites(cg: CandidateGrid, changes: Changes | None = None) -> 
                             continue
                         gone = _eliminate_seen_by(cg, digit, far_r, far_c, pattern)
                         if gone:
-                            text = (
-                                f"{digit} has two places in {cg.layout.unit_name(row_unit)} and in "
-                                f"{cg.layout.unit_name(col_unit)}, joined in box {layout.box[near_r] + 1}: "
-                                f"{cell_name(far_r, n)} or {cell_name(far_c, n)} is {digit}, so remove "
-                                f"{removals(gone, n)} (2-string kite)"
-                            )
-                            yield make_step(
-                                KITE, cg, text, eliminations=gone, cells=pattern, units=[row_unit, col_unit]
-                            )
+                            yield _kite_step(cg, digit, row_unit, col_unit, pattern, (near_r, far_r, near_c, far_c),
+                                             gone)
+
+
+def _kite_step(cg: CandidateGrid, digit: int, row_unit: int, col_unit: int, pattern: set[int],
+               ends: tuple[int, int, int, int], gone: list[tuple[int, int]]) -> Step:
+    n, layout = cg.n, cg.layout
+    near_r, far_r, _near_c, far_c = ends
+    text = (
+        f"{digit} has two places in {cg.layout.unit_name(row_unit)} and in "
+        f"{cg.layout.unit_name(col_unit)}, joined in box {layout.box[near_r] + 1}: "
+        f"{cell_name(far_r, n)} or {cell_name(far_c, n)} is {digit}, so remove "
+        f"{removals(gone, n)} (2-string kite)"
+    )
+    return make_step(KITE, cg, text, eliminations=gone, cells=pattern, units=[row_unit, col_unit])
 
 
 def find_empty_rectangles(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
@@ -122,6 +229,9 @@ def find_empty_rectangles(cg: CandidateGrid, changes: Changes | None = None) -> 
     only the digits that changed."""
     n = cg.n
     bands, stacks = box_lines(cg.shape, 0)
+    if COMPILED and n <= 32 and cg.geometry.is_classic:
+        yield from _compiled_empty_rectangles(cg, changes, bands, stacks)
+        return
     tables = digit_lines(cg)
     for digit in range(1, n + 1):
         if not digit_changed(changes, digit):
@@ -131,6 +241,29 @@ def find_empty_rectangles(cg: CandidateGrid, changes: Changes | None = None) -> 
             for stack, _ in stacks:
                 for row, col in _rectangle_lines(rows, band, stack):
                     yield from _empty_rectangle_steps(cg, digit, rows, cols, band, stack, row, col)
+
+
+def _compiled_empty_rectangles(cg: CandidateGrid, changes: Changes | None, bands: tuple, stacks: tuple,
+                               ) -> Iterator[Step]:
+    """The compiled search's empty rectangles (``_er_fast``), made steps as the Python finder makes them."""
+    n = cg.n
+    digits = _changed_digits(changes, n)
+    found = np.empty((512, 9), dtype=np.int64)
+    band_masks = np.array([mask for mask, _ in bands], dtype=np.uint64)
+    stack_masks = np.array([mask for mask, _ in stacks], dtype=np.uint64)
+    rows = empty_rectangles(cg.mask_array(), n, band_masks, stack_masks, digits, found)
+    if rows < 0:  # more than the rows hold: the Python search
+        tables = digit_lines(cg)
+        for digit in range(1, n + 1):
+            if digits >> (digit - 1) & 1:
+                rows_d, cols_d = tables[digit - 1]
+                for band, _ in bands:
+                    for stack, _ in stacks:
+                        for row, col in _rectangle_lines(rows_d, band, stack):
+                            yield from _empty_rectangle_steps(cg, digit, rows_d, cols_d, band, stack, row, col)
+        return
+    for d, band, stack, row, col, near, far, target, unit in found[:rows].tolist():
+        yield _empty_rectangle_step(cg, d + 1, band, stack, row, col, (near, far), target, unit)
 
 
 def _rectangle_lines(rows: tuple[int, ...], band: int, stack: int) -> Iterator[tuple[int, int]]:
@@ -274,12 +407,74 @@ def _colour_steps(cg: CandidateGrid, digit: int, colour: dict[int, int]) -> Iter
         yield make_step(COLOURING, cg, text, eliminations=gone, cells=cells)
 
 
+#: Whether classic grids (up to 32 digits) use the compiled searches (X-Chains: ``_xchain_fast``, Empty Rectangles:
+#: ``_er_fast``, Skyscrapers and Kites: ``_two_links_fast``); the
+#: Python ones are their reference.
+COMPILED = True
+
+
 def find_x_chains(cg: CandidateGrid, changes: Changes | None = None,
                   max_links: int = MAX_CHAIN_LINKS) -> Iterator[Step]:
     """X-Chains of at least 3 links, shortest first from each start cell, digits increasing; with ``changes``,
     only the digits that changed (a digit's chains depend only on its own candidates). ``max_links``: the
     longest chain searched; a start's step is its shortest chain that removes something, so a smaller bound
-    gives the same steps less those longer than the bound (SE's strong-link rules need at most 7 links)."""
+    gives the same steps less those longer than the bound (SE's strong-link rules need at most 7 links).
+    On classic grids the search is compiled (``_xchain_fast``, the same chains in the same order)."""
+    if COMPILED and cg.n <= 32 and cg.geometry.is_classic:
+        return _x_chains_compiled(cg, changes, max_links)
+    return _x_chains_python(cg, changes, max_links)
+
+
+def _x_chains_compiled(cg: CandidateGrid, changes: Changes | None, max_links: int) -> Iterator[Step]:
+    """The compiled search's chains, each made a step as the Python finder makes it."""
+    units, peer_order, sees = _chain_tables(cg.shape)
+    masks = cg.mask_array()
+    nn = len(masks)
+    chains = np.empty((nn, max_links + 2), np.int64)
+    lengths = np.empty(nn, np.int64)
+    for digit in range(1, cg.n + 1):
+        if not digit_changed(changes, digit):
+            continue
+        found = x_chains(masks, digit - 1, units, peer_order, sees, max_links, chains, lengths)
+        for row in range(found):
+            chain = chains[row, : lengths[row]].tolist()
+            gone = _eliminate_seen_by(cg, digit, chain[0], chain[-1], set(chain))
+            yield _x_chain_step(cg, digit, chain, gone)
+
+
+@cache
+def _chain_tables(shape: Shape) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The compiled search's tables of a classic shape: its units, each cell's peers in the order the Python
+    finder visits them (the iteration order of the layout's peer sets; -1 pads), and who sees whom."""
+    layout = layout_of(shape)
+    nn = shape.n_cells
+    units = np.array(layout.units, dtype=np.int32)
+    width = max(len(peers) for peers in layout.peers)
+    peer_order = np.full((nn, width), -1, dtype=np.int32)
+    sees = np.zeros((nn, nn), dtype=np.bool_)
+    for cell, peers in enumerate(layout.peers):
+        order = list(peers)
+        peer_order[cell, : len(order)] = order
+        sees[cell, order] = True
+    return units, peer_order, sees
+
+
+def _x_chain_step(cg: CandidateGrid, digit: int, chain: list[int], gone: list[tuple[int, int]]) -> Step:
+    """The step of an X-Chain that removes ``gone``."""
+    n = cg.n
+    shown = "".join(
+        cell_name(c, n) if i == 0 else ("=" if i % 2 else "-") + cell_name(c, n) for i, c in enumerate(chain)
+    )
+    text = (
+        f"{digit}: {shown} ('=' a strong link, '-' a weak one), so {cell_name(chain[0], n)} or "
+        f"{cell_name(chain[-1], n)} is {digit}: remove {removals(gone, n)} (X-chain)"
+    )
+    return make_step(X_CHAIN, cg, text, eliminations=gone, cells=chain)
+
+
+def _x_chains_python(cg: CandidateGrid, changes: Changes | None = None,
+                     max_links: int = MAX_CHAIN_LINKS) -> Iterator[Step]:
+    """``find_x_chains`` in Python, on any geometry (the compiled search's reference)."""
     n = cg.n
     for digit in range(1, n + 1):
         if not digit_changed(changes, digit):
@@ -294,15 +489,7 @@ def find_x_chains(cg: CandidateGrid, changes: Changes | None = None,
                 pattern = set(chain)
                 gone = _eliminate_seen_by(cg, digit, chain[0], chain[-1], pattern)
                 if gone:
-                    shown = "".join(
-                        cell_name(c, n) if i == 0 else ("=" if i % 2 else "-") + cell_name(c, n)
-                        for i, c in enumerate(chain)
-                    )
-                    text = (
-                        f"{digit}: {shown} ('=' a strong link, '-' a weak one), so {cell_name(chain[0], n)} or "
-                        f"{cell_name(chain[-1], n)} is {digit}: remove {removals(gone, n)} (X-chain)"
-                    )
-                    yield make_step(X_CHAIN, cg, text, eliminations=gone, cells=chain)
+                    yield _x_chain_step(cg, digit, chain, gone)
                     break
 
 

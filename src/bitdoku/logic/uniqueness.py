@@ -368,7 +368,7 @@ def _locked_pair(
     a_digit, b_digit = digits_of(pair)
     for unit in _shared_units(cg, e1, e2):
         for keep, drop in ((a_digit, b_digit), (b_digit, a_digit)):
-            if set(cg.cells_with(unit, keep)) == {e1, e2}:
+            if _places(cg, unit, keep) == 1 << e1 | 1 << e2:
                 gone = [(e1, drop), (e2, drop)]
                 text = (
                     f"{names(cells, n)} hold {_pair_text(pair)}; in {cg.layout.unit_name(unit)} {keep} fits only in "
@@ -381,7 +381,13 @@ def _locked_pair(
 
 
 def _confined(cg: CandidateGrid, digit: int, unit: int, cells: set[int]) -> bool:
-    return set(cg.cells_with(unit, digit)) == cells
+    return _places(cg, unit, digit) == sum(1 << c for c in cells)
+
+
+def _places(cg: CandidateGrid, unit: int, digit: int) -> int:
+    """The cells of ``unit`` where ``digit`` is a candidate, as a bitset (from the state's digit bitsets, which
+    the ladder's other rungs share: no per-unit lists built for one question)."""
+    return cg.digit_cells()[digit - 1] & cg.layout.unit_bits[unit]
 
 
 def _lines(cg: CandidateGrid, corners) -> tuple[int, int, int, int]:
@@ -599,15 +605,11 @@ def _loops(cg: CandidateGrid) -> list[tuple[list[int], int]]:
     masks = cg.masks
     tables = _bit_tables(cg.shape)
     unit_bits = tables.cell_unit_bits
-    by_digit = [0] * cg.n
+    by_digit = cg.digit_cells()
     starts: dict[int, list[int]] = {}
     for cell, mask in enumerate(masks):
         if mask.bit_count() == 2:
             starts.setdefault(mask, []).append(cell)
-        while mask:
-            low = mask & -mask
-            by_digit[low.bit_length() - 1] |= 1 << cell
-            mask ^= low
     found: dict[frozenset[int], tuple[list[int], int]] = {}
     for pair, cells in starts.items():
         low = pair & -pair
@@ -885,7 +887,7 @@ def find_bug_type_4(cg: CandidateGrid) -> Iterator[Step]:
         return
     u = common.bit_length()
     for unit in _shared_units(cg, c1, c2):
-        if set(cg.cells_with(unit, u)) != {c1, c2}:
+        if _places(cg, unit, u) != 1 << c1 | 1 << c2:
             continue
         gone = [(c, d) for c in (c1, c2) for d in digits_of(masks[c] & ~extra[c] & ~common)]
         if gone:
