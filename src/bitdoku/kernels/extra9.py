@@ -63,7 +63,13 @@ N_CLASSIC_UNITS = 27
 S_UNSOLVED = band.S_UNSOLVED
 S_HIDDEN_DIRTY = band.S_HIDDEN_DIRTY
 S_LOCKED_DIRTY = band.S_LOCKED_DIRTY
-STATE_WORDS = band.STATE_WORDS
+#: ``_choose``'s weight of a two-candidate peer: 1, 6 and 10 took 48.9, 40.4 and 40.5 nodes a puzzle on the X set,
+#: 24.8, 22.0 and 22.2 on Windoku (benchmarks/results/variant_speed4.md); ``variant81`` uses 6 too.
+PAIR_WEIGHT = 6
+#: After the band kernel's words: each digit's words as the extra units last saw them, on the extra units' cells
+#: (three a digit): a unit none of whose places changed since gives nothing new.
+S_EXTRA_SEEN = band.STATE_WORDS
+STATE_WORDS = S_EXTRA_SEEN + 27
 MAX_DEPTH = band.MAX_DEPTH
 
 
@@ -174,15 +180,28 @@ def _extra_units(states, k, flags, tables):
     hidden = flags & HIDDEN_SINGLES != 0
     locked = flags & LOCKED_CANDIDATES != 0
     filled = changed = 0
-    dirty = np.int64(states[k, S_HIDDEN_DIRTY]) | np.int64(states[k, S_LOCKED_DIRTY])
     units = tables[UNITS : UNITS + tables[SIZES, 0]]
-    while dirty != 0:
-        digit = lowest_bit_index(dirty)
-        dirty &= dirty - 1
+    on0, on1, on2 = tables[ON_EXTRA, 0], tables[ON_EXTRA, 1], tables[ON_EXTRA, 2]
+    for digit in range(9):
+        base = 3 * digit
+        seen = S_EXTRA_SEEN + base
+        w0 = np.int64(states[k, base]) & on0
+        w1 = np.int64(states[k, base + 1]) & on1
+        w2 = np.int64(states[k, base + 2]) & on2
+        d0 = w0 ^ np.int64(states[k, seen])
+        d1 = w1 ^ np.int64(states[k, seen + 1])
+        d2 = w2 ^ np.int64(states[k, seen + 2])
+        if d0 | d1 | d2 == 0:
+            continue
+        states[k, seen] = w0
+        states[k, seen + 1] = w1
+        states[k, seen + 2] = w2
         for unit in range(units.shape[0]):
-            w0 = np.int64(states[k, 3 * digit])
-            w1 = np.int64(states[k, 3 * digit + 1])
-            w2 = np.int64(states[k, 3 * digit + 2])
+            if (d0 & units[unit, 0]) | (d1 & units[unit, 1]) | (d2 & units[unit, 2]) == 0:
+                continue
+            w0 = np.int64(states[k, base])
+            w1 = np.int64(states[k, base + 1])
+            w2 = np.int64(states[k, base + 2])
             x0, x1, x2 = w0 & units[unit, 0], w1 & units[unit, 1], w2 & units[unit, 2]
             if x0 | x1 | x2 == 0:
                 return -1, changed
@@ -300,6 +319,8 @@ def _load_givens(cells, states, tables):
             word = np.int64(states[0, 3 * digit + b])
             states[0, 3 * digit + b] = word & ~struck
             band._lose(states, np.int64(0), b, word & struck)
+    for word in range(S_EXTRA_SEEN, STATE_WORDS):
+        states[0, word] = 0  # every unit with a place looks changed: the root scans them all
     for b in range(3):
         base = band.S_COUNT + 4 * b
         some = np.int64(states[0, base]) | np.int64(states[0, base + 1]) | np.int64(states[0, base + 2]) | np.int64(
@@ -309,13 +330,77 @@ def _load_givens(cells, states, tables):
     return -1
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _digits(states, k, b, pos):
+    """The digits (a 9-bit mask) still possible in cell ``pos`` of band ``b``."""
+    mask = np.int64(0)
+    for digit in range(9):
+        mask |= ((np.int64(states[k, 3 * digit + b]) >> pos) & 1) << digit
+    return mask
+
+
 @borrowing
-def _choose(states, k):
-    """The band kernel's branching cell: (cell, digits left as a 9-bit mask), cell -1 when the grid is full."""
-    b, pos, mask = band._choose_cell(states, k)
-    if pos < 0:
-        return -1, mask
-    return 9 * (3 * b + pos // 10) + pos % 10, mask
+def _choose(states, k, tables):
+    """The empty cell with the fewest candidates and its digits (cell -1 when the grid is full): the band
+    kernel's counts, but among two-candidate cells the one whose digits its peers, classic and extra, hold most,
+    two-candidate peers counted ``PAIR_WEIGHT`` times (``variant81._pair_score``'s rule, here on the band words)."""
+    best_b = best_pos = -1
+    best_count = 10
+    t0 = t1 = t2 = np.int64(0)
+    for b in range(3):
+        unsolved = np.int64(states[k, S_UNSOLVED + b])
+        if unsolved == 0:
+            continue
+        base = band.S_COUNT + 4 * b
+        c0, c1 = np.int64(states[k, base]), np.int64(states[k, base + 1])
+        c2, c3 = np.int64(states[k, base + 2]), np.int64(states[k, base + 3])
+        high = c2 | c3
+        one = unsolved & c0 & ~(c1 | high)
+        if one != 0:
+            pos = lowest_bit_index(one)
+            return 9 * (3 * b + pos // 10) + pos % 10, _digits(states, k, b, pos)
+        two = unsolved & c1 & ~(c0 | high)
+        if b == 0:
+            t0 = two
+        elif b == 1:
+            t1 = two
+        else:
+            t2 = two
+        if two == 0 and best_count > 2:
+            cells = unsolved
+            while cells != 0:
+                pos = lowest_bit_index(cells)
+                cells &= cells - 1
+                count = ((c0 >> pos) & 1) + 2 * ((c1 >> pos) & 1) + 4 * ((c2 >> pos) & 1) + 8 * ((c3 >> pos) & 1)
+                if count < best_count:
+                    best_b, best_pos, best_count = b, pos, count
+    if t0 | t1 | t2 != 0:
+        best_score = -1
+        for b in range(3):
+            two = t0 if b == 0 else (t1 if b == 1 else t2)
+            while two != 0:
+                pos = lowest_bit_index(two)
+                two &= two - 1
+                if best_score < 0 and popcount(t0) + popcount(t1) + popcount(t2) == 1:
+                    best_b, best_pos = b, pos
+                    break
+                row = ALL_PEERS + 9 * (3 * b + pos // 10) + pos % 10
+                p0, p1, p2 = tables[row, 0], tables[row, 1], tables[row, 2]
+                digits = _digits(states, k, b, pos)
+                score = 0
+                while digits != 0:
+                    digit = lowest_bit_index(digits)
+                    digits &= digits - 1
+                    x0 = np.int64(states[k, 3 * digit]) & p0
+                    x1 = np.int64(states[k, 3 * digit + 1]) & p1
+                    x2 = np.int64(states[k, 3 * digit + 2]) & p2
+                    score += popcount(x0) + popcount(x1) + popcount(x2) + (PAIR_WEIGHT - 1) * (
+                        popcount(x0 & t0) + popcount(x1 & t1) + popcount(x2 & t2))
+                if score > best_score:
+                    best_score, best_b, best_pos = score, b, pos
+    if best_pos < 0:
+        return -1, np.int64(0)
+    return 9 * (3 * best_b + best_pos // 10) + best_pos % 10, _digits(states, k, best_b, best_pos)
 
 
 @njit(cache=True, nogil=True)
@@ -338,7 +423,7 @@ def search_in(states, frames, cells, tables, limit, max_nodes, flags, solutions,
     top = np.int64(0)
     status = COMPLETE
     while True:
-        cell, mask = _choose(states, top)
+        cell, mask = _choose(states, top, tables)
         if cell < 0:
             found = stats[STAT_SOLUTIONS]
             if found < solutions.shape[0]:
