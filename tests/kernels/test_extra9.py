@@ -179,3 +179,19 @@ def test_the_engine_sends_x_and_windoku_here(monkeypatch: pytest.MonkeyPatch) ->
         puzzle = Grid.empty("3x3").with_geometry(name)
         assert bitmask.search(puzzle, limit=1, max_nodes=10**4, keep=1).solution.is_solution_of(puzzle)
     assert len(calls) == 2
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_windokus_implied_units_hold_every_digit_in_a_windoku_grid(seed: int) -> None:
+    cells = _random_grid(Geometry.parse("windoku"), seed)
+    assert len(extra9.WINDOKU_IMPLIED) == 5
+    for members in extra9.WINDOKU_IMPLIED:
+        assert sorted(cells[members].tolist()) == list(range(1, 10))
+
+
+def test_equal_givens_in_an_implied_unit_leave_no_solution_but_are_not_invalid() -> None:
+    # r1c2 and r5c3 are in the implied unit of rows 1, 5, 9 by columns 2-4, in no unit of the puzzle's rules
+    puzzle = _grid("windoku", {1: 6, 38: 6})
+    assert puzzle.is_valid()
+    code, stats, _ = _search(extra9, puzzle)
+    assert (code, stats[codes.STAT_SOLUTIONS], stats[codes.STAT_NODES]) == (codes.COMPLETE, 0, 1)

@@ -73,15 +73,26 @@ STATE_WORDS = S_EXTRA_SEEN + 27
 MAX_DEPTH = band.MAX_DEPTH
 
 
-#: Rows of the table (``tables_for``), three band words each: each cell's extra-unit mates, each cell's peers
-#: (classic and extra), the cells on some extra unit, the numbers of extra units and of locked-candidate units, then
-#: the extra units and the units locked candidates look at. One array, not a named tuple of five: each array a
-#: compiled call takes and the dispatcher unboxes costs (0.3 µs a call and more, measured).
+#: Rows of the table (``tables_for``), three band words each: each cell's extra-unit mates (implied units too),
+#: the same of the geometry's own extra units only (the givens' strikes at loading), each cell's peers (classic and
+#: extra), the cells on some extra unit, the numbers of the geometry's extra units and of all of them (implied ones
+#: after), then the extra units. One array, not a named tuple of five: each array a compiled call takes costs the
+#: dispatcher's unboxing (0.3 µs a call and more, measured).
 EXTRA_PEERS = 0
-ALL_PEERS = 81
-ON_EXTRA = 162
-SIZES = 163
-UNITS = 164
+OWN_PEERS = 81
+ALL_PEERS = 162
+ON_EXTRA = 243
+SIZES = 244
+UNITS = 245
+#: Windoku's implied units: the cells of rows 1, 5, 9 in columns 2-4 (and 6-8) hold every digit once, since
+#: columns 2-4 hold each digit three times and their two windows twice; the same across, and rows 1, 5, 9 by
+#: columns 1, 5, 9 is what rows 1, 5, 9 leave. Units of every solution, so strikes, hidden singles and locked
+#: candidates in them are sound; not of the puzzle's rules, so equal givens in one are no ``INVALID`` (the search
+#: finds no solution, as the other kernels do).
+_EDGE_LINES, _WINDOW_LINES = (0, 4, 8), ((1, 2, 3), (5, 6, 7))
+WINDOKU_IMPLIED = [[9 * row + column for row in rows for column in columns]
+                   for rows, columns in [(_EDGE_LINES, lines) for lines in _WINDOW_LINES]
+                   + [(lines, _EDGE_LINES) for lines in _WINDOW_LINES] + [(_EDGE_LINES, _EDGE_LINES)]]
 
 
 def _band_mask(cells: list[int]) -> NDArray[np.int64]:
@@ -110,15 +121,21 @@ def tables_for(geometry: Geometry) -> NDArray[np.int64] | None:
         mates[cell].discard(cell)
         if mates[cell] != set(tables.peers[tables.peer_start[cell] : tables.peer_start[cell + 1]].tolist()):
             return None  # knight or king relations: not units
-    extra = units[N_CLASSIC_UNITS:].tolist()
+    own = units[N_CLASSIC_UNITS:].tolist()
+    extra = own + (WINDOKU_IMPLIED if "windoku" in geometry.rules else [])
     table = np.zeros((UNITS + len(extra), 3), np.int64)
-    for members in extra:
+    for unit, members in enumerate(extra):
         for cell in members:
-            table[EXTRA_PEERS + cell] |= _band_mask([other for other in members if other != cell])
+            mask = _band_mask([other for other in members if other != cell])
+            table[EXTRA_PEERS + cell] |= mask
+            if unit < len(own):
+                table[OWN_PEERS + cell] |= mask
+            mates[cell].update(members)
     for cell in range(N_CELLS):
+        mates[cell].discard(cell)
         table[ALL_PEERS + cell] = _band_mask(sorted(mates[cell]))
     table[ON_EXTRA] = _band_mask(sorted({cell for members in extra for cell in members}))
-    table[SIZES, 0] = len(extra)
+    table[SIZES, :2] = len(own), len(extra)
     for row, members in enumerate(extra):
         table[UNITS + row] = _band_mask(members)
     table.flags.writeable = False
@@ -180,7 +197,7 @@ def _extra_units(states, k, flags, tables):
     hidden = flags & HIDDEN_SINGLES != 0
     locked = flags & LOCKED_CANDIDATES != 0
     filled = changed = 0
-    units = tables[UNITS : UNITS + tables[SIZES, 0]]
+    units = tables[UNITS : UNITS + tables[SIZES, 1]]
     on0, on1, on2 = tables[ON_EXTRA, 0], tables[ON_EXTRA, 1], tables[ON_EXTRA, 2]
     for digit in range(9):
         base = 3 * digit
@@ -287,6 +304,24 @@ def _propagate(states, k, flags, tables):
 
 
 @borrowing
+def _strike_implied(states, tables):
+    """The givens' strikes in the implied units (``WINDOKU_IMPLIED``), after the loading; False when two givens of
+    a digit share one (no solution)."""
+    if tables[SIZES, 0] == tables[SIZES, 1]:
+        return True
+    k = np.int64(0)
+    for digit in range(9):
+        for b in range(3):
+            given = np.int64(states[1, 3 * digit + b]) & tables[ON_EXTRA, b]
+            while given != 0:
+                pos = lowest_bit_index(given)
+                given &= given - 1
+                if not _strike(states, k, digit, 9 * (3 * b + pos // 10) + pos % 10, tables):
+                    return False
+    return True
+
+
+@borrowing
 def _load_givens(cells, states, tables):
     """State 0 from the givens (the band kernel's loading, then the extra units' strikes); -1 when fine, else
     ``INVALID`` (a digit above 9, equal digits in a unit) or ``CONTRADICTION`` (an empty cell left without a
@@ -310,7 +345,7 @@ def _load_givens(cells, states, tables):
             while given != 0:
                 pos = lowest_bit_index(given)
                 given &= given - 1
-                cell = EXTRA_PEERS + 9 * (3 * b + pos // 10) + pos % 10
+                cell = OWN_PEERS + 9 * (3 * b + pos // 10) + pos % 10
                 s0 |= tables[cell, 0]
                 s1 |= tables[cell, 1]
                 s2 |= tables[cell, 2]
@@ -416,6 +451,8 @@ def search_in(states, frames, cells, tables, limit, max_nodes, flags, solutions,
     if stop[0] != 0:
         return STOPPED
     stats[STAT_NODES] = 1
+    if not _strike_implied(states, tables):
+        return COMPLETE
     filled = _propagate(states, np.int64(0), flags, tables)
     if filled < 0:
         return COMPLETE
