@@ -10,14 +10,19 @@ the extra units beside them, as masks in the band layout (three words a mask, on
   (``_strike``); a peer already filled with d is a contradiction (the band kernel's rules do not see it);
 * after each of the band kernel's passes, the cells it filled get the same strike (they are the cells that left
   ``unsolved``, their digit the one word that still holds them);
-* hidden singles in the extra units: for each digit whose words changed (the band kernel's dirty set, read before
-  its own hidden-singles pass clears it), each extra unit with one place left fills it, with none fails.
+* hidden singles and locked candidates in the extra units (``_extra_units``), only in the units where a digit's
+  places changed since they were last scanned (a snapshot of each digit's words on the extra units' cells): no
+  place fails, one place fills it, two or three leave every cell that sees them all (the AND of their peer masks,
+  classic and extra: pointing from a diagonal or a window into a row, column or box, and back);
+* Windoku's five implied units (``WINDOKU_IMPLIED``) are extra units too;
+* branching: the band kernel's fewest candidates, but among two-candidate cells the one whose digits its peers,
+  classic and extra, hold most (``_choose``).
 
-Locked candidates stay the classic ones (no pointing into or out of a diagonal or window): a node is cheaper by far
-than the extra inference would save (benchmarks/results/variant_speed4.md). So the search differs from
-``variant81``'s (other nodes), but not its answers: solution counts, solutions in order of the branching and the
-statuses (``INVALID`` for equal givens in any unit, ``CONTRADICTION`` for an empty cell the givens leave without
-a candidate) are the same, which the tests hold against the reference engine.
+Locked candidates from a row, column or box into an extra unit (its places all on a diagonal or in a window) were
+tried and lost: fewer nodes, more time (benchmarks/results/variant_speed4.md). So the search differs from
+``variant81``'s (other nodes, solutions in another order), but not its answers: solution counts and statuses
+(``INVALID`` for equal givens in a unit of the rules, ``CONTRADICTION`` for an empty cell the givens leave without
+a candidate) are the same, which the tests hold against the reference engine and ``variant81``.
 
 Which geometries: ``tables_for`` gives tables only for a geometry whose units start with the classic 27 and whose
 peers are unit mates (no knight, king or nonconsecutive relation); None otherwise, and the caller keeps
