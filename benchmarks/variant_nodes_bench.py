@@ -8,7 +8,9 @@ of ``variants_bench.py generate`` (``benchmarks/data/variants``)::
     python benchmarks/variant_nodes_bench.py generate [--old REV] [--only ...] [--count 200] [--rounds 2] [--no-check]
     python benchmarks/variant_nodes_bench.py fill --only nonconsecutive --count 40
 
-* ``solve``: each set searched to two solutions (the uniqueness check) by ``kernels/variant81.py`` as it was at
+* ``solve``: each set searched to two solutions (the uniqueness check) by the kernel the engine runs it on
+  (``kernels/extra9.py`` for X and Windoku where the tree has it, else ``kernels/variant81.py``; the table names it,
+  old / new) as it was at
   revision ``--old`` (``git show``, imported from a temporary file) and as it is now, in one process, rounds
   interleaved (old, new, old, new, ...): nodes (mean, median, max: exact) and µs (call median, batch mean;
   medians of the rounds, ratios within the run). Every puzzle must have exactly one solution on both. Then where
@@ -46,24 +48,44 @@ from variants_bench import SETS, geometry_of, load_set
 from bitdoku.generate.removal import EXACT_CHECK_RULES
 from bitdoku.generate.request import Request
 from bitdoku.generate.symmetry import orbits
-from bitdoku.kernels import fill, make, variant81
+from bitdoku.kernels import extra9, fill, make, variant81
 from bitdoku.kernels import status as codes
 from bitdoku.kernels.rng import new_state
 from bitdoku.kernels.variant import workspace_for
 
 REPO = Path(__file__).resolve().parents[1]
 KERNEL = "src/bitdoku/kernels/variant81.py"
+EXTRA_KERNEL = "src/bitdoku/kernels/extra9.py"
 
 
-def old_kernel(revision: str, where: Path):
-    """``variant81.py`` as it was at ``revision``, imported as a module of its own."""
-    path = where / f"variant81_{revision}.py"
-    path.write_text(subprocess.run(["git", "show", f"{revision}:{KERNEL}"], cwd=REPO, check=True,
-                                   capture_output=True, text=True).stdout)
+def old_kernel(revision: str, where: Path, kernel: str = KERNEL):
+    """A kernel module (``variant81.py`` unless told) as it was at ``revision``, imported as a module of its own;
+    None when the revision has no such file."""
+    path = where / f"{Path(kernel).stem}_{revision}.py"
+    shown = subprocess.run(["git", "show", f"{revision}:{kernel}"], cwd=REPO, capture_output=True, text=True)
+    if shown.returncode != 0:
+        return None
+    path.write_text(shown.stdout)
     spec = importlib.util.spec_from_file_location(path.stem, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def fast_path(modules: dict, geometry) -> tuple:
+    """The kernel the engine runs a 9x9 geometry on, and its tables: ``extra9`` for the classic grid plus extra
+    units (X, Windoku) when the tree has it, else ``variant81``. ``modules``: "variant81" and "extra9" (or None)."""
+    extra = modules["extra9"]
+    if extra is not None:
+        tables = extra.tables_for.__wrapped__(geometry)  # the module's own function, not the cache of another's
+        if tables is not None:
+            return extra, tables
+    return modules["variant81"], variant81.board_tables(geometry)
+
+
+def kernel_name(kernel) -> str:
+    """"extra9" or "variant81", for a kernel module of the working tree or of a revision."""
+    return "extra9" if "extra9" in kernel.__name__ else "variant81"
 
 
 def root_only(kernel, tables, cells: np.ndarray) -> float:
@@ -109,7 +131,9 @@ def set_cells(name: str, first: int | None):
 
 def solve(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as where:
-        kernels = {"old": old_kernel(args.old, Path(where)), "new": variant81}
+        trees = {"old": {"variant81": old_kernel(args.old, Path(where)),
+                         "extra9": old_kernel(args.old, Path(where), EXTRA_KERNEL)},
+                 "new": {"variant81": variant81, "extra9": extra9}}
         print(f"load {os.getloadavg()[0]:.1f}; old = {args.old}, new = working tree")
         print("| set | puzzles | nodes mean old / new (ratio) | nodes median old / new | nodes max old / new | "
               "call median µs old / new (ratio) | batch µs a puzzle old / new (ratio) |")
@@ -119,7 +143,10 @@ def solve(args: argparse.Namespace) -> None:
             geometry, cells = set_cells(name, args.first)
             # one Tables81 class for both: with two NamedTuple classes of the same name in one process, Numba's
             # dispatch of the second kernel called costs ~100 µs a call (measured; the tables are the same masks)
-            tables = {key: variant81.board_tables(geometry) for key in kernels}
+            paths = {key: fast_path(modules, geometry) for key, modules in trees.items()}
+            kernels = {key: kernel for key, (kernel, _) in paths.items()}
+            tables = {key: table for key, (_, table) in paths.items()}
+            name_shown = f"{name} ({' / '.join(kernel_name(kernel) for kernel in kernels.values())})"
             for key, kernel in kernels.items():
                 run_kernel(kernel, tables[key], cells[:2])  # compile or load
             medians: dict[str, list[float]] = {key: [] for key in kernels}
@@ -135,7 +162,8 @@ def solve(args: argparse.Namespace) -> None:
             old, new = nodes["old"], nodes["new"]
             call = {key: 1e6 * statistics.median(medians[key]) for key in kernels}
             batch = {key: 1e6 * statistics.median(batches[key]) for key in kernels}
-            print(f"| {name} | {len(cells)} | {old.mean():.1f} / {new.mean():.1f} ({old.sum() / new.sum():.2f}x) | "
+            print(f"| {name_shown} | {len(cells)} | "
+                  f"{old.mean():.1f} / {new.mean():.1f} ({old.sum() / new.sum():.2f}x) | "
                   f"{np.median(old):.0f} / {np.median(new):.0f} | {old.max()} / {new.max()} | "
                   f"{call['old']:.1f} / {call['new']:.1f} ({call['old'] / call['new']:.2f}x) | "
                   f"{batch['old']:.1f} / {batch['new']:.1f} ({batch['old'] / batch['new']:.2f}x) |", flush=True)

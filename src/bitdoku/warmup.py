@@ -59,7 +59,8 @@ def _variants() -> None:
     from bitdoku.grid import Grid
 
     bitdoku.search(_SMALL, limit=2, variant="x")  # the cell-by-cell kernel (sizes other than 9x9)
-    bitmask.search(Grid.empty("3x3").with_geometry("x"), limit=2, max_nodes=1, keep=0)  # the 9x9 one (variant81)
+    bitmask.search(Grid.empty("3x3").with_geometry("x"), limit=2, max_nodes=1, keep=0)  # 9x9 X, Windoku (extra9)
+    bitmask.search(Grid.empty("3x3").with_geometry("anti-king"), limit=2, max_nodes=1, keep=0)  # other 9x9 (variant81)
 
 
 def _logic() -> None:

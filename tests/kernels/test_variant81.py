@@ -201,7 +201,7 @@ def test_the_engine_and_the_generator_send_9x9_variants_here_and_other_sizes_to_
     calls = []
     kernel = variant81.search
     monkeypatch.setattr(variant81, "search", lambda *args: calls.append(args) or kernel(*args))
-    puzzle = Grid.empty("3x3").with_geometry("windoku")
+    puzzle = Grid.empty("3x3").with_geometry("windoku+anti-king")  # X and Windoku alone: kernels/extra9.py
     assert bitmask.search(puzzle, limit=1, max_nodes=10**4, keep=1).solution.is_solution_of(puzzle)
     assert len(calls) == 1
     bitmask.search(Grid.empty("2x3").with_geometry("x"), limit=1, max_nodes=10**4, keep=0)

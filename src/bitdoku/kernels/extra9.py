@@ -1,0 +1,543 @@
+"""Classic 9x9 plus extra units (X's diagonals, Windoku's windows) on the band kernel's bitboards (issue 14).
+
+An X or Windoku grid is a classic grid with a few more units. ``variant81.py`` treats every unit alike on two-word
+81-bit boards and scans units one by one; a node there costs 1.4-2 µs against ~0.3 µs in the classic band kernel
+(``sudoku9.py``). This kernel keeps the band kernel's state and rules as they are (imported, not copied: its
+placement, naked and hidden singles, locked candidates by triad permutations, count planes and branching) and adds
+the extra units beside them, as masks in the band layout (three words a mask, one a band):
+
+* a placement of digit d in a cell on an extra unit also clears d from the cell's extra-unit peers
+  (``_strike``); a peer already filled with d is a contradiction (the band kernel's rules do not see it);
+* after each of the band kernel's passes, the cells it filled get the same strike (they are the cells that left
+  ``unsolved``, their digit the one word that still holds them);
+* hidden singles and locked candidates in the extra units (``_extra_units``), only in the units where a digit's
+  places changed since they were last scanned (a snapshot of each digit's words on the extra units' cells): no
+  place fails, one place fills it, two or three leave every cell that sees them all (the AND of their peer masks,
+  classic and extra: pointing from a diagonal or a window into a row, column or box, and back);
+* Windoku's five implied units (``WINDOKU_IMPLIED``) are extra units too;
+* branching: the band kernel's fewest candidates, but among two-candidate cells the one whose digits its peers,
+  classic and extra, hold most (``_choose``).
+
+Locked candidates from a row, column or box into an extra unit (its places all on a diagonal or in a window) were
+tried and lost: fewer nodes, more time (benchmarks/results/variant_speed4.md). So the search differs from
+``variant81``'s (other nodes, solutions in another order), but not its answers: solution counts and statuses
+(``INVALID`` for equal givens in a unit of the rules, ``CONTRADICTION`` for an empty cell the givens leave without
+a candidate) are the same, which the tests hold against the reference engine and ``variant81``.
+
+Which geometries: ``tables_for`` gives tables only for a geometry whose units start with the classic 27 and whose
+peers are unit mates (no knight, king or nonconsecutive relation); None otherwise, and the caller keeps
+``variant81``. The generator keeps ``variant81`` too (its fills and removal checks draw the committed puzzles).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numba import njit
+from numpy.typing import NDArray
+
+from bitdoku.kernels import sudoku9 as band
+from bitdoku.kernels.bits import lowest_bit_index, popcount
+from bitdoku.kernels.jit import borrowing
+from bitdoku.kernels.status import (
+    BUDGET_EXHAUSTED,
+    COMPLETE,
+    CONTRADICTION,
+    HIDDEN_SINGLES,
+    INVALID,
+    LIMIT_REACHED,
+    LOCKED_CANDIDATES,
+    N_STATS,
+    NAKED_SINGLES,
+    STAT_BACKTRACKS,
+    STAT_GUESSES,
+    STAT_MAX_DEPTH,
+    STAT_NODES,
+    STAT_PLACEMENTS,
+    STAT_SOLUTIONS,
+    STOPPED,
+)
+
+if TYPE_CHECKING:
+    from bitdoku.geometry import Geometry
+
+N_CELLS = 81
+N_CLASSIC_UNITS = 27
+S_UNSOLVED = band.S_UNSOLVED
+S_HIDDEN_DIRTY = band.S_HIDDEN_DIRTY
+S_LOCKED_DIRTY = band.S_LOCKED_DIRTY
+#: ``_choose``'s weight of a two-candidate peer: 1, 6 and 10 took 48.9, 40.4 and 40.5 nodes a puzzle on the X set,
+#: 24.8, 22.0 and 22.2 on Windoku (benchmarks/results/variant_speed4.md); ``variant81`` uses 6 too.
+PAIR_WEIGHT = 6
+#: After the band kernel's words: each digit's words as the extra units last saw them, on the extra units' cells
+#: (three a digit): a unit none of whose places changed since gives nothing new.
+S_EXTRA_SEEN = band.STATE_WORDS
+STATE_WORDS = S_EXTRA_SEEN + 27
+MAX_DEPTH = band.MAX_DEPTH
+
+
+#: Rows of the table (``tables_for``), three band words each: each cell's extra-unit mates (implied units too),
+#: the same of the geometry's own extra units only (the givens' strikes at loading), each cell's peers (classic and
+#: extra), the cells on some extra unit, the numbers of the geometry's extra units and of all of them (implied ones
+#: after), then the extra units. One array, not a named tuple of five: each array a compiled call takes costs the
+#: dispatcher's unboxing (0.3 µs a call and more, measured).
+EXTRA_PEERS = 0
+OWN_PEERS = 81
+ALL_PEERS = 162
+ON_EXTRA = 243
+SIZES = 244
+UNITS = 245
+#: Windoku's implied units: the cells of rows 1, 5, 9 in columns 2-4 (and 6-8) hold every digit once, since
+#: columns 2-4 hold each digit three times and their two windows twice; the same across, and rows 1, 5, 9 by
+#: columns 1, 5, 9 is what rows 1, 5, 9 leave. Units of every solution, so strikes, hidden singles and locked
+#: candidates in them are sound; not of the puzzle's rules, so equal givens in one are no ``INVALID`` (the search
+#: finds no solution, as the other kernels do).
+_EDGE_LINES, _WINDOW_LINES = (0, 4, 8), ((1, 2, 3), (5, 6, 7))
+WINDOKU_IMPLIED = [[9 * row + column for row in rows for column in columns]
+                   for rows, columns in [(_EDGE_LINES, lines) for lines in _WINDOW_LINES]
+                   + [(lines, _EDGE_LINES) for lines in _WINDOW_LINES] + [(_EDGE_LINES, _EDGE_LINES)]]
+
+
+def _band_mask(cells: list[int]) -> NDArray[np.int64]:
+    """Cells as three band words."""
+    out = np.zeros(3, np.int64)
+    for cell in cells:
+        out[band.CELL_BAND[cell]] |= np.int64(1) << np.int64(band.CELL_POS[cell])
+    return out
+
+
+@cache
+def tables_for(geometry: Geometry) -> NDArray[np.int64] | None:
+    """The extra-unit masks of a 9x9 geometry that is the classic one plus extra units, or None when it is not
+    (another size, jigsaw regions, or a relation between cells outside the units). Cached per geometry."""
+    tables = geometry.tables
+    if geometry.shape.n_cells != N_CELLS or geometry.is_classic or tables.adjacent.shape[0] != 0:
+        return None
+    units = tables.units
+    if units.shape[0] <= N_CLASSIC_UNITS or not band.is_standard9_table(units[:N_CLASSIC_UNITS]):
+        return None
+    mates: list[set[int]] = [set() for _ in range(N_CELLS)]
+    for members in units.tolist():
+        for cell in members:
+            mates[cell].update(members)
+    for cell in range(N_CELLS):
+        mates[cell].discard(cell)
+        if mates[cell] != set(tables.peers[tables.peer_start[cell] : tables.peer_start[cell + 1]].tolist()):
+            return None  # knight or king relations: not units
+    own = units[N_CLASSIC_UNITS:].tolist()
+    extra = own + (WINDOKU_IMPLIED if "windoku" in geometry.rules else [])
+    table = np.zeros((UNITS + len(extra), 3), np.int64)
+    for unit, members in enumerate(extra):
+        for cell in members:
+            mask = _band_mask([other for other in members if other != cell])
+            table[EXTRA_PEERS + cell] |= mask
+            if unit < len(own):
+                table[OWN_PEERS + cell] |= mask
+            mates[cell].update(members)
+    for cell in range(N_CELLS):
+        mates[cell].discard(cell)
+        table[ALL_PEERS + cell] = _band_mask(sorted(mates[cell]))
+    table[ON_EXTRA] = _band_mask(sorted({cell for members in extra for cell in members}))
+    table[SIZES, :2] = len(own), len(extra)
+    for row, members in enumerate(extra):
+        table[UNITS + row] = _band_mask(members)
+    table.flags.writeable = False
+    return table
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _strike(states, k, digit, cell, tables):
+    """Clear ``digit`` from the extra-unit peers of ``cell`` (just filled with it); False when one of them is
+    already filled with that digit."""
+    struck = np.int64(0)
+    for b in range(3):
+        mask = tables[EXTRA_PEERS + cell, b]
+        word = np.int64(states[k, 3 * digit + b])
+        hit = word & mask
+        if hit & ~np.int64(states[k, S_UNSOLVED + b]) != 0:
+            return False
+        states[k, 3 * digit + b] = word & ~mask
+        band._lose(states, k, b, hit)
+        struck |= hit
+    if struck != 0:
+        states[k, S_HIDDEN_DIRTY] |= np.int64(1) << digit
+        states[k, S_LOCKED_DIRTY] |= np.int64(1) << digit
+    return True
+
+
+@borrowing
+def _strike_filled(states, k, before0, before1, before2, tables):
+    """``_strike`` for every cell on an extra unit that a band-kernel pass filled (empty in ``before``, filled
+    now); False on a contradiction."""
+    for b in range(3):
+        before = before0 if b == 0 else (before1 if b == 1 else before2)
+        filled = before & ~np.int64(states[k, S_UNSOLVED + b]) & tables[ON_EXTRA, b]
+        while filled != 0:
+            pos = lowest_bit_index(filled)
+            filled &= filled - 1
+            digit = 0
+            while digit < 8 and (np.int64(states[k, 3 * digit + b]) >> pos) & 1 == 0:
+                digit += 1
+            if not _strike(states, k, digit, 9 * (3 * b + pos // 10) + pos % 10, tables):
+                return False
+    return True
+
+
+@borrowing
+def _place(states, k, digit, cell, tables):
+    """Fill ``cell`` with ``digit`` (0-based): the band kernel's placement, then the extra units' strike."""
+    if not band._place(states, k, digit, band.CELL_BAND[cell], band.CELL_POS[cell]):
+        return False
+    return _strike(states, k, digit, cell, tables)
+
+
+@borrowing
+def _extra_units(states, k, flags, tables):
+    """Hidden singles and locked candidates in the extra units, for the digits the band kernel marks dirty (its
+    own passes read and clear the marks next): a unit without a place for the digit fails, one place fills it, two
+    or three leave every cell that sees them all (the AND of their peer masks, classic and extra). (-1 on a
+    contradiction, else the cells filled; boards changed)."""
+    hidden = flags & HIDDEN_SINGLES != 0
+    locked = flags & LOCKED_CANDIDATES != 0
+    filled = changed = 0
+    units = tables[UNITS : UNITS + tables[SIZES, 1]]
+    on0, on1, on2 = tables[ON_EXTRA, 0], tables[ON_EXTRA, 1], tables[ON_EXTRA, 2]
+    for digit in range(9):
+        base = 3 * digit
+        seen = S_EXTRA_SEEN + base
+        w0 = np.int64(states[k, base]) & on0
+        w1 = np.int64(states[k, base + 1]) & on1
+        w2 = np.int64(states[k, base + 2]) & on2
+        d0 = w0 ^ np.int64(states[k, seen])
+        d1 = w1 ^ np.int64(states[k, seen + 1])
+        d2 = w2 ^ np.int64(states[k, seen + 2])
+        if d0 | d1 | d2 == 0:
+            continue
+        states[k, seen] = w0
+        states[k, seen + 1] = w1
+        states[k, seen + 2] = w2
+        for unit in range(units.shape[0]):
+            if (d0 & units[unit, 0]) | (d1 & units[unit, 1]) | (d2 & units[unit, 2]) == 0:
+                continue
+            w0 = np.int64(states[k, base])
+            w1 = np.int64(states[k, base + 1])
+            w2 = np.int64(states[k, base + 2])
+            x0, x1, x2 = w0 & units[unit, 0], w1 & units[unit, 1], w2 & units[unit, 2]
+            if x0 | x1 | x2 == 0:
+                return -1, changed
+            count = popcount(x0) + popcount(x1) + popcount(x2)
+            if count == 1:
+                b = 0 if x0 != 0 else (1 if x1 != 0 else 2)
+                pos = lowest_bit_index(x0 | x1 | x2)
+                if not hidden or (np.int64(states[k, S_UNSOLVED + b]) >> pos) & 1 == 0:
+                    continue  # the digit is placed in this unit
+                if not _place(states, k, digit, 9 * (3 * b + pos // 10) + pos % 10, tables):
+                    return -1, changed
+                filled += 1
+            elif locked and count <= 3 and _lock(states, k, digit, x0, x1, x2, tables):
+                changed += 1
+    return filled, changed
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _lock(states, k, digit, x0, x1, x2, tables):
+    """Clear ``digit`` from every cell that sees all its places ``x`` in a unit; whether a board changed."""
+    w0 = np.int64(states[k, 3 * digit])
+    w1 = np.int64(states[k, 3 * digit + 1])
+    w2 = np.int64(states[k, 3 * digit + 2])
+    s0 = s1 = s2 = np.int64(-1)
+    for b in range(3):
+        x = x0 if b == 0 else (x1 if b == 1 else x2)
+        while x != 0:
+            pos = lowest_bit_index(x)
+            x &= x - 1
+            cell = ALL_PEERS + 9 * (3 * b + pos // 10) + pos % 10
+            s0 &= tables[cell, 0]
+            s1 &= tables[cell, 1]
+            s2 &= tables[cell, 2]
+    s0, s1, s2 = s0 & w0, s1 & w1, s2 & w2
+    if s0 | s1 | s2 == 0:
+        return False
+    states[k, 3 * digit] = w0 & ~s0
+    states[k, 3 * digit + 1] = w1 & ~s1
+    states[k, 3 * digit + 2] = w2 & ~s2
+    band._lose(states, k, 0, s0)
+    band._lose(states, k, 1, s1)
+    band._lose(states, k, 2, s2)
+    states[k, S_HIDDEN_DIRTY] |= np.int64(1) << digit
+    states[k, S_LOCKED_DIRTY] |= np.int64(1) << digit
+    return True
+
+
+@borrowing
+def _propagate(states, k, flags, tables):
+    """The band kernel's rules in ``flags`` and the extra units' strikes and hidden singles, to a fixpoint; the
+    cells filled, or -1 on a contradiction."""
+    naked = flags & NAKED_SINGLES != 0
+    filled = 0
+    while True:
+        u0, u1, u2 = np.int64(states[k, S_UNSOLVED]), np.int64(states[k, S_UNSOLVED + 1]), np.int64(
+            states[k, S_UNSOLVED + 2])
+        count = band._naked_singles(states, k, naked)
+        if count < 0 or (count > 0 and not _strike_filled(states, k, u0, u1, u2, tables)):
+            return -1
+        filled += count
+        if count > 0:
+            continue
+        count, changed = _extra_units(states, k, flags, tables)
+        if count < 0:
+            return -1
+        filled += count
+        if count > 0 or changed > 0:
+            continue
+        if flags & HIDDEN_SINGLES:
+            count = band._hidden_singles(states, k)
+            if count < 0 or (count > 0 and not _strike_filled(states, k, u0, u1, u2, tables)):
+                return -1
+            filled += count
+            if count > 0:
+                continue
+        if flags & LOCKED_CANDIDATES:
+            count = band._locked_candidates(states, k)
+            if count < 0:
+                return -1
+            if count > 0:
+                continue
+        return filled
+
+
+@borrowing
+def _strike_implied(states, tables):
+    """The givens' strikes in the implied units (``WINDOKU_IMPLIED``), after the loading; False when two givens of
+    a digit share one (no solution)."""
+    if tables[SIZES, 0] == tables[SIZES, 1]:
+        return True
+    k = np.int64(0)
+    for digit in range(9):
+        for b in range(3):
+            given = np.int64(states[1, 3 * digit + b]) & tables[ON_EXTRA, b]
+            while given != 0:
+                pos = lowest_bit_index(given)
+                given &= given - 1
+                if not _strike(states, k, digit, 9 * (3 * b + pos // 10) + pos % 10, tables):
+                    return False
+    return True
+
+
+@borrowing
+def _load_givens(cells, states, tables):
+    """State 0 from the givens (the band kernel's loading, then the extra units' strikes); -1 when fine, else
+    ``INVALID`` (a digit above 9, equal digits in a unit) or ``CONTRADICTION`` (an empty cell left without a
+    candidate)."""
+    status = band._load_givens(cells, states)
+    if status == INVALID:
+        return INVALID
+    units = tables[UNITS : UNITS + tables[SIZES, 0]]
+    for digit in range(9):  # state 1 holds each digit's givens (``sudoku9._load_givens``)
+        g0, g1, g2 = np.int64(states[1, 3 * digit]), np.int64(states[1, 3 * digit + 1]), np.int64(
+            states[1, 3 * digit + 2])
+        for unit in range(units.shape[0]):
+            if popcount(g0 & units[unit, 0]) + popcount(g1 & units[unit, 1]) + popcount(g2 & units[unit, 2]) > 1:
+                return INVALID  # equal givens in an extra unit
+    if status >= 0:
+        return status
+    for digit in range(9):
+        s0 = s1 = s2 = np.int64(0)
+        for b in range(3):
+            given = np.int64(states[1, 3 * digit + b]) & tables[ON_EXTRA, b]
+            while given != 0:
+                pos = lowest_bit_index(given)
+                given &= given - 1
+                cell = OWN_PEERS + 9 * (3 * b + pos // 10) + pos % 10
+                s0 |= tables[cell, 0]
+                s1 |= tables[cell, 1]
+                s2 |= tables[cell, 2]
+        for b in range(3):
+            struck = s0 if b == 0 else (s1 if b == 1 else s2)
+            word = np.int64(states[0, 3 * digit + b])
+            states[0, 3 * digit + b] = word & ~struck
+            band._lose(states, np.int64(0), b, word & struck)
+    for word in range(S_EXTRA_SEEN, STATE_WORDS):
+        states[0, word] = 0  # every unit with a place looks changed: the root scans them all
+    for b in range(3):
+        base = band.S_COUNT + 4 * b
+        some = np.int64(states[0, base]) | np.int64(states[0, base + 1]) | np.int64(states[0, base + 2]) | np.int64(
+            states[0, base + 3])
+        if np.int64(states[0, S_UNSOLVED + b]) & ~some != 0:
+            return CONTRADICTION
+    return -1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _digits(states, k, b, pos):
+    """The digits (a 9-bit mask) still possible in cell ``pos`` of band ``b``."""
+    mask = np.int64(0)
+    for digit in range(9):
+        mask |= ((np.int64(states[k, 3 * digit + b]) >> pos) & 1) << digit
+    return mask
+
+
+@borrowing
+def _choose(states, k, tables):
+    """The empty cell with the fewest candidates and its digits (cell -1 when the grid is full): the band
+    kernel's counts, but among two-candidate cells the one whose digits its peers, classic and extra, hold most,
+    two-candidate peers counted ``PAIR_WEIGHT`` times (``variant81._pair_score``'s rule, here on the band words)."""
+    best_b = best_pos = -1
+    best_count = 10
+    t0 = t1 = t2 = np.int64(0)
+    for b in range(3):
+        unsolved = np.int64(states[k, S_UNSOLVED + b])
+        if unsolved == 0:
+            continue
+        base = band.S_COUNT + 4 * b
+        c0, c1 = np.int64(states[k, base]), np.int64(states[k, base + 1])
+        c2, c3 = np.int64(states[k, base + 2]), np.int64(states[k, base + 3])
+        high = c2 | c3
+        one = unsolved & c0 & ~(c1 | high)
+        if one != 0:
+            pos = lowest_bit_index(one)
+            return 9 * (3 * b + pos // 10) + pos % 10, _digits(states, k, b, pos)
+        two = unsolved & c1 & ~(c0 | high)
+        if b == 0:
+            t0 = two
+        elif b == 1:
+            t1 = two
+        else:
+            t2 = two
+        if two == 0 and best_count > 2:
+            cells = unsolved
+            while cells != 0:
+                pos = lowest_bit_index(cells)
+                cells &= cells - 1
+                count = ((c0 >> pos) & 1) + 2 * ((c1 >> pos) & 1) + 4 * ((c2 >> pos) & 1) + 8 * ((c3 >> pos) & 1)
+                if count < best_count:
+                    best_b, best_pos, best_count = b, pos, count
+    if t0 | t1 | t2 != 0:
+        best_score = -1
+        for b in range(3):
+            two = t0 if b == 0 else (t1 if b == 1 else t2)
+            while two != 0:
+                pos = lowest_bit_index(two)
+                two &= two - 1
+                if best_score < 0 and popcount(t0) + popcount(t1) + popcount(t2) == 1:
+                    best_b, best_pos = b, pos
+                    break
+                row = ALL_PEERS + 9 * (3 * b + pos // 10) + pos % 10
+                p0, p1, p2 = tables[row, 0], tables[row, 1], tables[row, 2]
+                digits = _digits(states, k, b, pos)
+                score = 0
+                while digits != 0:
+                    digit = lowest_bit_index(digits)
+                    digits &= digits - 1
+                    x0 = np.int64(states[k, 3 * digit]) & p0
+                    x1 = np.int64(states[k, 3 * digit + 1]) & p1
+                    x2 = np.int64(states[k, 3 * digit + 2]) & p2
+                    score += popcount(x0) + popcount(x1) + popcount(x2) + (PAIR_WEIGHT - 1) * (
+                        popcount(x0 & t0) + popcount(x1 & t1) + popcount(x2 & t2))
+                if score > best_score:
+                    best_score, best_b, best_pos = score, b, pos
+    if best_pos < 0:
+        return -1, np.int64(0)
+    return 9 * (3 * best_b + best_pos // 10) + best_pos % 10, _digits(states, k, best_b, best_pos)
+
+
+@njit(cache=True, nogil=True)
+def search_in(states, frames, cells, tables, limit, max_nodes, flags, solutions, stats, stop):
+    """``search`` with its stack passed in (``states`` uint32[MAX_DEPTH, STATE_WORDS], ``frames``
+    int64[MAX_DEPTH, 2]: the branching cell and the digits still to try), for batches. The last digit of a frame is
+    placed in the frame's own state (nothing is left to come back to), as in the band kernel."""
+    stats[:] = 0
+    states = band._borrowed(states)
+    status = _load_givens(cells, states, tables)
+    if status >= 0:
+        return status
+    if stop[0] != 0:
+        return STOPPED
+    stats[STAT_NODES] = 1
+    if not _strike_implied(states, tables):
+        return COMPLETE
+    filled = _propagate(states, np.int64(0), flags, tables)
+    if filled < 0:
+        return COMPLETE
+    placements = filled
+    top = np.int64(0)
+    status = COMPLETE
+    while True:
+        cell, mask = _choose(states, top, tables)
+        if cell < 0:
+            found = stats[STAT_SOLUTIONS]
+            if found < solutions.shape[0]:
+                band._write_solution(states, top, solutions[found])
+            stats[STAT_SOLUTIONS] = found + 1
+            if found + 1 >= limit:
+                status = LIMIT_REACHED
+                break
+        else:
+            if mask & (mask - 1) != 0:
+                stats[STAT_GUESSES] += 1
+            frames[top, 0] = cell
+            frames[top, 1] = mask
+            top += 1
+            stats[STAT_MAX_DEPTH] = max(stats[STAT_MAX_DEPTH], top)
+        advanced = False
+        while top > 0:
+            frame = top - 1
+            rest = frames[frame, 1]
+            if rest == 0:
+                top -= 1
+                continue
+            if stats[STAT_NODES] >= max_nodes:
+                status = BUDGET_EXHAUSTED
+                break
+            if stop[0] != 0:
+                status = STOPPED
+                break
+            stats[STAT_NODES] += 1
+            digit = lowest_bit_index(rest)
+            rest &= rest - 1
+            frames[frame, 1] = rest
+            if rest != 0:
+                for word in range(STATE_WORDS):  # a loop, not a slice copy (``sudoku9._search_loaded``)
+                    states[frame + 1, word] = states[frame, word]
+                target = frame + 1
+            else:
+                top -= 1
+                target = frame
+            filled = -1
+            if _place(states, target, digit, frames[frame, 0], tables):
+                filled = _propagate(states, target, flags, tables)
+            if filled >= 0:
+                placements += filled + 1
+                advanced = True
+                break
+            stats[STAT_BACKTRACKS] += 1
+        if not advanced:
+            break
+    stats[STAT_PLACEMENTS] = placements
+    return status
+
+
+@njit(cache=True, nogil=True)
+def search(cells, tables, limit, max_nodes, flags, solutions, stats, stop):
+    """Search a classic-plus-extra-units 9x9 puzzle for up to ``limit`` solutions within a node budget: the
+    parameters, counters and status codes of ``variant81.search``, with ``tables_for(geometry)`` as the tables.
+    ``RANDOM_ORDER`` is not supported (the generator keeps ``variant81``). Memory: one 16 KB stack a call."""
+    return search_in(np.empty((MAX_DEPTH, STATE_WORDS), np.uint32), np.empty((MAX_DEPTH, 2), np.int64), cells,
+                     tables, limit, max_nodes, flags, solutions, stats, stop)
+
+
+@njit(cache=True, nogil=True)
+def count_many(puzzles, tables, limit, max_nodes, flags, statuses, counts, nodes, stop):
+    """``search`` for each row of ``puzzles`` (uint8[B, 81]) in one stack, without keeping solutions (the batch
+    loop of ``variant81.count_many``, same arguments but the tables)."""
+    states = np.empty((MAX_DEPTH, STATE_WORDS), np.uint32)
+    frames = np.empty((MAX_DEPTH, 2), np.int64)
+    stats = np.zeros(N_STATS, np.int64)
+    no_solutions = np.zeros((0, N_CELLS), np.uint8)
+    for row in range(puzzles.shape[0]):
+        statuses[row] = search_in(states, frames, puzzles[row], tables, limit, max_nodes, flags, no_solutions, stats,
+                                  stop)
+        counts[row] = stats[STAT_SOLUTIONS]
+        nodes[row] = stats[STAT_NODES]
