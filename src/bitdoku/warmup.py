@@ -73,8 +73,9 @@ def _generator() -> None:
     from bitdoku.generate.puzzles import warm_up
     from bitdoku.generate.request import Request
 
-    for variant in (None, "x"):
-        warm_up(Request.make("3x3", variant=variant))
+    # classic grids; 9x9 variants (their own tables' type); variants of the other sizes
+    for size, variant in (("3x3", None), ("3x3", "x"), ("2x2", "x")):
+        warm_up(Request.make(size, variant=variant))
 
 
 def _canonical_forms() -> None:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -164,3 +167,38 @@ def test_variant_checks_use_locked_candidates_and_make_the_same_puzzles(variant:
     assert made[ALL_RULES][1] < made[EXACT_CHECK_RULES][1]
     puzzle = Grid.from_array(made[ALL_RULES][0][0]).with_geometry(geometry)
     assert is_minimal(puzzle)
+
+
+_COMPILES_AFTER_WARM_UP = """
+from numba.core import event
+from bitdoku.generate import generate
+from bitdoku.generate.puzzles import warm_up
+from bitdoku.generate.request import Request
+
+warm_up(Request.make("3x3", variant="windoku"))
+compiled = []
+
+
+class Seen(event.Listener):
+    def on_start(self, ev):
+        compiled.append(ev.data["dispatcher"].py_func.__name__)
+
+    def on_end(self, ev):
+        pass
+
+
+event.register("numba:compile", Seen())
+generate("3x3", variant="x", seed=7)
+print(sorted(set(compiled)))
+"""
+
+
+def test_the_warm_up_of_a_9x9_variant_compiles_what_9x9_variants_run(tmp_path) -> None:
+    """9x9 variants run on tables of their own type (``variant81.Tables81``), so warming up on a small grid does
+    not compile them: a server's first X request then compiled inside its time budget. On an empty Numba cache,
+    after the warm-up of one 9x9 variant, another 9x9 variant's puzzle compiles nothing."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    run = subprocess.run([sys.executable, "-c", _COMPILES_AFTER_WARM_UP], env=env, capture_output=True, text=True,
+                         timeout=900)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[]"

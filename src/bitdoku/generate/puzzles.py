@@ -403,7 +403,7 @@ def _make_pending(request: Request, maker: _Maker, rngs: NDArray[np.uint64], fir
         pending = still
 
 
-_warmed: set[tuple[bool, bool]] = set()
+_warmed: set[tuple[bool, type, bool]] = set()
 
 
 def warm_up(request: Request, *, rated: bool = False) -> None:
@@ -411,23 +411,34 @@ def warm_up(request: Request, *, rated: bool = False) -> None:
 
     Why: on a cold cache the first kernel call compiles for tens of seconds (minutes on a busy machine), and that
     is not the puzzle's work: charged to its ``time_limit`` it made a first ``bitdoku generate`` fail. The kernels
-    take the same argument types for every shape, so an attempt at a 4x4 grid of the same kind (classic, or a
-    variant's tables) compiles both paths, whole attempts in one call and the bounded fill and removal, in
-    microseconds of work; a request that rates compiles the logic solver's kernels too. Once a process.
+    take the same argument types for every shape of a kind (classic, or a variant's tables), so an attempt at a
+    small grid of the same kind compiles both paths, whole attempts in one call and the bounded fill and removal,
+    in microseconds of work; a request that rates compiles the logic solver's kernels too. Once a process.
     """
-    kind = (request.geometry.is_classic, rated or request.filtered_by_rating)
+    tables_type = type(request.tables[2])  # 9x9 variants run on their own tables (``variant81.Tables81``)
+    kind = (request.geometry.is_classic, tables_type, rated or request.filtered_by_rating)
     if kind in _warmed:
         return
-    small = _Maker(Request.make("2x2", variant=None if kind[0] else "x"))
+    small = _Maker(_small_request(request))
     rng = np.ones(1, dtype=np.uint64)
     small.attempt_rows(rng.reshape(1, 1).copy(), small.request.max_nodes)
     workspace = workspace_for(small.request.shape.n, small.request.tables[2])
     small.attempt_bounded(rng, Budget(small.request.max_nodes, float("inf")), workspace)
-    if kind[1]:
+    if kind[2]:
         from bitdoku.logic.warmup import warm_up as warm_up_logic
 
         warm_up_logic()
     _warmed.add(kind)
+
+
+def _small_request(request: Request) -> Request:
+    """The cheapest request whose kernels take the same argument types as ``request``'s: a 4x4 grid, classic or
+    with the X rule; a 9x9 X grid for the 9x9 variants, whose tables are of another type (a few ms of work)."""
+    if request.geometry.is_classic:
+        return Request.make("2x2", variant=None)
+    if type(request.tables[2]) is not type(Request.make("2x2", variant="x").tables[2]):
+        return Request.make("3x3", variant="x")
+    return Request.make("2x2", variant="x")
 
 
 def _proven_minimal(request: Request, cells: NDArray[np.uint8], solution: NDArray[np.uint8], budget: Budget) -> bool:
