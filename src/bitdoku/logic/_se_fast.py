@@ -76,6 +76,14 @@ def _set(bits, i):
     bits[i >> 6] |= _ONE << np.uint64(i & 63)
 
 
+@borrowing
+def _copy_into(row, bits, words):
+    """``row[:] = bits`` as a loop: an array copy by slice brings in Numba's shape-mismatch error, whose strings
+    take a second more to compile on a cold cache (docs/reliability/first-run.md)."""
+    for k in range(words):
+        row[k] = bits[k]
+
+
 @njit(cache=True, nogil=True)
 def _tables(masks, n, units, peers):
     """Weak and strong link rows of the X, Y and XY modes: (weak[3], strong[3]) as uint64[3, K, words]."""
@@ -815,7 +823,7 @@ def se_forcing_path(masks, n, units, peers, m, source, from_on, path):
             for k in range(words):
                 new_off[k] &= ~seen_off[k]
             if _has(new_off, s):
-                layers[count] = new_off
+                _copy_into(layers[count], new_off, words)
                 count += 1
                 found = True
                 break
@@ -830,7 +838,7 @@ def se_forcing_path(masks, n, units, peers, m, source, from_on, path):
             for k in range(words):
                 new_on[k] &= ~seen_on[k]
             if _has(new_on, s):
-                layers[count] = new_on
+                _copy_into(layers[count], new_on, words)
                 count += 1
                 found = True
                 break
@@ -847,8 +855,8 @@ def se_forcing_path(masks, n, units, peers, m, source, from_on, path):
             seen_on[k] |= new_on[k]
             seen_off[k] |= new_off[k]
             front[k] = second[k]
-        layers[count] = first
-        layers[count + 1] = second
+        _copy_into(layers[count], first, words)
+        _copy_into(layers[count + 1], second, words)
         count += 2
     if not found:
         return 0

@@ -82,7 +82,8 @@ def skyscrapers(masks, n, sees, digits, found):
                             found[count, 0] = d
                             found[count, 1] = u1
                             found[count, 2] = u2
-                            found[count, 3:7] = ends
+                            for end in range(4):  # a loop: a slice copy compiles Numba's shape-mismatch error strings
+                                found[count, 3 + end] = ends[end]
                             count += 1
     return count
 
@@ -121,6 +122,7 @@ def kites(masks, n, box, sees, digits, found):
                         found[count, 0] = d
                         found[count, 1] = row_unit
                         found[count, 2] = col_unit
-                        found[count, 3:7] = ends
+                        for end in range(4):  # a loop: a slice copy compiles Numba's shape-mismatch error strings
+                            found[count, 3 + end] = ends[end]
                         count += 1
     return count
