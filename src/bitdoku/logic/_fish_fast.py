@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from bitdoku.logic._subsets_fast import _bits
+from bitdoku.logic._subsets_fast import _bits, next_tight_group
 
 
 @njit(cache=True, nogil=True)
@@ -24,6 +24,7 @@ def basic_fish(masks, n, k, found):
     sets = np.empty(n, np.uint64)
     pick = np.empty(k + 1, np.int64)
     union = np.empty(k + 1, np.uint64)
+    at = np.zeros(1, np.int64)
     rows = 0
     for d in range(n):
         bit = one << np.uint64(d)
@@ -45,24 +46,13 @@ def basic_fish(masks, n, k, found):
                     items += 1
             if items < k:
                 continue
-            depth = 0
+            at[0] = 0
             pick[0] = -1
             union[0] = 0
-            while depth >= 0:
-                pick[depth] += 1
-                if pick[depth] > items - (k - depth):
-                    depth -= 1
-                    continue
-                merged = union[depth] | sets[pick[depth]]
-                if _bits(merged) > k:
-                    continue
-                if depth + 1 < k:
-                    union[depth + 1] = merged
-                    pick[depth + 1] = pick[depth]
-                    depth += 1
-                    continue
-                if _bits(merged) != k:
-                    continue
+            while True:
+                merged = next_tight_group(sets, items, k, pick, union, at)
+                if merged == 0:
+                    break
                 bases = np.uint64(0)
                 for j in range(k):
                     bases |= one << np.uint64(keys[pick[j]])

@@ -24,6 +24,35 @@ def _bits(x):
     return count
 
 
+@njit(cache=True, nogil=True, inline="always")
+def next_tight_group(sets, items, k, pick, union, at):
+    """The union of the next group of k of ``sets[:items]`` whose union has exactly k bits, or 0 when none is
+    left; ``pick[:k]`` then holds the group's indexes. Groups come in the lexicographic order of their indexes
+    (``union_groups_within``'s), pruned as soon as a partial union has more than k bits. Start a search with
+    ``at[0] = 0, pick[0] = -1, union[0] = 0``; ``at[0]`` keeps the depth between calls. Shared by the subsets
+    and the fish (inlined: the callers' loops stay as fast as when each wrote it out)."""
+    depth = at[0]
+    while depth >= 0:
+        pick[depth] += 1
+        if pick[depth] > items - (k - depth):
+            depth -= 1
+            continue
+        merged = union[depth] | sets[pick[depth]]
+        if _bits(merged) > k:
+            continue
+        if depth + 1 < k:
+            union[depth + 1] = merged
+            pick[depth + 1] = pick[depth]
+            depth += 1
+            continue
+        if _bits(merged) != k:
+            continue
+        at[0] = depth
+        return merged
+    at[0] = depth
+    return np.uint64(0)
+
+
 @njit(cache=True, nogil=True)
 def subsets(masks, units, k, hidden, found):
     """Every naked (or hidden) set of k in every unit that removes something; returns how many rows of
@@ -35,6 +64,7 @@ def subsets(masks, units, k, hidden, found):
     places = np.empty(n, np.uint64)
     pick = np.empty(k + 1, np.int64)
     union = np.empty(k + 1, np.uint64)
+    at = np.zeros(1, np.int64)
     rows = 0
     for u in range(nunits):
         items = 0
@@ -68,25 +98,13 @@ def subsets(masks, units, k, hidden, found):
                         items += 1
             if open_cells <= k:
                 continue
-        # groups of k items, lexicographic, pruned when the union has more than k bits
-        depth = 0
+        at[0] = 0
         pick[0] = -1
         union[0] = 0
-        while depth >= 0:
-            pick[depth] += 1
-            if pick[depth] > items - (k - depth):
-                depth -= 1
-                continue
-            merged = union[depth] | sets[pick[depth]]
-            if _bits(merged) > k:
-                continue
-            if depth + 1 < k:
-                union[depth + 1] = merged
-                pick[depth + 1] = pick[depth]
-                depth += 1
-                continue
-            if _bits(merged) != k:
-                continue
+        while True:
+            merged = next_tight_group(sets, items, k, pick, union, at)
+            if merged == 0:
+                break
             if _removes(masks, units, u, n, keys, sets, pick, k, merged, hidden):
                 if rows == found.shape[0]:
                     return -1
