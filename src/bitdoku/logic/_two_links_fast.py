@@ -13,6 +13,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from bitdoku.kernels.jit import borrowing
+
 
 @njit(cache=True, nogil=True)
 def _line_links(masks, n, bit, kind, links):
@@ -48,12 +50,24 @@ def _removes(masks, bit, sees, p, q, a1, a2, b1, b2):
     return False
 
 
+@borrowing
+def _record(found, row, d, u1, u2, e1, e2, e3, e4):
+    """Write one pattern as row ``row`` of ``found``: its digit, its two links' units, its four end cells (the
+    order each finder documents)."""
+    found[row, 0] = d
+    found[row, 1] = u1
+    found[row, 2] = u2
+    found[row, 3] = e1
+    found[row, 4] = e2
+    found[row, 5] = e3
+    found[row, 6] = e4
+
+
 @njit(cache=True, nogil=True)
 def skyscrapers(masks, n, sees, digits, found):
     """Every skyscraper that removes something; returns the rows of ``found`` (int64[R, 7]) written, -1 when
     full."""
     links = np.empty((n, 3), np.int64)
-    ends = np.empty(4, np.int64)
     count = 0
     for d in range(n):
         if not (digits >> d) & 1:
@@ -78,12 +92,7 @@ def skyscrapers(masks, n, sees, digits, found):
                                 continue
                             if count == found.shape[0]:
                                 return -1
-                            ends[0], ends[1], ends[2], ends[3] = base_a, roof_a, base_b, roof_b
-                            found[count, 0] = d
-                            found[count, 1] = u1
-                            found[count, 2] = u2
-                            for end in range(4):  # a loop: a slice copy compiles Numba's shape-mismatch error strings
-                                found[count, 3 + end] = ends[end]
+                            _record(found, count, d, u1, u2, base_a, roof_a, base_b, roof_b)
                             count += 1
     return count
 
@@ -94,7 +103,6 @@ def kites(masks, n, box, sees, digits, found):
     full."""
     rows = np.empty((n, 3), np.int64)
     cols = np.empty((n, 3), np.int64)
-    ends = np.empty(4, np.int64)
     count = 0
     for d in range(n):
         if not (digits >> d) & 1:
@@ -118,11 +126,6 @@ def kites(masks, n, box, sees, digits, found):
                             continue
                         if count == found.shape[0]:
                             return -1
-                        ends[0], ends[1], ends[2], ends[3] = near_r, far_r, near_c, far_c
-                        found[count, 0] = d
-                        found[count, 1] = row_unit
-                        found[count, 2] = col_unit
-                        for end in range(4):  # a loop: a slice copy compiles Numba's shape-mismatch error strings
-                            found[count, 3 + end] = ends[end]
+                        _record(found, count, d, row_unit, col_unit, near_r, far_r, near_c, far_c)
                         count += 1
     return count
