@@ -8,6 +8,7 @@ import bitdoku
 from bitdoku import Grid
 from bitdoku.errors import cell_name
 from bitdoku.logic.candidates import CandidateGrid
+from bitdoku.logic.changes import Changes, changes_between
 from bitdoku.logic.explain import CLASSIC_LADDER, next_step
 from bitdoku.logic.step import Step
 from tests.logic.cases import CASES, Case
@@ -79,3 +80,35 @@ def stalled_states(count: int) -> list[CandidateGrid]:
         if len(states) == count:
             break
     return states
+
+
+def solve_states(top: int, famous: int = 0, every: int = 2) -> Iterator[CandidateGrid]:
+    """The states before every ``every``-th step of the full explanations of the first ``top`` top1465 sample
+    puzzles and the first ``famous`` famous ones: where the ladder calls its finders."""
+    from bitdoku.data import sample_lines
+    from bitdoku.logic import explain
+
+    for line in sample_lines("top1465_sample.txt")[:top] + sample_lines("famous.txt")[:famous]:
+        for index, step in enumerate(explain(line, guess=True)):
+            if index % every == 0:
+                yield step.before
+
+
+def whole_and_thinned(state: CandidateGrid, masks: list[int]) -> tuple[tuple[CandidateGrid, Changes | None], ...]:
+    """A finder's three calls on a state: whole, ``masks`` (fewer candidates) whole, and ``masks`` given what
+    changed since ``state`` (the ladder memo's call)."""
+    thinned = CandidateGrid(state.values, tuple(masks), state.shape)
+    return (state, None), (thinned, None), (thinned, changes_between(state.masks, masks, state.n))
+
+
+def compiled_finds_the_python_steps(monkeypatch, module, finder: Callable[..., Iterator[Step]], state: CandidateGrid,
+                                    changes: Changes | None = None) -> int:
+    """Run ``finder`` with ``module.COMPILED`` off, then on; assert the same steps in the same order (text,
+    eliminations, cells, units, difficulty) and return how many."""
+    ways = []
+    for compiled in (False, True):
+        monkeypatch.setattr(module, "COMPILED", compiled)
+        steps = finder(state) if changes is None else finder(state, changes)
+        ways.append([(s.text, s.eliminations, s.cells, s.units, s.difficulty) for s in steps])
+    assert ways[0] == ways[1]
+    return len(ways[0])

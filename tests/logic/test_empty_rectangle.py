@@ -15,7 +15,14 @@ from bitdoku.data import sample_lines
 from bitdoku.logic import CandidateGrid, explain
 from bitdoku.logic.explain import LADDER
 from bitdoku.logic.single_digit import EMPTY_RECTANGLE, find_empty_rectangles
-from tests.logic.checks import assert_sound, named, stalled_states
+from tests.logic.checks import (
+    assert_sound,
+    compiled_finds_the_python_steps,
+    named,
+    solve_states,
+    stalled_states,
+    whole_and_thinned,
+)
 from tests.logic.test_fish_finned import OLD_TECHNIQUES
 from tests.strategies import solutions
 
@@ -173,27 +180,15 @@ def test_the_compiled_empty_rectangles_find_the_python_ones(monkeypatch):
     import random
 
     from bitdoku.logic import single_digit
-    from bitdoku.logic.changes import changes_between
 
     rng = random.Random(37)
     found = 0
-    for line in sample_lines("top1465_sample.txt")[:6] + sample_lines("famous.txt")[:3]:
-        for index, step in enumerate(explain(line, guess=True)):
-            if index % 2:
-                continue
-            state = step.before
-            masks = list(state.masks)
-            digit = 1 << rng.randrange(9)
-            for cell in rng.sample(range(81), 25):
-                if masks[cell] & ~digit and masks[cell] & digit:
-                    masks[cell] &= ~digit
-            thinned = CandidateGrid(state.values, tuple(masks), state.shape)
-            for cg, changes in ((state, None), (thinned, None), (thinned, changes_between(state.masks, masks, 9))):
-                ways = []
-                for compiled in (False, True):
-                    monkeypatch.setattr(single_digit, "COMPILED", compiled)
-                    steps = find_empty_rectangles(cg) if changes is None else find_empty_rectangles(cg, changes)
-                    ways.append([(s.text, s.eliminations, s.cells, s.units) for s in steps])
-                assert ways[0] == ways[1]
-                found += len(ways[0])
+    for state in solve_states(6, famous=3):
+        masks = list(state.masks)
+        digit = 1 << rng.randrange(9)
+        for cell in rng.sample(range(81), 25):
+            if masks[cell] & ~digit and masks[cell] & digit:
+                masks[cell] &= ~digit
+        for cg, changes in whole_and_thinned(state, masks):
+            found += compiled_finds_the_python_steps(monkeypatch, single_digit, find_empty_rectangles, cg, changes)
     assert found > 100, found

@@ -1,7 +1,13 @@
 import pytest
 
 from bitdoku.logic import fish
-from tests.logic.checks import cases_of, check_case
+from tests.logic.checks import (
+    cases_of,
+    check_case,
+    compiled_finds_the_python_steps,
+    solve_states,
+    whole_and_thinned,
+)
 
 FINDERS = {"X-Wing": fish.find_x_wing, "Swordfish": fish.find_swordfish, "Jellyfish": fish.find_jellyfish}
 
@@ -44,32 +50,16 @@ def test_the_compiled_basic_fish_find_the_python_ones(monkeypatch):
     order, X-Wing to Jellyfish, on solve states thinned so that fish abound, whole and given changes."""
     import random
 
-    from bitdoku.data import sample_lines
-    from bitdoku.logic import explain, fish
-    from bitdoku.logic.candidates import CandidateGrid
-    from bitdoku.logic.changes import changes_between
-
     rng = random.Random(29)
     finders = [fish.basic_fish(k) for k in (2, 3, 4)]
     found = [0, 0, 0]
-    for line in sample_lines("top1465_sample.txt")[:6] + sample_lines("famous.txt")[:3]:
-        for index, step in enumerate(explain(line, guess=True)):
-            if index % 2:
-                continue
-            state = step.before
-            masks = list(state.masks)
-            digit = 1 << rng.randrange(9)
-            for cell in rng.sample(range(81), 30):  # one digit thinned: its lines get few places
-                if masks[cell] & ~digit and masks[cell] & digit:
-                    masks[cell] &= ~digit
-            thinned = CandidateGrid(state.values, tuple(masks), state.shape)
-            for cg, changes in ((state, None), (thinned, None), (thinned, changes_between(state.masks, masks, 9))):
-                for i, finder in enumerate(finders):
-                    ways = []
-                    for compiled in (False, True):
-                        monkeypatch.setattr(fish, "COMPILED", compiled)
-                        steps = finder(cg) if changes is None else finder(cg, changes)
-                        ways.append([(s.text, s.eliminations, s.cells, s.units) for s in steps])
-                    assert ways[0] == ways[1]
-                    found[i] += len(ways[0])
+    for state in solve_states(6, famous=3):
+        masks = list(state.masks)
+        digit = 1 << rng.randrange(9)
+        for cell in rng.sample(range(81), 30):  # one digit thinned: its lines get few places
+            if masks[cell] & ~digit and masks[cell] & digit:
+                masks[cell] &= ~digit
+        for cg, changes in whole_and_thinned(state, masks):
+            for i, finder in enumerate(finders):
+                found[i] += compiled_finds_the_python_steps(monkeypatch, fish, finder, cg, changes)
     assert all(found), found

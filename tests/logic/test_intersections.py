@@ -2,7 +2,13 @@ import pytest
 
 from bitdoku.logic import intersections
 from bitdoku.logic.candidates import CandidateGrid
-from tests.logic.checks import cases_of, check_case
+from tests.logic.checks import (
+    cases_of,
+    check_case,
+    compiled_finds_the_python_steps,
+    solve_states,
+    whole_and_thinned,
+)
 
 
 @pytest.mark.parametrize("case", cases_of(intersections.POINTING), ids=str)
@@ -41,30 +47,14 @@ def test_the_compiled_locked_candidates_find_the_python_ones(monkeypatch):
     units) in their order, on solve states (whole and thinned, given the changes or not)."""
     import random
 
-    from bitdoku.data import sample_lines
-    from bitdoku.logic import explain, intersections
-    from bitdoku.logic.candidates import CandidateGrid
-    from bitdoku.logic.changes import changes_between
-
     rng = random.Random(31)
     found = [0, 0]
-    for line in sample_lines("top1465_sample.txt")[:5] + sample_lines("famous.txt")[:3]:
-        for index, step in enumerate(explain(line, guess=True)):
-            if index % 2:
-                continue
-            state = step.before
-            masks = list(state.masks)
-            for cell in rng.sample(range(81), 12):
-                if masks[cell].bit_count() > 1:
-                    masks[cell] &= ~(1 << (masks[cell].bit_length() - 1))
-            thinned = CandidateGrid(state.values, tuple(masks), state.shape)
-            for cg, changes in ((state, None), (thinned, None), (thinned, changes_between(state.masks, masks, 9))):
-                for i, finder in enumerate((intersections.find_pointing, intersections.find_claiming)):
-                    ways = []
-                    for compiled in (False, True):
-                        monkeypatch.setattr(intersections, "COMPILED", compiled)
-                        steps = finder(cg) if changes is None else finder(cg, changes)
-                        ways.append([(s.text, s.eliminations, s.cells, s.units) for s in steps])
-                    assert ways[0] == ways[1]
-                    found[i] += len(ways[0])
+    for state in solve_states(5, famous=3):
+        masks = list(state.masks)
+        for cell in rng.sample(range(81), 12):
+            if masks[cell].bit_count() > 1:
+                masks[cell] &= ~(1 << (masks[cell].bit_length() - 1))
+        for cg, changes in whole_and_thinned(state, masks):
+            for i, finder in enumerate((intersections.find_pointing, intersections.find_claiming)):
+                found[i] += compiled_finds_the_python_steps(monkeypatch, intersections, finder, cg, changes)
     assert all(found), found

@@ -1,7 +1,13 @@
 import pytest
 
 from bitdoku.logic import single_digit
-from tests.logic.checks import cases_of, check_case
+from tests.logic.checks import (
+    cases_of,
+    check_case,
+    compiled_finds_the_python_steps,
+    solve_states,
+    whole_and_thinned,
+)
 
 FINDERS = {
     "Skyscraper": single_digit.find_skyscrapers,
@@ -78,32 +84,16 @@ def test_the_compiled_skyscrapers_and_kites_find_the_python_ones(monkeypatch):
     units) in their order, on solve states whole and with one digit thinned, given the changed digits or not."""
     import random
 
-    from bitdoku.data import sample_lines
-    from bitdoku.logic import explain, single_digit
-    from bitdoku.logic.candidates import CandidateGrid
-    from bitdoku.logic.changes import changes_between
-
     rng = random.Random(41)
     finders = (single_digit.find_skyscrapers, single_digit.find_two_string_kites)
     found = [0, 0]
-    for line in sample_lines("top1465_sample.txt")[:6] + sample_lines("famous.txt")[:3]:
-        for index, step in enumerate(explain(line, guess=True)):
-            if index % 2:
-                continue
-            state = step.before
-            masks = list(state.masks)
-            digit = 1 << rng.randrange(9)
-            for cell in rng.sample(range(81), 25):
-                if masks[cell] & ~digit and masks[cell] & digit:
-                    masks[cell] &= ~digit
-            thinned = CandidateGrid(state.values, tuple(masks), state.shape)
-            for cg, changes in ((state, None), (thinned, None), (thinned, changes_between(state.masks, masks, 9))):
-                for i, finder in enumerate(finders):
-                    ways = []
-                    for compiled in (False, True):
-                        monkeypatch.setattr(single_digit, "COMPILED", compiled)
-                        steps = finder(cg) if changes is None else finder(cg, changes)
-                        ways.append([(s.text, s.eliminations, s.cells, s.units) for s in steps])
-                    assert ways[0] == ways[1]
-                    found[i] += len(ways[0])
+    for state in solve_states(6, famous=3):
+        masks = list(state.masks)
+        digit = 1 << rng.randrange(9)
+        for cell in rng.sample(range(81), 25):
+            if masks[cell] & ~digit and masks[cell] & digit:
+                masks[cell] &= ~digit
+        for cg, changes in whole_and_thinned(state, masks):
+            for i, finder in enumerate(finders):
+                found[i] += compiled_finds_the_python_steps(monkeypatch, single_digit, finder, cg, changes)
     assert min(found) > 50, found

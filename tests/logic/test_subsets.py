@@ -2,7 +2,13 @@ import pytest
 
 from bitdoku.logic import subsets
 from bitdoku.logic.candidates import CandidateGrid
-from tests.logic.checks import cases_of, check_case
+from tests.logic.checks import (
+    cases_of,
+    check_case,
+    compiled_finds_the_python_steps,
+    solve_states,
+    whole_and_thinned,
+)
 
 FINDERS = {
     "Naked Pair": subsets.find_naked_pairs,
@@ -61,37 +67,21 @@ def test_groups_with_a_required_item_are_the_filtered_groups_in_order():
 
 
 def test_the_compiled_subsets_find_the_python_ones(monkeypatch):
-    """The compiled subset search gives the Python finders' steps (text, eliminations, cells) in their order,
-    naked and hidden, pairs to quads, on the states of solves and the same states with candidates removed, on the
-    whole state and given random changes (the ladder memo's calls), and finds sets of every kind."""
+    """The compiled subset search gives the Python finders' steps (text, eliminations, cells, units) in their
+    order, naked and hidden, pairs to quads, on the states of solves and the same states with candidates removed,
+    on the whole state and given the changes (the ladder memo's calls), and finds sets of every kind."""
     import random
-
-    from bitdoku.data import sample_lines
-    from bitdoku.logic import explain, subsets
-    from bitdoku.logic.candidates import CandidateGrid
-    from bitdoku.logic.changes import changes_between
 
     rng = random.Random(23)
     finders = [subsets.naked_subsets(k) for k in (2, 3, 4)] + [subsets.hidden_subsets(k) for k in (2, 3, 4)]
     found = [0] * len(finders)
-    for line in sample_lines("top1465_sample.txt")[:6] + sample_lines("famous.txt")[:3]:
-        for index, step in enumerate(explain(line, guess=True)):
-            if index % 2:
-                continue
-            state = step.before
-            masks = list(state.masks)
-            for _ in range(5):
-                cell = rng.randrange(81)
-                if masks[cell].bit_count() > 2:
-                    masks[cell] &= ~(masks[cell] & -masks[cell])
-            thinned = CandidateGrid(state.values, tuple(masks), state.shape)
-            for cg, changes in ((state, None), (thinned, None), (thinned, changes_between(state.masks, masks, 9))):
-                for i, finder in enumerate(finders):
-                    ways = []
-                    for compiled in (False, True):
-                        monkeypatch.setattr(subsets, "COMPILED", compiled)
-                        steps = finder(cg) if changes is None else finder(cg, changes)
-                        ways.append([(s.text, s.eliminations, s.cells) for s in steps])
-                    assert ways[0] == ways[1]
-                    found[i] += len(ways[0])
+    for state in solve_states(6, famous=3):
+        masks = list(state.masks)
+        for _ in range(5):
+            cell = rng.randrange(81)
+            if masks[cell].bit_count() > 2:
+                masks[cell] &= ~(masks[cell] & -masks[cell])
+        for cg, changes in whole_and_thinned(state, masks):
+            for i, finder in enumerate(finders):
+                found[i] += compiled_finds_the_python_steps(monkeypatch, subsets, finder, cg, changes)
     assert all(found), found

@@ -1,7 +1,13 @@
 import pytest
 
 from bitdoku.logic import wings
-from tests.logic.checks import cases_of, check_case
+from tests.logic.checks import (
+    cases_of,
+    check_case,
+    compiled_finds_the_python_steps,
+    solve_states,
+    whole_and_thinned,
+)
 
 FINDERS = {"XY-Wing": wings.find_xy_wings, "XYZ-Wing": wings.find_xyz_wings, "W-Wing": wings.find_w_wings}
 
@@ -82,35 +88,19 @@ def test_the_compiled_als_wings_find_the_python_ones(monkeypatch):
 
 
 def test_the_compiled_xy_and_xyz_wings_find_the_python_ones(monkeypatch):
-    """The compiled search gives the Python finders' XY- and XYZ-Wings (text, eliminations, cells) in their
+    """The compiled search gives the Python finders' XY- and XYZ-Wings (text, eliminations, cells, units) in their
     order, on solve states whole and thinned (more bivalue cells), whole and given the changed cells."""
     import random
-
-    from bitdoku.data import sample_lines
-    from bitdoku.logic import explain
-    from bitdoku.logic.candidates import CandidateGrid
-    from bitdoku.logic.changes import changes_between
 
     rng = random.Random(43)
     finders = (wings.find_xy_wings, wings.find_xyz_wings)
     found = [0, 0]
-    for line in sample_lines("top1465_sample.txt")[:6] + sample_lines("famous.txt")[:3]:
-        for index, step in enumerate(explain(line, guess=True)):
-            if index % 2:
-                continue
-            state = step.before
-            masks = list(state.masks)
-            for cell in rng.sample(range(81), 20):
-                if masks[cell].bit_count() > 2:
-                    masks[cell] &= ~(masks[cell] & -masks[cell])
-            thinned = CandidateGrid(state.values, tuple(masks), state.shape)
-            for cg, changes in ((state, None), (thinned, None), (thinned, changes_between(state.masks, masks, 9))):
-                for i, finder in enumerate(finders):
-                    ways = []
-                    for compiled in (False, True):
-                        monkeypatch.setattr(wings, "COMPILED", compiled)
-                        steps = finder(cg) if changes is None else finder(cg, changes)
-                        ways.append([(s.text, s.eliminations, s.cells) for s in steps])
-                    assert ways[0] == ways[1]
-                    found[i] += len(ways[0])
+    for state in solve_states(6, famous=3):
+        masks = list(state.masks)
+        for cell in rng.sample(range(81), 20):
+            if masks[cell].bit_count() > 2:
+                masks[cell] &= ~(masks[cell] & -masks[cell])
+        for cg, changes in whole_and_thinned(state, masks):
+            for i, finder in enumerate(finders):
+                found[i] += compiled_finds_the_python_steps(monkeypatch, wings, finder, cg, changes)
     assert min(found) > 20, found
