@@ -108,11 +108,12 @@ def _layout(geometry: Geometry) -> Layout:
     )
     units = tuple(tuple(int(c) for c in unit) for unit in tables.units)
     segments = _classic_segments(units, cell_units, n) if geometry.is_classic else _crossings(units, cell_units)
+    peer_rows = _csr_rows(tables.peer_start, tables.peers, tuple)
     return Layout(
         shape=geometry.shape,
         units=units,
         cell_units=cell_units,
-        peers=_csr_rows(tables.peer_start, tables.peers, frozenset),
+        peers=tuple(frozenset(row) for row in peer_rows),
         row=tuple(u[0] for u in cell_units),
         col=tuple(u[1] - n for u in cell_units),
         box=tuple(u[2] - 2 * n for u in cell_units),
@@ -121,8 +122,8 @@ def _layout(geometry: Geometry) -> Layout:
         adjacent=_csr_rows(tables.adjacent_start, tables.adjacent, tuple),
         unit_bits=tuple(sum(1 << c for c in unit) for unit in units),
         units_sorted=all(list(unit) == sorted(unit) for unit in units),
-        peer_bits=tuple(sum(1 << p for p in peers) for peers in _csr_rows(tables.peer_start, tables.peers, tuple)),
-        sorted_peers=tuple(tuple(sorted(peers)) for peers in _csr_rows(tables.peer_start, tables.peers, tuple)),
+        peer_bits=tuple(sum(1 << p for p in row) for row in peer_rows),
+        sorted_peers=tuple(tuple(sorted(row)) for row in peer_rows),
     )
 
 

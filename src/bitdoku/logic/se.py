@@ -346,7 +346,7 @@ def _geometry(shape: Shape) -> _Geometry:
 
     layout = layout_of(shape)
     n = shape.n
-    bits = tuple(sum(1 << c for c in unit) for unit in layout.units)
+    bits = layout.unit_bits
     lines_of_box = []
     for box in range(2 * n, 3 * n):
         crossing = [other for other, _ in layout.segments[box]]
@@ -359,12 +359,6 @@ def _geometry(shape: Shape) -> _Geometry:
 #: share them (keyed by the state object itself, which the memo keeps alive; per thread, as the web server rates
 #: in threads).
 _MEMO = threading.local()
-
-
-def _digit_cells(cg: CandidateGrid) -> tuple[int, ...]:
-    """For each digit d (index d-1), the cells where it is a candidate, as a bitset (kept with the state, which
-    the direct rules and the ladder's other rungs share)."""
-    return cg.digit_cells()
 
 
 def _cells(bits: int) -> list[int]:
@@ -392,7 +386,7 @@ def _direct_locking(cg: CandidateGrid, pointing: bool) -> Iterator[Step]:
     geo = _geometry(cg.shape)
     bits = geo.bits
     cell_units = cg.layout.cell_units
-    by_digit = _digit_cells(cg)
+    by_digit = cg.digit_cells()  # kept with the state: the ladder's rungs share it
     for kind in (1, 0):  # columns, then rows
         for digit in range(1, n + 1):
             spots = by_digit[digit - 1]
@@ -454,7 +448,7 @@ def _direct_hidden(cg: CandidateGrid, k: int) -> Iterator[Step]:
     whose places together are k cells; then a digit outside the set with places only there but one."""
     n, masks = cg.n, cg.masks
     geo = _geometry(cg.shape)
-    by_digit = _digit_cells(cg)
+    by_digit = cg.digit_cells()  # kept with the state: the ladder's rungs share it
     open_bits = sum(1 << c for c, value in enumerate(cg.values) if not value)
     for unit in (*range(2 * n, 3 * n), *range(n, 2 * n), *range(n)):
         ubits = geo.bits[unit]

@@ -660,10 +660,10 @@ def _bit_tables(shape: Shape) -> _BitTables:
     """A shape's units and peers as bitsets (built once per shape)."""
     layout = layout_of(shape)
     return _BitTables(
-        tuple(sum(1 << c for c in unit) for unit in layout.units),
+        layout.unit_bits,
         tuple(sum(1 << u for u in units) for units in layout.cell_units),
         layout.cell_units,
-        tuple(sum(1 << p for p in peers) for peers in layout.peers),
+        layout.peer_bits,
     )
 
 
