@@ -167,6 +167,16 @@ def _digit_bitsets(masks: tuple[int, ...], n: int) -> tuple[int, ...]:
     return tuple(int.from_bytes(row.tobytes(), "little") for row in packed)
 
 
+#: The compiled finders (``logic/_*_fast.py``) run on classic grids of at most this many digits; on variant grids
+#: and larger ones their Python twins, which are also their references, run.
+COMPILED_FINDERS_MAX_N = 32
+
+
+def suits_compiled_finders(cg: CandidateGrid) -> bool:
+    """Whether the compiled finders take this grid (classic, at most ``COMPILED_FINDERS_MAX_N`` digits)."""
+    return cg.n <= COMPILED_FINDERS_MAX_N and cg.geometry.is_classic
+
+
 def digits_of(mask: int) -> list[int]:
     """The digits of a mask in increasing order."""
     digits, digit = [], 1

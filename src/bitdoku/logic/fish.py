@@ -25,7 +25,7 @@ from functools import cache
 import numpy as np
 
 from bitdoku.logic._fish_fast import basic_fish as _search_fish
-from bitdoku.logic.candidates import CandidateGrid, layout_of
+from bitdoku.logic.candidates import CandidateGrid, layout_of, suits_compiled_finders
 from bitdoku.logic.changes import Changes
 from bitdoku.logic.step import Step, make_step, names, removals
 from bitdoku.logic.subsets import _union_groups, union_groups_within
@@ -105,7 +105,7 @@ def basic_fish(k: int) -> Callable[..., Iterator[Step]]:
 
     def find(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
         n = cg.n
-        steps = _compiled_fish(cg, k, technique, changes) if COMPILED and n <= 32 and cg.geometry.is_classic else None
+        steps = _compiled_fish(cg, k, technique, changes) if COMPILED and suits_compiled_finders(cg) else None
         if steps is not None:
             yield from steps
             return

@@ -22,7 +22,7 @@ from functools import cache
 import numpy as np
 
 from bitdoku.logic._locked_fast import locked
-from bitdoku.logic.candidates import CandidateGrid, Layout
+from bitdoku.logic.candidates import CandidateGrid, Layout, suits_compiled_finders
 from bitdoku.logic.changes import Changes, digits_in
 from bitdoku.logic.step import Step, make_step, names, removals
 
@@ -60,7 +60,7 @@ COMPILED = True
 def _compiled(cg: CandidateGrid, technique: str, kind: int, changes: Changes | None) -> Iterator[Step] | None:
     """The compiled search's steps (areas for ``kind`` 0, lines for 1), given ``changes`` only those the Python
     finder looks at (a digit that left a cell of the unit); ``None`` where the Python search runs."""
-    if not (COMPILED and cg.n <= 32 and cg.geometry.is_classic):
+    if not (COMPILED and suits_compiled_finders(cg)):
         return None
     order, units, targets, segments = _locked_tables(cg.layout, kind)
     found = np.empty((256, 3), dtype=np.int64)

@@ -32,7 +32,7 @@ from bitdoku.errors import cell_name
 from bitdoku.logic._er_fast import empty_rectangles
 from bitdoku.logic._two_links_fast import kites, skyscrapers
 from bitdoku.logic._xchain_fast import x_chains
-from bitdoku.logic.candidates import CandidateGrid, layout_of
+from bitdoku.logic.candidates import CandidateGrid, layout_of, suits_compiled_finders
 from bitdoku.logic.changes import Changes, digit_changed
 from bitdoku.logic.fish import bits, box_lines, digit_lines
 from bitdoku.logic.step import Step, make_step, names, removals
@@ -102,7 +102,7 @@ def _eliminate_seen_by(cg: CandidateGrid, digit: int, a: int, b: int, pattern: s
 def find_skyscrapers(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
     """Skyscrapers on rows, then on columns, digits increasing. With ``changes`` (``bitdoku.logic.changes``),
     only the digits that changed: a digit's steps depend only on its own candidates."""
-    if COMPILED and cg.n <= 32 and cg.geometry.is_classic:
+    if COMPILED and suits_compiled_finders(cg):
         return _compiled_two_links(cg, changes, kite=False)
     return _skyscrapers_python(cg, changes)
 
@@ -182,7 +182,7 @@ def _boxes(shape: Shape) -> np.ndarray:
 def find_two_string_kites(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
     """2-String Kites: a row link and a column link meeting in a box; with ``changes``, only the digits that
     changed."""
-    if COMPILED and cg.n <= 32 and cg.geometry.is_classic:
+    if COMPILED and suits_compiled_finders(cg):
         return _compiled_two_links(cg, changes, kite=True)
     return _kites_python(cg, changes)
 
@@ -229,7 +229,7 @@ def find_empty_rectangles(cg: CandidateGrid, changes: Changes | None = None) -> 
     only the digits that changed."""
     n = cg.n
     bands, stacks = box_lines(cg.shape, 0)
-    if COMPILED and n <= 32 and cg.geometry.is_classic:
+    if COMPILED and suits_compiled_finders(cg):
         yield from _compiled_empty_rectangles(cg, changes, bands, stacks)
         return
     tables = digit_lines(cg)
@@ -420,7 +420,7 @@ def find_x_chains(cg: CandidateGrid, changes: Changes | None = None,
     longest chain searched; a start's step is its shortest chain that removes something, so a smaller bound
     gives the same steps less those longer than the bound (SE's strong-link rules need at most 7 links).
     On classic grids the search is compiled (``_xchain_fast``, the same chains in the same order)."""
-    if COMPILED and cg.n <= 32 and cg.geometry.is_classic:
+    if COMPILED and suits_compiled_finders(cg):
         return _x_chains_compiled(cg, changes, max_links)
     return _x_chains_python(cg, changes, max_links)
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from bitdoku.logic._subsets_fast import subsets as _search_subsets
 from bitdoku.logic.als import bits_of
-from bitdoku.logic.candidates import CandidateGrid, digits_of, layout_of
+from bitdoku.logic.candidates import CandidateGrid, digits_of, layout_of, suits_compiled_finders
 from bitdoku.logic.changes import Changes, digits_in
 from bitdoku.logic.step import Step, digit_list, make_step, names, removals
 from bitdoku.shape import Shape
@@ -115,7 +115,7 @@ _FOUND_ROWS = 512
 
 
 def _compiles(cg: CandidateGrid) -> bool:
-    return COMPILED and cg.n <= 32 and cg.geometry.is_classic
+    return COMPILED and suits_compiled_finders(cg)
 
 
 def _compiled_rows(cg: CandidateGrid, k: int, hidden: bool) -> list[list[int]] | None:

@@ -19,7 +19,7 @@ import numpy as np
 from bitdoku.errors import cell_name
 from bitdoku.logic._wings_fast import wings as _search_wings
 from bitdoku.logic.als import bits_of
-from bitdoku.logic.candidates import CandidateGrid, digits_of, layout_of
+from bitdoku.logic.candidates import CandidateGrid, digits_of, layout_of, suits_compiled_finders
 from bitdoku.logic.changes import Changes
 from bitdoku.logic.step import Step, digit_list, make_step, removals
 from bitdoku.shape import Shape
@@ -32,7 +32,7 @@ W_WING = "W-Wing"
 def find_xy_wings(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
     """XY-Wings, pivots in row-major order. With ``changes`` (``bitdoku.logic.changes``), only the wings with a
     cell (pivot or pincer) that changed: the three cells are the pattern, the eliminations lie outside it."""
-    if COMPILED and cg.n <= 32 and cg.geometry.is_classic:
+    if COMPILED and suits_compiled_finders(cg):
         return _compiled_wings(cg, changes, xyz=False)
     return _xy_wings_python(cg, changes)
 
@@ -61,7 +61,7 @@ def _xy_wings_python(cg: CandidateGrid, changes: Changes | None) -> Iterator[Ste
 
 def find_xyz_wings(cg: CandidateGrid, changes: Changes | None = None) -> Iterator[Step]:
     """XYZ-Wings, pivots in row-major order; with ``changes``, only the wings with a cell that changed."""
-    if COMPILED and cg.n <= 32 and cg.geometry.is_classic:
+    if COMPILED and suits_compiled_finders(cg):
         return _compiled_wings(cg, changes, xyz=True)
     return _xyz_wings_python(cg, changes)
 
