@@ -85,101 +85,15 @@ def _copy_into(row, bits, words):
 
 
 @njit(cache=True, nogil=True)
-def _tables(masks, n, units, peers):
-    """Weak and strong link rows of the X, Y and XY modes: (weak[3], strong[3]) as uint64[3, K, words]."""
-    nn = n * n
-    size = n * nn
-    words = (size + 63) // 64
-    weak = np.zeros((3, size, words), dtype=np.uint64)
-    strong = np.zeros((3, size, words), dtype=np.uint64)
-    for cell in range(nn):
-        mask = masks[cell]
-        if mask == _ZERO:
-            continue
-        count = 0
-        for d in range(n):
-            if (mask >> np.uint64(d)) & _ONE:
-                count += 1
-        for d in range(n):
-            if not (mask >> np.uint64(d)) & _ONE:
-                continue
-            node = d * nn + cell
-            for j in range(peers.shape[1]):
-                p = peers[cell, j]
-                if (masks[p] >> np.uint64(d)) & _ONE:
-                    for m in range(3):
-                        _set(weak[m, node], d * nn + p)
-            for d2 in range(n):
-                if d2 != d and (mask >> np.uint64(d2)) & _ONE:
-                    _set(weak[1, node], d2 * nn + cell)
-                    _set(weak[2, node], d2 * nn + cell)
-                    if count == 2:
-                        _set(strong[1, node], d2 * nn + cell)
-                        _set(strong[2, node], d2 * nn + cell)
-    for u in range(units.shape[0]):
-        for d in range(n):
-            a = -1
-            b = -1
-            count = 0
-            for i in range(n):
-                c = units[u, i]
-                if (masks[c] >> np.uint64(d)) & _ONE:
-                    count += 1
-                    if a < 0:
-                        a = c
-                    else:
-                        b = c
-            if count == 2:
-                for m in (0, 2):
-                    _set(strong[m, d * nn + a], d * nn + b)
-                    _set(strong[m, d * nn + b], d * nn + a)
-    return weak, strong
-
-
-@njit(cache=True, nogil=True)
 def se_scan(masks, n, units, peers, cycles, forcing, on_found, off_found, cycle_rounds):
     """Fill, for each mode m (0 X, 1 Y, 2 XY) and candidate id s: ``on_found[m, s]`` the complexity of the forcing
     chain "s on" -> "s off" (0: none), ``off_found[m, s]`` that of "s off" -> "s on", ``cycle_rounds[m, s]`` a bit
     t for each round t >= 1 where a cycle through s can close (complexity 2t + 2). Sources as SE takes them: cells
-    with two candidates or more (Y mode: exactly two)."""
-    nn = n * n
-    size = n * nn
-    words = (size + 63) // 64
-    weak, strong = _tables(masks, n, units, peers)
-    seen_on = np.zeros(words, dtype=np.uint64)
-    seen_off = np.zeros(words, dtype=np.uint64)
-    front = np.zeros(words, dtype=np.uint64)
-    raw = np.zeros(words, dtype=np.uint64)
-    new_on = np.zeros(words, dtype=np.uint64)
-    new_off = np.zeros(words, dtype=np.uint64)
-    linked = np.zeros(words, dtype=np.uint64)
-    for m in range(3):
-        use_forcing = forcing and m != 1
-        for k in range(words):
-            linked[k] = _ZERO
-        for i in range(size):
-            for k in range(words):
-                if strong[m, i, k]:
-                    _set(linked, i)
-                    break
-        for cell in range(nn):
-            mask = masks[cell]
-            count = 0
-            for d in range(n):
-                if (mask >> np.uint64(d)) & _ONE:
-                    count += 1
-            if count < 2 or (m == 1 and count > 2):
-                continue
-            for d in range(n):
-                if not (mask >> np.uint64(d)) & _ONE:
-                    continue
-                s = d * nn + cell
-                if cycles or use_forcing:
-                    _on_run(s, weak[m], strong[m], linked, cycles, use_forcing, words, seen_on, seen_off, front,
-                            raw, new_on, new_off, on_found[m], cycle_rounds[m])
-                if use_forcing:
-                    _off_run(s, weak[m], strong[m], linked, words, seen_on, seen_off, front, new_on, new_off,
-                             off_found[m])
+    with two candidates or more (Y mode: exactly two). This is ``_live_scan`` with every candidate its own bit (12
+    words a set on 9x9): the reference of the live search, whose sets hold the live candidates only."""
+    every = np.arange(n * n * n).astype(np.int32)
+    _live_scan(masks, n, units, peers, every, every, every.shape[0], cycles, forcing, on_found, off_found,
+               cycle_rounds)
 
 
 @borrowing
@@ -279,10 +193,10 @@ def scan(masks: tuple[int, ...], shape, cycles: bool, forcing: bool) -> tuple[np
 
 
 @njit(cache=True, nogil=True)
-def _se_lists(masks, n, units, peer_order, y, x):
-    """SE's ordered consequences of every candidate in one mode: "on" -> (Y) the cell's other digits, then the
-    digit in the block, row, column cells (``peer_order``); "off" -> (Y) a bivalue cell's other digit, then the
-    bilocal partners in the block, row, column (each once). Returns (on_list, on_len, off_list, off_len)."""
+def _se_lists(masks, n, units, peer_order):
+    """SE's ordered consequences of every candidate in the XY mode: "on" -> the cell's other digits (Y), then the
+    digit in the block, row, column cells (``peer_order``, X); "off" -> a bivalue cell's other digit (Y), then the
+    bilocal partners in the block, row, column (X, each once). Returns (on_list, on_len, off_list, off_len)."""
     nn = n * n
     size = n * nn
     width = n + peer_order.shape[1]
@@ -301,11 +215,10 @@ def _se_lists(masks, n, units, peer_order, y, x):
                 continue
             node = d * nn + cell
             k = 0
-            if y:
-                for d2 in range(n):
-                    if d2 != d and (mask >> np.uint64(d2)) & _ONE:
-                        on_list[node, k] = d2 * nn + cell
-                        k += 1
+            for d2 in range(n):
+                if d2 != d and (mask >> np.uint64(d2)) & _ONE:
+                    on_list[node, k] = d2 * nn + cell
+                    k += 1
             for j in range(peer_order.shape[1]):
                 o = peer_order[cell, j]
                 if (masks[o] >> np.uint64(d)) & _ONE:
@@ -313,31 +226,30 @@ def _se_lists(masks, n, units, peer_order, y, x):
                     k += 1
             on_len[node] = k
             k = 0
-            if y and count == 2:
+            if count == 2:
                 for d2 in range(n):
                     if d2 != d and (mask >> np.uint64(d2)) & _ONE:
                         off_list[node, k] = d2 * nn + cell
                         k += 1
-            if x:
-                for u in range(3):
-                    unit = units[u]
-                    other = -1
-                    places = 0
-                    for i in range(n):
-                        c = unit[cell, i]
-                        if (masks[c] >> np.uint64(d)) & _ONE:
-                            places += 1
-                            if c != cell:
-                                other = c
-                    if places == 2:
-                        target = d * nn + other
-                        seen = False
-                        for j in range(k):
-                            if off_list[node, j] == target:
-                                seen = True
-                        if not seen:
-                            off_list[node, k] = target
-                            k += 1
+            for u in range(3):
+                unit = units[u]
+                other = -1
+                places = 0
+                for i in range(n):
+                    c = unit[cell, i]
+                    if (masks[c] >> np.uint64(d)) & _ONE:
+                        places += 1
+                        if c != cell:
+                            other = c
+                if places == 2:
+                    target = d * nn + other
+                    seen = False
+                    for j in range(k):
+                        if off_list[node, j] == target:
+                            seen = True
+                    if not seen:
+                        off_list[node, k] = target
+                        k += 1
             off_len[node] = k
     return on_list, on_len, off_list, off_len
 
@@ -389,26 +301,16 @@ def _worth(closing_parent, s, pot_node, pot_parent, masks, n, peers, in_cycle, f
 @njit(cache=True, nogil=True)
 def se_cycle_rounds(masks, n, box_row_col, peers, peer_order, worthy):
     """SE's cycle search itself (``Chaining.doCycles``), potential by potential in SE's order, for each mode m and
-    source s: ``worthy[m, s]`` gets bit t when a cycle of complexity 2t + 2 closing at s removes a candidate."""
+    every source s, to the last round: ``worthy[m, s]`` gets bit t when a cycle of complexity 2t + 2 closing at s
+    removes a candidate. The reference of ``se_live_search``, which replays only from the sources and up to the
+    rounds that its bitset layers allow."""
     nn = n * n
     size = n * nn
-    cap = size * (n + peer_order.shape[1] + 1) + 1
-    pot_node = np.zeros(cap, dtype=np.int32)
-    pot_on = np.zeros(cap, dtype=np.bool_)
-    pot_parent = np.zeros(cap, dtype=np.int32)
-    pending_on = np.zeros(size + 1, dtype=np.int32)
-    next_on = np.zeros(size + 1, dtype=np.int32)
-    pending_off = np.zeros(cap, dtype=np.int32)
-    seen_on = np.zeros(size, dtype=np.int64)  # == source stamp: seen from the current source
+    on_list, on_len, off_list, on_from, off_range = _all_mode_lists(masks, n, box_row_col, peer_order)
+    (pot_node, pot_on, pot_parent, pending_on, next_on, pending_off, seen_on, in_cycle, forward, backward,
+     stamp) = _replay_space(n, peer_order.shape[1])
     source = 0
-    in_cycle = np.zeros(nn, dtype=np.bool_)
-    forward = np.zeros(size, dtype=np.int64)
-    backward = np.zeros(size, dtype=np.int64)
-    stamp = np.zeros(1, dtype=np.int64)
     for m in range(3):
-        y = m >= 1
-        x = m != 1
-        on_list, on_len, off_list, off_len = _se_lists(masks, n, box_row_col, peer_order, y, x)
         for cell in range(nn):
             mask = masks[cell]
             count = 0
@@ -418,62 +320,24 @@ def se_cycle_rounds(masks, n, box_row_col, peers, peer_order, worthy):
             if count < 2 or (m == 1 and count > 2):
                 continue
             for d in range(n):
-                if not (mask >> np.uint64(d)) & _ONE:
-                    continue
-                s = d * nn + cell
-                source += 1
-                seen_on[s] = source
-                pot_node[0] = s
-                pot_on[0] = True
-                pot_parent[0] = -1
-                used = 1
-                pending_on[0] = 0
-                n_on = 1
-                t = 0
-                while n_on > 0:
-                    n_off = 0
-                    for a in range(n_on):
-                        p = pending_on[a]
-                        node = pot_node[p]
-                        for b in range(on_len[node]):
-                            q = on_list[node, b]
-                            j = pot_parent[p]
-                            ancestor = False
-                            while j >= 0:
-                                if pot_node[j] == q and not pot_on[j]:
-                                    ancestor = True
-                                    break
-                                j = pot_parent[j]
-                            if ancestor:
-                                continue
-                            pot_node[used] = q
-                            pot_on[used] = False
-                            pot_parent[used] = p
-                            pending_off[n_off] = used
-                            used += 1
-                            n_off += 1
-                    count_next = 0
-                    for a in range(n_off):
-                        qi = pending_off[a]
-                        q = pot_node[qi]
-                        for b in range(off_len[q]):
-                            r = off_list[q, b]
-                            if (t >= 1 and r == s and t < 64 and not (worthy[m, s] >> np.int64(t)) & 1
-                                    and _worth(qi, s, pot_node, pot_parent, masks, n, peers, in_cycle, forward,
-                                               backward, stamp)):
-                                worthy[m, s] |= np.int64(1) << np.int64(t)
-                            if seen_on[r] != source:
-                                seen_on[r] = source
-                                pot_node[used] = r
-                                pot_on[used] = True
-                                pot_parent[used] = qi
-                                next_on[count_next] = used
-                                used += 1
-                                count_next += 1
-                    for a in range(count_next):
-                        pending_on[a] = next_on[a]
-                    n_on = count_next
-                    t += 1
+                if (mask >> np.uint64(d)) & _ONE:
+                    source += 1
+                    _replay(d * nn + cell, m, size, masks, n, peers, on_list, on_len, off_list, on_from, off_range,
+                            pot_node, pot_on, pot_parent, pending_on, next_on, pending_off, seen_on, source,
+                            in_cycle, forward, backward, stamp, worthy)
+
+
+@njit(cache=True, nogil=True)
+def _replay_space(n, order_width):
+    """The arrays ``_replay`` works in, for one call's sources: potentials (node, on/off, parent), the pending
+    layers, the per-source "seen" stamps and ``_worth``'s marks."""
+    nn = n * n
+    size = n * nn
+    cap = size * (n + order_width + 1) + 1
+    return (np.zeros(cap, dtype=np.int32), np.zeros(cap, dtype=np.bool_), np.zeros(cap, dtype=np.int32),
+            np.zeros(size + 1, dtype=np.int32), np.zeros(size + 1, dtype=np.int32), np.zeros(cap, dtype=np.int32),
+            np.zeros(size, dtype=np.int64), np.zeros(nn, dtype=np.bool_), np.zeros(size, dtype=np.int64),
+            np.zeros(size, dtype=np.int64), np.zeros(1, dtype=np.int64))
 
 
 def cycle_rounds(masks: tuple[int, ...], shape, peer_order: tuple[tuple[int, ...], ...]) -> np.ndarray:
@@ -699,7 +563,7 @@ def _all_mode_lists(masks, n, box_row_col, peer_order):
     (``off_range[m]``: start, end)."""
     nn = n * n
     size = n * nn
-    on_list, on_len, off_list, off_len = _se_lists(masks, n, box_row_col, peer_order, True, True)
+    on_list, on_len, off_list, off_len = _se_lists(masks, n, box_row_col, peer_order)
     on_from = np.zeros((3, size), dtype=np.int32)
     off_range = np.zeros((3, 2, size), dtype=np.int32)
     for cell in range(nn):
@@ -727,8 +591,6 @@ def se_live_search(masks, n, units, peers, box_row_col, peer_order, cycles, forc
     the bitset scan runs on the live candidates only, and SE's potential-by-potential cycle search only from the
     sources and up to the rounds where the scan's layers allow a cycle (about a fifth of the sources on stalled
     top1465 states)."""
-    nn = n * n
-    size = n * nn
     ids, index, live = _live_nodes(masks, n)
     possible = np.zeros((3, max(live, 1)), dtype=np.int64)
     _live_scan(masks, n, units, peers, ids, index, live, cycles, forcing, on_found, off_found, possible)
@@ -742,18 +604,8 @@ def se_live_search(masks, n, units, peers, box_row_col, peer_order, cycles, forc
     if not any_possible:
         return
     on_list, on_len, off_list, on_from, off_range = _all_mode_lists(masks, n, box_row_col, peer_order)
-    cap = size * (n + peer_order.shape[1] + 1) + 1
-    pot_node = np.zeros(cap, dtype=np.int32)
-    pot_on = np.zeros(cap, dtype=np.bool_)
-    pot_parent = np.zeros(cap, dtype=np.int32)
-    pending_on = np.zeros(size + 1, dtype=np.int32)
-    next_on = np.zeros(size + 1, dtype=np.int32)
-    pending_off = np.zeros(cap, dtype=np.int32)
-    seen_on = np.zeros(size, dtype=np.int64)
-    in_cycle = np.zeros(nn, dtype=np.bool_)
-    forward = np.zeros(size, dtype=np.int64)
-    backward = np.zeros(size, dtype=np.int64)
-    stamp = np.zeros(1, dtype=np.int64)
+    (pot_node, pot_on, pot_parent, pending_on, next_on, pending_off, seen_on, in_cycle, forward, backward,
+     stamp) = _replay_space(n, peer_order.shape[1])
     source = 0
     for m in range(3):
         for i in range(live):
