@@ -797,6 +797,17 @@ def _emit(hints, count, kind, a, b, target, cx):
 
 
 @njit(cache=True, nogil=True)
+def _run_arrays(n, nodes, pool_size):
+    """One engine's arrays for runs over ``nodes`` nodes (``run``'s outer or inner set): the candidates and unit
+    counts it changes, each node's derivation, parents (start and length in ``pool``), cause, weight and order,
+    the on/off queues and ``meta``."""
+    return (np.empty(n * n, np.uint64), np.empty((3 * n, n), np.int32), np.zeros(nodes, np.int8),
+            np.zeros(nodes, np.int32), np.zeros(nodes, np.int32), np.empty(pool_size, np.int32),
+            np.zeros(nodes, np.int32), np.zeros(nodes, np.int32), np.empty(nodes, np.int32),
+            np.empty(nodes, np.int32), np.empty(nodes, np.int32), np.zeros(META_SIZE, np.int64))
+
+
+@njit(cache=True, nogil=True)
 def search(n, units, cell_units, orig, cnt0, cid, ccell, cdig, links, L, xonly, dynamic, level, inner_dynamic,
            inner_level, want_off, do_contra, do_double, do_cell, do_unit, min_cell, hints, max_runs, after_first,
            pool_all, dset, pst_all, pln_all, wt_all, static_links):
@@ -819,31 +830,10 @@ def search(n, units, cell_units, orig, cnt0, cid, ccell, cdig, links, L, xonly, 
     ncells = n * n
     virtual = 2 * L
     pool_size = nodes * (2 * n + 2) + 4 * L * L * (1 if level >= 2 else 0)
-    cur = np.empty(ncells, np.uint64)
-    cnt = np.empty((3 * n, n), np.int32)
-    der = np.zeros(nodes, np.int8)
-    pstart = np.zeros(nodes, np.int32)
-    plen = np.zeros(nodes, np.int32)
-    pool = np.empty(pool_size, np.int32)
-    cause = np.zeros(nodes, np.int32)
-    weight = np.zeros(nodes, np.int32)
-    order = np.empty(nodes, np.int32)
-    qon = np.empty(nodes, np.int32)
-    qoff = np.empty(nodes, np.int32)
-    meta = np.zeros(META_SIZE, np.int64)
+    cur, cnt, der, pstart, plen, pool, cause, weight, order, qon, qoff, meta = _run_arrays(n, nodes, pool_size)
     inner_nodes = nodes if level >= 2 else 1
-    icur = np.empty(ncells, np.uint64)
-    icnt = np.empty((3 * n, n), np.int32)
-    ider = np.zeros(inner_nodes, np.int8)
-    ipstart = np.zeros(inner_nodes, np.int32)
-    iplen = np.zeros(inner_nodes, np.int32)
-    ipool = np.empty(inner_nodes * (2 * n + 2), np.int32)
-    icause = np.zeros(inner_nodes, np.int32)
-    iweight = np.zeros(inner_nodes, np.int32)
-    iorder = np.empty(inner_nodes, np.int32)
-    iqon = np.empty(inner_nodes, np.int32)
-    iqoff = np.empty(inner_nodes, np.int32)
-    imeta = np.zeros(META_SIZE, np.int64)
+    (icur, icnt, ider, ipstart, iplen, ipool, icause, iweight, iorder, iqon, iqoff,
+     imeta) = _run_arrays(n, inner_nodes, inner_nodes * (2 * n + 2))
     stamp = np.zeros(1, np.int64)
     stack = np.empty(nodes + 1, np.int32)
     seen = np.zeros(nodes, np.int64)
@@ -965,19 +955,8 @@ def _intersect(members, size, dset, both, words, L, pst_all, pln_all, wt_all, po
         any_bit |= x
     if any_bit == _ZERO:
         return count
-    for w in range(words):
-        x = both[w]
-        while x:
-            low = x & (~x + _ONE)
-            node = w * 64 + popcount(low - _ONE)
-            x ^= low
-            if node >= 2 * L:
-                continue
-            cx = 0
-            for i in range(size):
-                cx += _complexity(members[i], node, pst_all, pln_all, wt_all, pool_all, seen, stack, stamp)
-            count = _emit(hints, count, kind, a, b, node, cx)
-    return count
+    return _emit_set(both, words, L, members, size, pst_all, pln_all, wt_all, pool_all, seen, stack, stamp, hints,
+                     count, kind, a, b)
 
 
 @njit(cache=True, nogil=True)
@@ -992,18 +971,8 @@ def trace(src, n, units, cell_units, orig, cnt0, cid, ccell, cdig, links, L, xon
     cnt = np.empty((3 * n, n), np.int32)
     qon = np.empty(nodes, np.int32)
     qoff = np.empty(nodes, np.int32)
-    icur = np.empty(ncells, np.uint64)
-    icnt = np.empty((3 * n, n), np.int32)
-    ider = np.zeros(nodes, np.int8)
-    ipstart = np.zeros(nodes, np.int32)
-    iplen = np.zeros(nodes, np.int32)
-    ipool = np.empty(nodes * (2 * n + 2), np.int32)
-    icause = np.zeros(nodes, np.int32)
-    iweight = np.zeros(nodes, np.int32)
-    iorder = np.empty(nodes, np.int32)
-    iqon = np.empty(nodes, np.int32)
-    iqoff = np.empty(nodes, np.int32)
-    imeta = np.zeros(META_SIZE, np.int64)
+    (icur, icnt, ider, ipstart, iplen, ipool, icause, iweight, iorder, iqon, iqoff,
+     imeta) = _run_arrays(n, nodes, nodes * (2 * n + 2))
     stamp = np.zeros(1, np.int64)
     stack = np.empty(nodes + 1, np.int32)
     seen = np.zeros(nodes, np.int64)
