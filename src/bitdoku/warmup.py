@@ -73,8 +73,8 @@ def _generator() -> None:
     from bitdoku.generate.puzzles import warm_up
     from bitdoku.generate.request import Request
 
-    # classic grids; 9x9 variants (their own tables' type); variants of the other sizes
-    for size, variant in (("3x3", None), ("3x3", "x"), ("2x2", "x")):
+    # classic 9x9 (the band kernel) and other sizes; 9x9 variants (their own tables' type); variants of other sizes
+    for size, variant in (("3x3", None), ("2x2", None), ("3x3", "x"), ("2x2", "x")):
         warm_up(Request.make(size, variant=variant))
 
 

@@ -60,6 +60,16 @@ def test_a_first_4x4_count_compiles_the_bitboard_kernel_only(tmp_path):
     assert "propagate" not in compiled_modules(tmp_path)  # the cell-by-cell kernel is for other unit tables
 
 
+def test_a_first_9x9_generate_compiles_the_band_kernel_not_the_generic_one(tmp_path):
+    # The generator's kernels serve every shape; a 9x9 request picks the band kernel by its tables' type, so the
+    # generic kernel (dfs, boards, propagate: 44 of 63 CPU seconds of this first run before) is not compiled.
+    run = bitdoku("generate", "-n", "1", "--seed", "1", cache=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert len(run.stdout.split()[0]) == 81
+    assert {"sudoku9", "dig", "fill", "make"} <= compiled_modules(tmp_path)
+    assert not {"dfs", "boards", "propagate", "variant81"} & compiled_modules(tmp_path)
+
+
 def test_warmup_compiles_the_engine_with_a_line_a_step(first_solve):
     cache, _ = first_solve
     run = bitdoku("warmup", cache=cache)

@@ -155,12 +155,24 @@ def kernel_tables(shape: Shape) -> tuple[int, NDArray[np.int32], NDArray[np.int3
     return shape.n, units, cell_units, peers
 
 
+def shape_kernel_tables(shape: Shape) -> tuple:
+    """The ``(units, cell_units, peers)`` the generator's kernels take for a classic grid: the shape's tables, the
+    9x9 grid's peers wrapped as ``kernels.variant.Classic9Tables``, so that its searches run (and compile) the band
+    kernel alone."""
+    units, cell_units, peers = shape.tables
+    if shape.n_cells != N_CELLS_81:
+        return units, cell_units, peers
+    from bitdoku.kernels.variant import Classic9Tables
+
+    return units, cell_units, Classic9Tables(peers)
+
+
 def geometry_kernel_tables(geometry: Geometry) -> tuple:
     """The ``(units, cell_units, peers)`` the generator's kernels (``fill``, ``dig``, ``make``) take: the shape's
     tables, or for a variant its units, cell units and whole ``GeometryTables`` in the ``peers`` slot
     (``kernels.variant.search_any`` picks the variant search by that argument's type)."""
     if geometry.is_classic:
-        return geometry.shape.tables
+        return shape_kernel_tables(geometry.shape)
     tables = geometry.tables
     if geometry.shape.n_cells == N_CELLS_81:
         from bitdoku.kernels.variant81 import board_tables

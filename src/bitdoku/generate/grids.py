@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from bitdoku.engines.bitmask import geometry_kernel_tables
+from bitdoku.engines.bitmask import geometry_kernel_tables, shape_kernel_tables
 from bitdoku.engines.result import default_max_nodes
 from bitdoku.errors import SearchLimitError
 from bitdoku.generate.budget import Budget, BudgetSpent
@@ -72,7 +72,7 @@ def fill(shape: Shape, rng: NDArray[np.uint64], budget: Budget, workspace: tuple
     """A random solution as a uint8 array, drawing from ``rng`` and charging ``budget``, in kernel calls short
     enough for the budget's deadline to be checked between them (``BudgetSpent`` when it runs out). ``tables``:
     a variant's (``Request.tables``; ``workspace`` from ``variant.workspace_for``), else the shape's."""
-    units, cell_units, peers = shape.tables if tables is None else tables
+    units, cell_units, peers = shape_kernel_tables(shape) if tables is None else tables
     out = np.zeros(shape.n_cells, dtype=np.uint8)
     call_nodes = max(CALL_NODES, 4 * shape.n_cells)
     while True:

@@ -415,7 +415,7 @@ def warm_up(request: Request, *, rated: bool = False) -> None:
     small grid of the same kind compiles both paths, whole attempts in one call and the bounded fill and removal,
     in microseconds of work; a request that rates compiles the logic solver's kernels too. Once a process.
     """
-    tables_type = type(request.tables[2])  # 9x9 variants run on their own tables (``variant81.Tables81``)
+    tables_type = type(request.tables[2])  # 9x9 grids run on tables of their own type (band kernel, variant81)
     kind = (request.geometry.is_classic, tables_type, rated or request.filtered_by_rating)
     if kind in _warmed:
         return
@@ -433,9 +433,10 @@ def warm_up(request: Request, *, rated: bool = False) -> None:
 
 def _small_request(request: Request) -> Request:
     """The cheapest request whose kernels take the same argument types as ``request``'s: a 4x4 grid, classic or
-    with the X rule; a 9x9 X grid for the 9x9 variants, whose tables are of another type (a few ms of work)."""
+    with the X rule; a 9x9 grid for classic 9x9 and for the 9x9 variants, whose tables are of other types (the
+    band kernel's, ``variant81``'s; a few ms of work)."""
     if request.geometry.is_classic:
-        return Request.make("2x2", variant=None)
+        return Request.make("3x3" if request.shape.n_cells == 81 else "2x2", variant=None)
     if type(request.tables[2]) is not type(Request.make("2x2", variant="x").tables[2]):
         return Request.make("3x3", variant="x")
     return Request.make("2x2", variant="x")

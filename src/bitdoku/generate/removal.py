@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from bitdoku.engines.bitmask import geometry_kernel_tables
+from bitdoku.engines.bitmask import geometry_kernel_tables, shape_kernel_tables
 from bitdoku.engines.result import Status, default_max_nodes
 from bitdoku.errors import InvalidGridError, SearchLimitError
 from bitdoku.generate.budget import Budget
@@ -70,7 +70,7 @@ def remove_clues(
     """Start from the full ``solution`` and remove the orbits in ``order`` while the puzzle stays unique, down to
     ``target`` clues at the fewest; charges ``budget`` (``BudgetSpent`` when it runs out). ``tables``: a variant's
     (``engines.bitmask.geometry_kernel_tables``), else the shape's."""
-    units, cell_units, peers = shape.tables if tables is None else tables
+    units, cell_units, peers = shape_kernel_tables(shape) if tables is None else tables
     puzzle = solution.copy()
     counters = np.zeros(dig.N_DIG_COUNTERS, dtype=np.int64)
     total = RemovalCounters()

@@ -2,8 +2,9 @@
 
 A puzzle with the unique solution S stays unique without its clue ``cell = S[cell]`` exactly when no solution of
 the smaller puzzle puts another digit there: one first-solution search with that digit struck out
-(``sudoku9.other_solution9`` for 9x9, ``dfs.search_in`` with an excluded digit for other shapes), cheaper than
-counting to two. Clues go in *orbits* (the cells a symmetry maps onto each other) and an orbit goes as a whole.
+(``sudoku9.other_solution9`` for 9x9, ``dfs.search_in`` with an excluded digit for other shapes, picked by
+``variant.search_any`` from the tables' type), cheaper than counting to two. Clues go in *orbits* (the cells a
+symmetry maps onto each other) and an orbit goes as a whole.
 For an orbit c1..ck the checks split the other solutions by the first cell where they differ from S: check j
 gives c1..c(j-1) their digits back, strikes S[cj] out of cj and leaves the rest empty, so no solution is looked
 at twice.
@@ -17,8 +18,7 @@ import numpy as np
 from numba import njit
 
 from bitdoku.kernels.status import BUDGET_EXHAUSTED, COMPLETE, LIMIT_REACHED, N_STATS, STAT_NODES, STOPPED
-from bitdoku.kernels.sudoku9 import MAX_DEPTH, STATE_WORDS, is_standard9, other_solution9
-from bitdoku.kernels.variant import is_variant, search_any, workspace_for
+from bitdoku.kernels.variant import search_any, workspace_for
 
 #: Slots of the ``counters`` out-array of ``remove_clues`` and ``removable_clues``.
 DIG_CHECKS = 0  # uniqueness checks run
@@ -29,13 +29,10 @@ N_DIG_COUNTERS = 4
 
 
 @njit(cache=True, nogil=True)
-def _new_checker(n, units, peers):
-    """What the checks of one call share: (classic 9x9 or not, generic or variant workspace, 9x9 states and frames,
-    stats, an empty solutions array, an unused random state)."""
-    n_cells = n * n
-    specialised = n == 9 and not is_variant(peers) and is_standard9(units)
-    return (specialised, workspace_for(n, peers), np.empty((MAX_DEPTH, STATE_WORDS), np.uint32),
-            np.empty((MAX_DEPTH, 3), np.int64), np.zeros(N_STATS, np.int64), np.empty((0, n_cells), np.uint8),
+def _new_checker(n, peers):
+    """What the checks of one call share: (the search's workspace, stats, an empty solutions array, an unused
+    random state)."""
+    return (workspace_for(n, peers), np.zeros(N_STATS, np.int64), np.empty((0, n * n), np.uint8),
             np.zeros(1, np.uint64))
 
 
@@ -43,10 +40,8 @@ def _new_checker(n, units, peers):
 def _other_solution(puzzle, solution, cell, n, units, cell_units, peers, check_nodes, check_rules, checker, stop):
     """A kernel status for "has the puzzle a solution without ``solution[cell]`` in ``cell``" (see the module);
     ``check_rules`` are the generic search's rules (the 9x9 kernel always runs all of its own). The search's
-    counters land in ``checker[4]``."""
-    specialised, ws, states, frames, stats, no_solutions, no_rng = checker
-    if specialised:
-        return other_solution9(puzzle, cell, solution[cell], check_nodes, stats, states, frames, stop)
+    counters land in ``checker[1]``."""
+    ws, stats, no_solutions, no_rng = checker
     return search_any(ws, puzzle, n, units, cell_units, peers, 1, check_nodes, check_rules, no_solutions, stats,
                       no_rng, solution, cell, stop)
 
@@ -64,7 +59,8 @@ def remove_clues(puzzle, solution, n, units, cell_units, peers, orbits, order, p
     solution : uint8[N*N]
         Its solution.
     n, units, cell_units, peers
-        The shape's N and tables, as for ``dfs.search``, or a variant's (``fill.random_solution``).
+        The shape's N and tables, as for ``dfs.search`` (``variant.Classic9Tables`` as ``peers`` for 9x9), or a
+        variant's (``fill.random_solution``).
     orbits : int32[n_orbits, width]
         The cells of each orbit, padded with -1.
     order : int32[n_orbits]
@@ -95,8 +91,8 @@ def remove_clues(puzzle, solution, n, units, cell_units, peers, orbits, order, p
         The position to resume from: ``len(order)`` when the pass is over or the target was reached.
     """
     n_cells = n * n
-    checker = _new_checker(n, units, peers)
-    stats = checker[4]
+    checker = _new_checker(n, peers)
+    stats = checker[1]
     clues = 0
     for cell in range(n_cells):
         clues += puzzle[cell] != 0
@@ -113,7 +109,7 @@ def remove_clues(puzzle, solution, n, units, cell_units, peers, orbits, order, p
             puzzle[orbit[i]] = 0
         unique = True
         for i in range(size):
-            cell = orbit[i]
+            cell = np.int64(orbit[i])  # the type removable_clues passes: one compiled check, not two
             code = _other_solution(puzzle, solution, cell, n, units, cell_units, peers, check_nodes, check_rules,
                                    checker, stop)
             counters[DIG_CHECKS] += 1
@@ -152,8 +148,8 @@ def removable_clues(puzzle, solution, n, units, cell_units, peers, check_nodes, 
     else ``COMPLETE``. Cost: one check a clue.
     """
     n_cells = n * n
-    checker = _new_checker(n, units, peers)
-    stats = checker[4]
+    checker = _new_checker(n, peers)
+    stats = checker[1]
     status = COMPLETE
     for cell in range(n_cells):
         removable[cell] = False

@@ -2,8 +2,9 @@
 
 The search is the generic one (``dfs.search_in``) with ``RANDOM_ORDER``: it branches on a random cell among those
 with the fewest candidates and tries the digits in random order, so every complete grid can come out, and two
-seeds give unrelated grids (not one grid relabelled). A classic 9x9 grid goes to the band kernel
-(``sudoku9.random_solution9``), which draws the digits but keeps its own choice of cells: 20 times cheaper.
+seeds give unrelated grids (not one grid relabelled). A classic 9x9 grid goes to the band kernel (its tables are
+``variant.Classic9Tables``: ``sudoku9.random_solution9``), which draws the digits but keeps its own choice of
+cells: 20 times cheaper.
 
 A randomised search has a heavy tail: now and then an early choice leads into a dead region that takes many nodes
 to leave. Restarting with a fresh draw after a budget that doubles each time (the geometric schedule of Walsh,
@@ -13,7 +14,6 @@ to leave. Restarting with a fresh draw after a budget that doubles each time (th
 import numpy as np
 from numba import njit
 
-from bitdoku.kernels.rng import next_u64
 from bitdoku.kernels.status import (
     ALL_RULES,
     BUDGET_EXHAUSTED,
@@ -23,8 +23,7 @@ from bitdoku.kernels.status import (
     STAT_NODES,
     STOPPED,
 )
-from bitdoku.kernels.sudoku9 import MAX_DEPTH, STATE_WORDS, is_standard9, random_solution9
-from bitdoku.kernels.variant import is_variant, search_any
+from bitdoku.kernels.variant import search_any
 
 
 @njit(cache=True, nogil=True)
@@ -36,8 +35,8 @@ def random_solution(rng, n, units, cell_units, peers, max_nodes, out, ws, stop):
     rng : uint64[1]
         A ``rng.py`` state; advanced.
     n, units, cell_units, peers
-        The shape's N and tables, as for ``dfs.search``; or a variant's, its ``GeometryTables`` as ``peers``
-        (``variant.search_any``).
+        The shape's N and tables, as for ``dfs.search``, with ``variant.Classic9Tables`` as ``peers`` for the
+        classic 9x9 grid; or a variant's, its ``GeometryTables`` as ``peers`` (``variant.search_any``).
     max_nodes : int
         Search nodes to spend at most, over all restarts.
     out : uint8[N*N]
@@ -55,8 +54,6 @@ def random_solution(rng, n, units, cell_units, peers, max_nodes, out, ws, stop):
     Cost: for 9x9 a few dozen nodes with no restart, almost always; larger shapes restart now and then.
     """
     n_cells = n * n
-    if n == 9 and not is_variant(peers) and is_standard9(units):
-        return _random_solution9(rng, max_nodes, out, stop)
     empty = np.zeros(n_cells, np.uint8)
     no_guide = np.zeros(0, np.uint8)
     found = out.reshape(1, n_cells)
@@ -67,25 +64,6 @@ def random_solution(rng, n, units, cell_units, peers, max_nodes, out, ws, stop):
         attempt = min(budget, max_nodes - spent)
         code = search_any(ws, empty, n, units, cell_units, peers, 1, attempt, ALL_RULES | RANDOM_ORDER, found,
                           stats, rng, no_guide, -1, stop)
-        spent += stats[STAT_NODES]
-        if code == LIMIT_REACHED or code == STOPPED:  # noqa: SIM109 (two compares: plain for Numba)
-            return code, spent
-        budget *= 2
-    return BUDGET_EXHAUSTED, spent
-
-
-@njit(cache=True, nogil=True)
-def _random_solution9(rng, max_nodes, out, stop):
-    """``random_solution`` on the 9x9 band kernel, with the same restart schedule."""
-    states = np.empty((MAX_DEPTH, STATE_WORDS), np.uint32)
-    frames = np.empty((MAX_DEPTH, 3), np.int64)
-    stats = np.zeros(N_STATS, np.int64)
-    found = out.reshape(1, 81)
-    budget = 81
-    spent = 0
-    while spent < max_nodes:
-        seed = np.int64(next_u64(rng) >> np.uint64(1))
-        code = random_solution9(seed, min(budget, max_nodes - spent), found, stats, states, frames, stop)
         spent += stats[STAT_NODES]
         if code == LIMIT_REACHED or code == STOPPED:  # noqa: SIM109 (two compares: plain for Numba)
             return code, spent

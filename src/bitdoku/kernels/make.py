@@ -81,7 +81,8 @@ def attempt_rows(rngs, n, units, cell_units, peers, orbits, target, check_nodes,
         for i in range(order.shape[0]):
             order[i] = i
         shuffle(rng, order)
-        puzzles[row, :] = solutions[row]
+        for cell in range(n_cells):  # a loop, not a slice copy: that compiles Numba's shape-mismatch error (~2 s)
+            puzzles[row, cell] = solutions[row, cell]
         counters[:] = 0
         remove_clues(puzzles[row], solutions[row], n, units, cell_units, peers, orbits, order, 0, target, check_nodes,
                      check_rules, 1 << 62, counters, stop)

@@ -34,14 +34,17 @@ follows the depth actually reached, never more than (empty cells + 1) levels. A 
 Status codes and stats slots are those of ``status.py``; the rule flags and ``RANDOM_ORDER`` are honoured.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, types
 from numba.extending import overload
+from numpy.typing import NDArray
 
-from bitdoku.kernels import dfs, propagate, variant81
+from bitdoku.kernels import dfs, propagate, sudoku9, variant81
 from bitdoku.kernels.bits import digit_bit, full_mask, lowest_bit, lowest_bit_index, popcount
 from bitdoku.kernels.jit import borrowing
-from bitdoku.kernels.rng import random_bit
+from bitdoku.kernels.rng import next_u64, random_bit
 from bitdoku.kernels.status import (
     BUDGET_EXHAUSTED,
     COMPLETE,
@@ -561,11 +564,21 @@ def count_many(puzzles, n, tables, limit, max_nodes, flags, statuses, counts, no
         nodes[row] = stats[STAT_NODES]
 
 
-# -- one signature for both searches ---------------------------------------------------------------------------
+# -- one signature for every search ------------------------------------------------------------------------------
 # The generator's kernels (``fill``, ``dig``, ``make``) take a shape's ``(n, units, cell_units, peers)``. A variant
 # passes its ``GeometryTables`` in the ``peers`` slot, or for a 9x9 grid its ``variant81.Tables81`` (the
-# digit-major kernel); these three functions pick the search and the workspace by that argument's type, when Numba
-# compiles the caller, so the classic path compiles to exactly what it was.
+# digit-major kernel); the classic 9x9 grid passes ``Classic9Tables`` (the band kernel). These functions pick the
+# search and the workspace by that argument's type, when Numba compiles the caller, so a caller compiles the one
+# search it runs: a 9x9 puzzle maker never compiles the generic kernel, nor a 4x4 one the band kernel.
+
+
+class Classic9Tables(NamedTuple):
+    """The classic 9x9 grid's peers in the ``peers`` slot of the generator's kernels: the type that sends their
+    searches to the band kernel (``sudoku9``), which runs its own rules and reads no table. Before, a runtime
+    test picked it, and Numba compiled the generic kernel beside it for every 9x9 generation: 44 of the 63 CPU
+    seconds of a first ``bitdoku generate`` on an empty cache."""
+
+    peers: NDArray[np.int32]
 
 
 def is_variant(peers):
@@ -573,11 +586,13 @@ def is_variant(peers):
 
     Compiled callers get a constant, so the classic 9x9 kernels are never picked for a variant that keeps the
     classic units (anti-knight, anti-king, nonconsecutive)."""
-    return isinstance(peers, tuple)
+    return isinstance(peers, tuple) and not isinstance(peers, Classic9Tables)
 
 
 def workspace_for(n, peers):
     """The workspace of the search ``search_any`` runs for these tables."""
+    if isinstance(peers, Classic9Tables):
+        return sudoku9.new_stack()
     if isinstance(peers, variant81.Tables81):
         return variant81.new_workspace()
     if is_variant(peers):
@@ -587,8 +602,11 @@ def workspace_for(n, peers):
 
 def search_any(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng, guide,
                changed_cell, stop):
-    """``dfs.search_in`` for a shape's tables, ``search_in`` here for a variant's (``peers`` is its tables), and
-    ``variant81.search_in`` for a 9x9 variant's bitboard tables."""
+    """``dfs.search_in`` for a shape's tables, ``search_in`` here for a variant's (``peers`` is its tables),
+    ``variant81.search_in`` for a 9x9 variant's bitboard tables and the band kernel for ``Classic9Tables``
+    (``search9_any``)."""
+    if isinstance(peers, Classic9Tables):
+        return search9_any(ws, cells, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell, stop)
     if isinstance(peers, variant81.Tables81):
         return variant81.search_in(ws, cells, peers, limit, max_nodes, flags, solutions, stats, rng, guide,
                                    changed_cell, stop)
@@ -599,19 +617,42 @@ def search_any(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, 
                          guide, changed_cell, stop)
 
 
+@njit(cache=True, nogil=True)
+def search9_any(ws, cells, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell, stop):
+    """``search_any`` on the band kernel: a random grid (``RANDOM_ORDER``: its seed drawn from ``rng``), a clue
+    removal's check (``changed_cell`` >= 0: a solution without ``guide[changed_cell]`` there), else a search.
+    The band kernel always runs its own full set of rules (``flags`` gives only ``RANDOM_ORDER``)."""
+    states, frames = ws
+    if flags & RANDOM_ORDER:
+        seed = np.int64(next_u64(rng) >> np.uint64(1))
+        return sudoku9.random_solution9(seed, max_nodes, solutions, stats, states, frames, stop)
+    if changed_cell >= 0:
+        return sudoku9.other_solution9(cells, changed_cell, guide[changed_cell], max_nodes, stats, states, frames,
+                                       stop)
+    return sudoku9.search9_in(cells, limit, max_nodes, flags, solutions, stats, states, frames, stop)
+
+
 @overload(is_variant, jit_options={"cache": True, "nogil": True})
 def _is_variant(peers):
-    answer = isinstance(peers, types.BaseTuple)
+    answer = isinstance(peers, types.BaseTuple) and not _is_named(peers, Classic9Tables)
     return lambda peers: answer
+
+
+def _is_named(peers, tables_class) -> bool:
+    """Whether a Numba type is that of the named tuple class ``tables_class``."""
+    return isinstance(peers, types.BaseNamedTuple) and peers.instance_class is tables_class
 
 
 def _is_board_tables(peers):
     """Whether a Numba type is ``variant81.Tables81``'s."""
-    return isinstance(peers, types.BaseNamedTuple) and peers.instance_class is variant81.Tables81
+    return _is_named(peers, variant81.Tables81)
 
 
 @overload(workspace_for, jit_options={"cache": True, "nogil": True})
 def _workspace_for(n, peers):
+    if _is_named(peers, Classic9Tables):
+        return lambda n, peers: (np.empty((sudoku9.MAX_DEPTH, sudoku9.STATE_WORDS), np.uint32),
+                                 np.empty((sudoku9.MAX_DEPTH, 3), np.int64))
     if _is_board_tables(peers):
         return lambda n, peers: variant81.new_workspace()
     if isinstance(peers, types.BaseTuple):
@@ -622,6 +663,12 @@ def _workspace_for(n, peers):
 @overload(search_any, jit_options={"cache": True, "nogil": True})
 def _search_any(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng, guide,
                 changed_cell, stop):
+    if _is_named(peers, Classic9Tables):
+        def band_search(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng, guide,
+                        changed_cell, stop):
+            return search9_any(ws, cells, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell, stop)
+
+        return band_search
     if _is_board_tables(peers):
         def variant81_search(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng,
                              guide, changed_cell, stop):
