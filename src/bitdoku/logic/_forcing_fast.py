@@ -875,7 +875,7 @@ def search(n, units, cell_units, orig, cnt0, cid, ccell, cdig, links, L, xonly, 
                 conf[r] = meta[M_CONFLICT]
                 if after_first >= 0 and runs + after_first < limit:
                     limit = runs + after_first
-    count = 0
+    count = np.int64(0)  # typed: a literal 0 compiles _intersect and _emit_set a second time
     if do_contra:
         for state in (1, 0):
             for lo in range(L):
@@ -899,7 +899,7 @@ def search(n, units, cell_units, orig, cnt0, cid, ccell, cdig, links, L, xonly, 
             m = orig[c]
             if popcount(m) < min_cell:
                 continue
-            size = 0
+            size = np.int64(0)
             for d in range(n):
                 if (m >> np.uint64(d)) & _ONE:
                     members[size] = 2 * cid[c * n + d] + 1
@@ -912,7 +912,7 @@ def search(n, units, cell_units, orig, cnt0, cid, ccell, cdig, links, L, xonly, 
                 if cnt0[u, d] < 2:
                     continue
                 bit = _ONE << np.uint64(d)
-                size = 0
+                size = np.int64(0)
                 for i in range(n):
                     c = units[u, i]
                     if orig[c] & bit:
