@@ -8,6 +8,9 @@ search: 100 µs, ten times a 9x9 solve).
 
 * ``TimeLimit(seconds)``: one flag for one call (``bitdoku.search(time_limit=...)``, a single puzzle of the CLI, a
   whole ``solve_many`` call); ``with`` arms it and disarms it.
+* Compiling is not the work: a deadline moves back by the seconds spent at Numba's compiler lock since it was armed
+  (``compile_clock``), so a first call on a cold cache, which compiles its kernel inside the limit, still gets
+  its whole time to search.
 * ``RowClock(seconds)``: a limit for each row of a batch (the CLI on a file: ``--time-limit`` is per puzzle). Each
   worker's batch call gets a two-slot array (``kernels/batch.py``: the flag and the running row's ticket) that the
   watchdog looks at every ``poll`` seconds; a row seen running for longer than the limit gets the flag.
@@ -30,6 +33,8 @@ from types import TracebackType
 import numpy as np
 from numpy.typing import NDArray
 
+from bitdoku.compile_clock import compile_seconds
+from bitdoku.compile_clock import start as start_compile_clock
 from bitdoku.errors import solutions_found_phrase
 from bitdoku.kernels.status import STOP_FLAG as FLAG
 from bitdoku.kernels.status import STOP_TICKET as TICKET
@@ -60,17 +65,21 @@ class _Watchdog:
 
     def __init__(self) -> None:
         self._wake = threading.Condition()
-        self._deadlines: list[tuple[float, int, NDArray[np.int64], int]] = []  # a heap by time
+        # a heap by time: (when, token, flag, value, compile seconds counted so far)
+        self._deadlines: list[tuple[float, int, NDArray[np.int64], int, float]] = []
         self._cancelled: set[int] = set()
         self._clocks: dict[int, tuple[NDArray[np.int64], float, float, list[float]]] = {}
         self._ids = itertools.count()
         self._thread: threading.Thread | None = None
 
     def arm(self, flag: NDArray[np.int64], at: float, value: int = 1) -> int:
-        """Set ``flag[0] = value`` at ``at`` (``time.monotonic``); a token for ``disarm``."""
+        """Set ``flag[0] = value`` at ``at`` (``time.monotonic``) plus the seconds spent compiling from now on; a
+        token for ``disarm``."""
+        start_compile_clock()
+        compiled = compile_seconds()
         with self._wake:
             token = next(self._ids)
-            heapq.heappush(self._deadlines, (at, token, flag, value))
+            heapq.heappush(self._deadlines, (at, token, flag, value, compiled))
             self._start()
             self._wake.notify()
         return token
@@ -113,10 +122,13 @@ class _Watchdog:
                 self._wake.wait(max(min(waits), 0.0005))
 
     def _fire(self, now: float) -> None:
+        compiled_now = compile_seconds()
         while self._deadlines and self._deadlines[0][0] <= now:
-            _at, token, flag, value = heapq.heappop(self._deadlines)
+            at, token, flag, value, compiled = heapq.heappop(self._deadlines)
             if token in self._cancelled:
                 self._cancelled.discard(token)
+            elif compiled_now > compiled:  # compiling since: not the search's time, the deadline moves back
+                heapq.heappush(self._deadlines, (at + compiled_now - compiled, token, flag, value, compiled_now))
             else:
                 flag[0] = value
         if not self._deadlines:

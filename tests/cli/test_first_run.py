@@ -70,6 +70,16 @@ def test_a_first_9x9_generate_compiles_the_band_kernel_not_the_generic_one(tmp_p
     assert not {"dfs", "boards", "propagate", "variant81"} & compiled_modules(tmp_path)
 
 
+def test_a_time_limit_on_a_cold_cache_is_the_search_s_own_not_the_compile_s(tmp_path):
+    # The first search compiles its kernel (5-13 s here) inside its one-second limit: that used to end "limit".
+    code = "import bitdoku, bitdoku.data; print(bitdoku.search(bitdoku.data.DEMO, time_limit=1).status.value)"
+    run = subprocess.run([sys.executable, "-c", code], env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)},
+                         capture_output=True, text=True, timeout=900)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["unique"]
+    assert "sudoku9" in compiled_modules(tmp_path)  # it did compile
+
+
 def test_warmup_compiles_the_engine_with_a_line_a_step(first_solve):
     cache, _ = first_solve
     run = bitdoku("warmup", cache=cache)

@@ -9,6 +9,7 @@ The step budgets (``max_steps``) cannot do this: one step of a big grid may cost
 The deadline is a context variable, so each thread (and each request's context) has its own; without one, a
 check costs one lookup. The compiled searches a solve makes on the way (the uniqueness check, the solution a
 guess places) get what is left of it as their ``time_limit`` (``seconds_left``), so they stop at the deadline too.
+Seconds spent compiling kernels (a first call on a cold cache) do not count (``compile_clock``).
 """
 
 from __future__ import annotations
@@ -18,9 +19,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+from bitdoku.compile_clock import compile_seconds
+from bitdoku.compile_clock import start as start_compile_clock
 from bitdoku.errors import TimeLimitError
 
-_DEADLINE: ContextVar[tuple[float, float] | None] = ContextVar("bitdoku_logic_deadline", default=None)
+#: (deadline on ``time.monotonic``, the budget's seconds, ``compile_seconds()`` when it started)
+_DEADLINE: ContextVar[tuple[float, float, float] | None] = ContextVar("bitdoku_logic_deadline", default=None)
 
 
 @contextmanager
@@ -39,7 +43,8 @@ def time_budget(seconds: float | None) -> Iterator[None]:
     if seconds is None:
         yield
         return
-    token = _DEADLINE.set((time.monotonic() + seconds, seconds))
+    start_compile_clock()
+    token = _DEADLINE.set((time.monotonic() + seconds, seconds, compile_seconds()))
     try:
         yield
     finally:
@@ -49,7 +54,7 @@ def time_budget(seconds: float | None) -> Iterator[None]:
 def check_time() -> None:
     """Raise ``TimeLimitError`` when the budget of the enclosing ``time_budget`` is spent."""
     deadline = _DEADLINE.get()
-    if deadline is not None and time.monotonic() >= deadline[0]:
+    if deadline is not None and _clock(deadline) >= deadline[0]:
         raise TimeLimitError(deadline[1])
 
 
@@ -59,4 +64,9 @@ def seconds_left() -> float | None:
     deadline = _DEADLINE.get()
     if deadline is None:
         return None
-    return max(0.0, deadline[0] - time.monotonic())
+    return max(0.0, deadline[0] - _clock(deadline))
+
+
+def _clock(deadline: tuple[float, float, float]) -> float:
+    """``time.monotonic()`` less the seconds spent compiling since the budget started."""
+    return time.monotonic() - (compile_seconds() - deadline[2])
