@@ -68,15 +68,24 @@ def explain(
     """
     import typer
 
+    from bitdoku.cli.runner import parse_shape, saying_logic_compiles
+
+    grids, single = puzzles_to_explain(puzzle, parse_shape(shape), variant=variant, regions=regions)
+    with saying_logic_compiles():
+        code = _explain_all(grids, single, output, guess, max_steps, time_limit)
+    raise typer.Exit(code)
+
+
+def _explain_all(grids: Iterator[tuple[int, CandidateGrid]], single: bool, output: StepFormat, guess: bool,
+                 max_steps: int | None, time_limit: float | None) -> int:
+    """Explain each grid, its steps as they come; the exit code."""
     from bitdoku.cli.console import emit, flush, warn
     from bitdoku.cli.exit_codes import ExitCode
     from bitdoku.cli.output import to_json
-    from bitdoku.cli.runner import parse_shape
     from bitdoku.errors import TimeLimitError
     from bitdoku.logic.budget import time_budget
     from bitdoku.logic.explain import explain as explain_steps
 
-    grids, single = puzzles_to_explain(puzzle, parse_shape(shape), variant=variant, regions=regions)
     code = ExitCode.OK
     for line, state in grids:
         if not single:
@@ -93,4 +102,4 @@ def explain(
             code = ExitCode.LIMIT
         if single:
             warn(f"{count} step{'s' if count != 1 else ''}")
-    raise typer.Exit(code)
+    return code

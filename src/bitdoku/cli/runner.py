@@ -244,6 +244,46 @@ def say_if_compiling(engine: Engine, shape: Shape, limit: int, *, batch: bool = 
     return True
 
 
+#: Compiling seconds after which the logic commands say that they compile (a cached kernel loads in milliseconds).
+COMPILE_NOTICE_SECONDS = 1.0
+
+
+@contextmanager
+def saying_logic_compiles() -> Iterator[None]:
+    """Around the logic commands (explain, hint, rate): the logic solver's kernels compile as the puzzles reach
+    them, tens of seconds on a cold cache, so once compiling has taken ``COMPILE_NOTICE_SECONDS`` in this run, say
+    so (a watcher thread reads ``compile_clock``), and at the end how many seconds went to it. Nothing is said on
+    a warm cache, and no guess is made ahead of which kernels a puzzle will reach."""
+    import threading
+
+    from bitdoku.compile_clock import compile_seconds
+    from bitdoku.compile_clock import start as start_compile_clock
+    from bitdoku.kernels.cache import NOTE
+
+    start_compile_clock()
+    before = compile_seconds()
+    done = threading.Event()
+    said = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(0.2):
+            if compile_seconds() - before >= COMPILE_NOTICE_SECONDS:
+                said.set()
+                warn("bitdoku: compiling the logic solver's kernels as the puzzles need them, once (Numba caches "
+                     f"them; 'bitdoku warmup --all' compiles them ahead){f'; {NOTE}' if NOTE else ''}")
+                return
+
+    watcher = threading.Thread(target=watch, name="bitdoku-compile-notice", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        done.set()
+        watcher.join()
+        if said.is_set():
+            warn(f"bitdoku: {format_seconds(compile_seconds() - before)} of this run went to compiling")
+
+
 def _is_variant(entry: Entry) -> bool:
     return entry.grid is not None and not entry.grid.geometry.is_classic
 
