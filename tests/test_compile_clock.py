@@ -72,11 +72,11 @@ def test_the_logic_commands_say_when_a_run_compiles_and_how_long_it_took(capsys,
     from bitdoku.cli import runner
 
     monkeypatch.setattr(runner, "COMPILE_NOTICE_SECONDS", 0.05)
-    with runner.saying_logic_compiles():
+    with runner.saying_compiles():
         compile_something()
     said = capsys.readouterr().err.splitlines()
-    assert said[0].startswith("bitdoku: compiling the logic solver's kernels as the puzzles need them, once")
+    assert said[0].startswith("bitdoku: compiling the logic solver's kernels as the run needs them, once")
     assert said[1].startswith("bitdoku: ") and said[1].endswith(" of this run went to compiling")
-    with runner.saying_logic_compiles():
+    with runner.saying_compiles():
         time.sleep(0.3)  # work, no compile: a warm cache says nothing
     assert capsys.readouterr().err == ""

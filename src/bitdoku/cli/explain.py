@@ -68,10 +68,10 @@ def explain(
     """
     import typer
 
-    from bitdoku.cli.runner import parse_shape, saying_logic_compiles
+    from bitdoku.cli.runner import parse_shape, saying_compiles
 
     grids, single = puzzles_to_explain(puzzle, parse_shape(shape), variant=variant, regions=regions)
-    with saying_logic_compiles():
+    with saying_compiles():
         code = _explain_all(grids, single, output, guess, max_steps, time_limit)
     raise typer.Exit(code)
 

@@ -85,7 +85,7 @@ def generate(
     With --variant the puzzles are unique under the variant's rules; a jigsaw uses the --regions map, or a random
     map drawn from the seed, and each puzzle line is followed by its region map line (a jigsaw file).
     """
-    from bitdoku.cli.runner import results_file
+    from bitdoku.cli.runner import results_file, saying_compiles
     from bitdoku.generate.puzzles import generate_many, run_seed
 
     if resume and seed is None:
@@ -97,7 +97,9 @@ def generate(
     if resume and geometry is not None and geometry.regions is not None and output is OutputFormat.line:
         raise ValueError("--resume needs one line a puzzle: a jigsaw run writes two; use --format json")
     start, clue_counts = time.perf_counter(), []
-    with results_file(output_file, resume=resume) as done:
+    kernels = "the generator's kernels" + (" and the logic solver's" if output is OutputFormat.json or difficulty
+                                           or rating else "")
+    with results_file(output_file, resume=resume) as done, saying_compiles(kernels) as compiled:
         made = generate_many(
             count, shape, seed=root, symmetry=symmetry.value, minimal=minimal, clues=clues,
             difficulty=difficulty.value.replace("-", " ") if difficulty else None, rating=parse_range(rating),
@@ -109,7 +111,7 @@ def generate(
             flush()
             clue_counts.append(generated.clues)
     if count > 1 or seed is None:
-        warn(_summary(clue_counts, time.perf_counter() - start, seed_used))
+        warn(_summary(clue_counts, time.perf_counter() - start - compiled(), seed_used))
 
 
 def _geometry(variant: str | None, regions: str | None, shape: str, seed: int | None) -> Geometry | None:

@@ -38,13 +38,13 @@ def hint(
     from bitdoku.cli.exit_codes import ExitCode
     from bitdoku.cli.explain import puzzles_to_explain
     from bitdoku.cli.output import to_json
-    from bitdoku.cli.runner import parse_shape, results_file, saying_logic_compiles
+    from bitdoku.cli.runner import parse_shape, results_file, saying_compiles
     from bitdoku.errors import TimeLimitError
     from bitdoku.logic.budget import time_budget
     from bitdoku.logic.explain import hint as next_hint
 
     code = ExitCode.OK
-    with results_file(output_file, resume=resume) as done, saying_logic_compiles():
+    with results_file(output_file, resume=resume) as done, saying_compiles():
         grids, _single = puzzles_to_explain(puzzle, parse_shape(shape), skip=done, variant=variant,
                                              regions=regions)
         for line, state in grids:

@@ -77,10 +77,10 @@ def rate(
     seconds, gets 'limit'.
     """
     from bitdoku.cli.inputs import open_inputs
-    from bitdoku.cli.runner import parse_shape, results_file, saying_logic_compiles
+    from bitdoku.cli.runner import parse_shape, results_file, saying_compiles
 
     inputs = open_inputs(puzzle, parse_shape(shape), variant, regions)
-    with results_file(output_file, resume=resume) as done, saying_logic_compiles():
+    with results_file(output_file, resume=resume) as done, saying_compiles():
         output = StepFormat.json if json_output else output
         tally, code = _rate_all(islice(inputs.entries, done, None), output, lenient, max_steps, scale.value,
                                 max_nodes, time_limit)

@@ -249,11 +249,12 @@ COMPILE_NOTICE_SECONDS = 1.0
 
 
 @contextmanager
-def saying_logic_compiles() -> Iterator[None]:
-    """Around the logic commands (explain, hint, rate): the logic solver's kernels compile as the puzzles reach
-    them, tens of seconds on a cold cache, so once compiling has taken ``COMPILE_NOTICE_SECONDS`` in this run, say
-    so (a watcher thread reads ``compile_clock``), and at the end how many seconds went to it. Nothing is said on
-    a warm cache, and no guess is made ahead of which kernels a puzzle will reach."""
+def saying_compiles(what: str = "the logic solver's kernels") -> Iterator[Callable[[], float]]:
+    """Around the commands whose kernels compile as the work reaches them (explain, hint, rate, generate): tens of
+    seconds on a cold cache. Once compiling has taken ``COMPILE_NOTICE_SECONDS`` in this run, say so (a watcher
+    thread reads ``compile_clock``), and at the end how many seconds went to it. Nothing is said on a warm cache,
+    and no guess is made ahead of which kernels the work will reach. Yields a function giving the seconds spent
+    compiling so far in the block (to leave them out of a rate)."""
     import threading
 
     from bitdoku.compile_clock import compile_seconds
@@ -269,14 +270,14 @@ def saying_logic_compiles() -> Iterator[None]:
         while not done.wait(0.2):
             if compile_seconds() - before >= COMPILE_NOTICE_SECONDS:
                 said.set()
-                warn("bitdoku: compiling the logic solver's kernels as the puzzles need them, once (Numba caches "
-                     f"them; 'bitdoku warmup --all' compiles them ahead){f'; {NOTE}' if NOTE else ''}")
+                warn(f"bitdoku: compiling {what} as the run needs them, once (Numba caches them; 'bitdoku warmup "
+                     f"--all' compiles them ahead){f'; {NOTE}' if NOTE else ''}")
                 return
 
     watcher = threading.Thread(target=watch, name="bitdoku-compile-notice", daemon=True)
     watcher.start()
     try:
-        yield
+        yield lambda: compile_seconds() - before
     finally:
         done.set()
         watcher.join()
