@@ -6,6 +6,7 @@ compared on exact node counts and, interleaved seed by seed in one process, on t
 
     python benchmarks/nc_generate_bench.py breakdown --count 60   # today's removal pass, by clues left and outcome
     python benchmarks/nc_generate_bench.py schemes --count 40     # today's pass against clue-adding schemes
+    python benchmarks/nc_generate_bench.py schemes --passes-only --first-seed 5000 --count 200   # the two fills
     python benchmarks/nc_generate_bench.py witness --count 30     # other searches for a failed check's solution
     python benchmarks/nc_generate_bench.py screen --count 30      # looking for necessary clues early
     python benchmarks/nc_generate_bench.py fill --count 60        # other random fills of the empty grid
@@ -207,13 +208,16 @@ def _same_as_generator(count: int) -> None:
             raise SystemExit(f"seed {seed}: this pass and the generator's made other puzzles")
 
 
+SCHEMES = ("removal pass, fill before", "removal pass", "constructive", "constructive, witnesses kept")
+
+
 def schemes(args: argparse.Namespace) -> None:
-    labels = ("removal pass, fill before", "removal pass", "constructive", "constructive, witnesses kept")
+    labels = SCHEMES[:2] if args.passes_only else SCHEMES
     nodes = {label: collections.Counter() for label in labels}
     seconds = dict.fromkeys(labels, 0.0)
     clues = dict.fromkeys(labels, 0)
     print(f"load {os.getloadavg()[0]:.1f}", flush=True)
-    for seed in range(FIRST_SEED, FIRST_SEED + args.count):
+    for seed in range(args.first_seed, args.first_seed + args.count):
         for label in labels:
             start = time.perf_counter()
             grid, order, spent = (random_grid_before if label.endswith("before") else random_grid)(seed)
@@ -361,6 +365,8 @@ def main() -> None:
     parser.add_argument("step", choices=("breakdown", "schemes", "witness", "screen", "fill"))
     parser.add_argument("--count", type=int, default=30, help="attempts (seeds) a step")
     parser.add_argument("--check", action="store_true", help="schemes: prove each puzzle unique and minimal")
+    parser.add_argument("--passes-only", action="store_true", help="schemes: the removal pass's two fills only")
+    parser.add_argument("--first-seed", type=int, default=FIRST_SEED, help="the first seed (default 1000)")
     args = parser.parse_args()
     steps = {"breakdown": breakdown, "schemes": schemes, "witness": witness, "screen": screen, "fill": fill_step}
     steps[args.step](args)
