@@ -12,7 +12,7 @@ to leave. Restarting with a fresh draw after a budget that doubles each time (th
 A geometry with nonconsecutive neighbours fills another way: a random cell among the fewest candidates wanders
 there (9x9: 8,843 nodes a grid on 60 seeds), where the kernel's own branching (the fewest candidates, ties by its
 score) with a random digit tried first at each cell (a *guide* of random digits, drawn afresh at each restart)
-takes 5,045 on the same seeds, and one attempt at a minimal puzzle 1.16x fewer nodes in all
+takes 5,045 on the same seeds, and one attempt at a minimal puzzle 1.2x fewer nodes in all
 (benchmarks/results/nc_generate.md). Every grid can still come out (the guide that is the grid gives it). Other
 geometries keep the draws above, so their puzzles stay the same.
 """
