@@ -222,3 +222,93 @@ def test_batched_attempts_check_minimality_when_asked():
             smaller[cell] = 0
             could_go |= naive_count(smaller, shape) == 1
         assert minimal == (0 if could_go else 1)
+
+
+# --- the fill of nonconsecutive geometries: the kernel's own branching, a random digit first at each cell ---
+
+
+def _plain_fill(geometry, seed: int, guided: bool, tables=None) -> np.ndarray:
+    """The fill's restart schedule written out: a budget of N*N nodes, doubled at each restart; with ``guided``,
+    each restart draws a random digit a cell (``draw_guide``) and searches without ``RANDOM_ORDER``."""
+    from bitdoku.kernels import variant81
+    from bitdoku.kernels.fill import draw_guide
+
+    tables = variant81.board_tables(geometry) if tables is None else tables
+    state = rng.new_state(seed)
+    found = np.zeros((1, 81), np.uint8)
+    stats = np.zeros(S.N_STATS, np.int64)
+    budget = 81
+    while True:
+        guide = np.zeros(81 if guided else 0, np.uint8)
+        if guided:
+            draw_guide(state, 9, guide)
+        flags = S.ALL_RULES if guided else S.ALL_RULES | S.RANDOM_ORDER
+        code = _search_any(geometry, tables, budget, flags, found, stats, state, guide)
+        if code == S.LIMIT_REACHED:
+            return found[0]
+        budget *= 2
+
+
+def _search_any(geometry, tables, budget, flags, found, stats, state, guide):
+    from bitdoku.kernels import variant
+
+    units, cell_units = geometry.tables.units, geometry.tables.cell_units
+    return variant.search_any(variant.workspace_for(9, tables), np.zeros(81, np.uint8), 9, units, cell_units, tables,
+                              1, budget, flags, found, stats, state, guide, -1, np.zeros(1, np.int64))
+
+
+def _fill(geometry, seed: int, tables=None) -> np.ndarray:
+    from bitdoku.kernels import variant, variant81
+
+    tables = variant81.board_tables(geometry) if tables is None else tables
+    out = np.zeros(81, np.uint8)
+    code, _ = random_solution(rng.new_state(seed), 9, geometry.tables.units, geometry.tables.cell_units, tables,
+                              10**6, out, variant.workspace_for(9, tables), np.zeros(1, np.int64))
+    assert code == S.LIMIT_REACHED
+    return out
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_a_nonconsecutive_fill_tries_a_random_digit_first_with_the_kernels_own_branching(seed: int) -> None:
+    from bitdoku.geometry import Geometry
+
+    geometry = Geometry.parse("nonconsecutive")
+    grid = _fill(geometry, seed)
+    assert (grid == _plain_fill(geometry, seed, guided=True)).all()
+    assert not (grid == _plain_fill(geometry, seed, guided=False)).all()  # not the random-order fill
+    assert Grid(grid.tobytes(), Shape(3, 3), geometry).is_solved()
+
+
+@pytest.mark.parametrize("variant", ["anti-king", "x", "anti-knight"])
+def test_other_variants_keep_the_random_order_fill(variant: str) -> None:
+    # their committed puzzle sets (benchmarks/data/variants) are made from these draws
+    from bitdoku.geometry import Geometry
+
+    geometry = Geometry.parse(variant)
+    for seed in (1, 2):
+        assert (_fill(geometry, seed) == _plain_fill(geometry, seed, guided=False)).all()
+
+
+def test_both_variant_kernels_fill_the_same_nonconsecutive_grid() -> None:
+    from bitdoku.geometry import Geometry
+
+    for name in ("nonconsecutive", "x+nonconsecutive"):
+        geometry = Geometry.parse(name)
+        for seed in (5, 6):
+            assert (_fill(geometry, seed) == _fill(geometry, seed, tables=geometry.tables)).all()
+
+
+def test_only_tables_with_nonconsecutive_neighbours_are_guided() -> None:
+    from numba import njit
+
+    from bitdoku.geometry import Geometry
+    from bitdoku.kernels import variant81
+    from bitdoku.kernels.fill import has_neighbours
+
+    compiled = njit(lambda peers: has_neighbours(peers))
+    for name, expected in (("nonconsecutive", True), ("x+nonconsecutive", True), ("anti-king", False), ("x", False)):
+        geometry = Geometry.parse(name)
+        for tables in (variant81.board_tables(geometry), geometry.tables):
+            assert compiled(tables) is expected
+            assert has_neighbours(tables) is expected
+    assert compiled(Shape(2, 2).tables[2]) is False
