@@ -44,7 +44,8 @@ def _run_kernel(puzzle: Grid, limit: int, max_nodes: int, rules: int, solutions:
                 stats: NDArray[np.int64], stop: NDArray[np.int64]) -> int:
     """The kernel's status code for a puzzle: the classic kernels (``dfs.search``), or for a variant the kernels that
     read the geometry's tables: for 9x9, the band kernel with extra units (``kernels/extra9.py``: X, Windoku, no
-    relation between cells, 2-4x faster there) or the digit-major one (``kernels/variant81.py``: the others); the
+    relation between cells, 2-4x faster there), the band kernel with regions (``kernels/jigsaw9.py``: jigsaw) or
+    the digit-major one (``kernels/variant81.py``: the others); the
     cell-by-cell one for other sizes (``kernels/variant.py``). Each variant kernel is compiled on the first variant
     grid it takes."""
     cells = np.frombuffer(puzzle.cells, dtype=np.uint8)
@@ -53,11 +54,14 @@ def _run_kernel(puzzle: Grid, limit: int, max_nodes: int, rules: int, solutions:
         return search_kernel(cells, puzzle.n, units, cell_units, peers, limit, max_nodes, rules, solutions, stats,
                              stop)
     if puzzle.shape.n_cells == N_CELLS_81:
-        from bitdoku.kernels import extra9
+        from bitdoku.kernels import extra9, jigsaw9
 
         extra = extra9.tables_for(puzzle.geometry)
         if extra is not None and rules & codes.RANDOM_ORDER == 0:
             return extra9.search(cells, extra, limit, max_nodes, rules, solutions, stats, stop)
+        regions = jigsaw9.tables_for(puzzle.geometry)
+        if regions is not None and rules & codes.RANDOM_ORDER == 0:
+            return jigsaw9.search(cells, regions, limit, max_nodes, rules, solutions, stats, stop)
         from bitdoku.kernels.variant81 import board_tables
         from bitdoku.kernels.variant81 import search as kernel81
 
