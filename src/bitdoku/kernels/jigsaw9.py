@@ -62,7 +62,8 @@ S_UNSOLVED = band.S_UNSOLVED
 S_SEEN = band.STATE_WORDS
 STATE_WORDS = S_SEEN + 27
 MAX_DEPTH = band.MAX_DEPTH
-#: Rows of the table (``tables_for``), three band words each: each cell's peers, the number of units, the units.
+#: Rows of the table (``tables_for``), three band words each: each cell's peers, the number of units, the units
+#: (rows, columns, regions, then any extra units).
 PEERS = 0
 SIZES = 81
 UNITS = 82
@@ -141,22 +142,43 @@ def _naked_singles(states, k, naked, tables):
         if not naked:
             continue
         singles = unsolved & c0 & ~high
-        while singles != 0:
-            pos = lowest_bit_index(singles)
-            singles &= singles - 1
-            digit = 0
-            while digit < 8 and (np.int64(states[k, 3 * digit + b]) >> pos) & 1 == 0:
-                digit += 1
-            if not _place(states, k, digit, 9 * (3 * b + pos // 10) + pos % 10, tables):
-                return -1  # an earlier single took its only digit
-            filled += 1
+        if singles == 0:
+            continue
+        for digit in range(9):  # by digit, not a digit search a cell (a branch a cell, mispredicted)
+            cells = singles & np.int64(states[k, 3 * digit + b])
+            while cells != 0:
+                pos = lowest_bit_index(cells)
+                cells &= cells - 1
+                if not _place(states, k, digit, 9 * (3 * b + pos // 10) + pos % 10, tables):
+                    return -1  # an earlier single took its only digit
+                filled += 1
     return filled
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _lock(states, k, digit, x0, x1, x2, tables):
-    """Clear ``digit`` from every cell that sees all its places ``x`` in a unit; whether a word changed."""
-    s0 = s1 = s2 = np.int64(-1)
+def _clear(states, k, digit, s0, s1, s2):
+    """Clear ``digit`` from the cells ``s`` (three band words, candidates only); 1 when some went, else 0."""
+    if s0 | s1 | s2 == 0:
+        return 0
+    base = 3 * digit
+    states[k, base] = np.int64(states[k, base]) & ~s0
+    states[k, base + 1] = np.int64(states[k, base + 1]) & ~s1
+    states[k, base + 2] = np.int64(states[k, base + 2]) & ~s2
+    band._lose(states, k, 0, s0)
+    band._lose(states, k, 1, s1)
+    band._lose(states, k, 2, s2)
+    return 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _lock(states, k, digit, x0, x1, x2, unit, tables):
+    """Clear ``digit`` from every cell that sees all its places ``x`` in a unit (the AND of their peer masks, which
+    stops as soon as it holds no candidate of the digit outside the unit: most units give nothing); 1 when some
+    went, else 0."""
+    base = 3 * digit
+    s0 = np.int64(states[k, base]) & ~tables[unit, 0]
+    s1 = np.int64(states[k, base + 1]) & ~tables[unit, 1]
+    s2 = np.int64(states[k, base + 2]) & ~tables[unit, 2]
     for b in range(3):
         x = x0 if b == 0 else (x1 if b == 1 else x2)
         while x != 0:
@@ -166,19 +188,9 @@ def _lock(states, k, digit, x0, x1, x2, tables):
             s0 &= tables[cell, 0]
             s1 &= tables[cell, 1]
             s2 &= tables[cell, 2]
-    w0 = np.int64(states[k, 3 * digit])
-    w1 = np.int64(states[k, 3 * digit + 1])
-    w2 = np.int64(states[k, 3 * digit + 2])
-    s0, s1, s2 = s0 & w0, s1 & w1, s2 & w2
-    if s0 | s1 | s2 == 0:
-        return False
-    states[k, 3 * digit] = w0 & ~s0
-    states[k, 3 * digit + 1] = w1 & ~s1
-    states[k, 3 * digit + 2] = w2 & ~s2
-    band._lose(states, k, 0, s0)
-    band._lose(states, k, 1, s1)
-    band._lose(states, k, 2, s2)
-    return True
+            if s0 | s1 | s2 == 0:
+                return 0
+    return _clear(states, k, digit, s0, s1, s2)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -223,7 +235,8 @@ def _units(states, k, flags, tables):
             row = UNITS + unit
             todo |= np.int64((d0 & tables[row, 0]) | (d1 & tables[row, 1]) | (d2 & tables[row, 2]) != 0) << unit
         while todo != 0:
-            row = UNITS + lowest_bit_index(todo)
+            unit = lowest_bit_index(todo)
+            row = UNITS + unit
             todo &= todo - 1
             x0 = np.int64(states[k, base]) & tables[row, 0]
             x1 = np.int64(states[k, base + 1]) & tables[row, 1]
@@ -239,8 +252,8 @@ def _units(states, k, flags, tables):
                 if not _place(states, k, digit, 9 * (3 * b + pos // 10) + pos % 10, tables):
                     return -1, changed
                 filled += 1
-            elif locked and count <= 3 and _lock(states, k, digit, x0, x1, x2, tables):
-                changed += 1
+            elif locked:
+                changed += _lock(states, k, digit, x0, x1, x2, row, tables)
     return filled, changed
 
 
