@@ -62,11 +62,13 @@ S_UNSOLVED = band.S_UNSOLVED
 S_SEEN = band.STATE_WORDS
 STATE_WORDS = S_SEEN + 27
 MAX_DEPTH = band.MAX_DEPTH
-#: Rows of the table (``tables_for``), three band words each: each cell's peers, the number of units, the units
+#: Rows of the table (``tables_for``), three band words each: each cell's peers, the same by band position
+#: (``30 * band + pos``: a bit of ``x0 | x1 << 30`` or ``x2 << 60`` is its own row), the number of units, the units
 #: (rows, columns, regions, then any extra units).
 PEERS = 0
-SIZES = 81
-UNITS = 82
+PEERS_AT = 81
+SIZES = 171
+UNITS = 172
 #: The rows and columns, units 0-17 of every table (``_touched_lines`` finds them without a scan).
 N_LINES = 18
 
@@ -98,7 +100,8 @@ def tables_for(geometry: Geometry) -> NDArray[np.int64] | None:
         mates[cell].discard(cell)
         if mates[cell] != set(tables.peers[tables.peer_start[cell] : tables.peer_start[cell + 1]].tolist()):
             return None  # knight or king relations: not units
-        table[PEERS + cell] = _band_mask(sorted(mates[cell]))
+        table[PEERS + cell] = table[PEERS_AT + 30 * band.CELL_BAND[cell] + band.CELL_POS[cell]] = _band_mask(
+            sorted(mates[cell]))
     table[SIZES, 0] = len(units)
     for row, members in enumerate(units):
         table[UNITS + row] = _band_mask(members)
@@ -179,12 +182,25 @@ def _lock(states, k, digit, x0, x1, x2, unit, tables):
     s0 = np.int64(states[k, base]) & ~tables[unit, 0]
     s1 = np.int64(states[k, base + 1]) & ~tables[unit, 1]
     s2 = np.int64(states[k, base + 2]) & ~tables[unit, 2]
+    # The first two places first, without a branch (a unit has two or more here): most tries end with them.
+    low = x0 | (x1 << 30)
+    first = lowest_bit_index(low)
+    first = first if first < 60 else 60 + lowest_bit_index(x2)
+    rest_low = low & (low - 1)
+    rest_high = x2 if low != 0 else x2 & (x2 - 1)
+    second = lowest_bit_index(rest_low)
+    second = second if second < 60 else 60 + lowest_bit_index(rest_high)
+    s0 &= tables[PEERS_AT + first, 0] & tables[PEERS_AT + second, 0]
+    s1 &= tables[PEERS_AT + first, 1] & tables[PEERS_AT + second, 1]
+    s2 &= tables[PEERS_AT + first, 2] & tables[PEERS_AT + second, 2]
+    if s0 | s1 | s2 == 0:
+        return 0
     for b in range(3):
         x = x0 if b == 0 else (x1 if b == 1 else x2)
         while x != 0:
             pos = lowest_bit_index(x)
             x &= x - 1
-            cell = PEERS + 9 * (3 * b + pos // 10) + pos % 10
+            cell = PEERS_AT + 30 * b + pos
             s0 &= tables[cell, 0]
             s1 &= tables[cell, 1]
             s2 &= tables[cell, 2]
