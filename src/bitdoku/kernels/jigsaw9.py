@@ -246,10 +246,15 @@ def _units(states, k, flags, tables):
         states[k, seen] = w0
         states[k, seen + 1] = w1
         states[k, seen + 2] = w2
-        todo = _touched_lines(d0, d1, d2)
+        # the units with a changed place, but not those where the digit is placed (nothing left to learn there)
+        f0 = w0 & ~np.int64(states[k, S_UNSOLVED])
+        f1 = w1 & ~np.int64(states[k, S_UNSOLVED + 1])
+        f2 = w2 & ~np.int64(states[k, S_UNSOLVED + 2])
+        todo = _touched_lines(d0, d1, d2) & ~_touched_lines(f0, f1, f2)
         for unit in range(N_LINES, n_units):
             row = UNITS + unit
-            todo |= np.int64((d0 & tables[row, 0]) | (d1 & tables[row, 1]) | (d2 & tables[row, 2]) != 0) << unit
+            r0, r1, r2 = tables[row, 0], tables[row, 1], tables[row, 2]
+            todo |= np.int64((d0 & r0) | (d1 & r1) | (d2 & r2) != 0 and (f0 & r0) | (f1 & r1) | (f2 & r2) == 0) << unit
         while todo != 0:
             unit = lowest_bit_index(todo)
             row = UNITS + unit
