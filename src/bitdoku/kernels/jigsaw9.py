@@ -60,15 +60,20 @@ N_CELLS = 81
 S_UNSOLVED = band.S_UNSOLVED
 #: After the band kernel's words: each digit's words as the unit pass last saw them (three a digit).
 S_SEEN = band.STATE_WORDS
-STATE_WORDS = S_SEEN + 27
+#: Then each digit's solved units (a bit set over the first 32 units): those holding the digit, nothing to learn.
+S_SOLVED = S_SEEN + 27
+STATE_WORDS = S_SOLVED + 9
 MAX_DEPTH = band.MAX_DEPTH
 #: Rows of the table (``tables_for``), three band words each: each cell's peers, the same by band position
 #: (``30 * band + pos``: a bit of ``x0 | x1 << 30`` or ``x2 << 60`` is its own row), the number of units, the units
 #: (rows, columns, regions, then any extra units).
 PEERS = 0
 PEERS_AT = 81
-SIZES = 171
-UNITS = 172
+CELL_UNITS = 171  # by band position, first word: the cell's units as a bit set
+SIZES = 261
+UNITS = 262
+#: A change of at most this many places finds its units cell by cell, a larger one by a scan of the units.
+FEW_CHANGES = 4
 #: The rows and columns, units 0-17 of every table (``_touched_lines`` finds them without a scan).
 N_LINES = 18
 
@@ -102,6 +107,9 @@ def tables_for(geometry: Geometry) -> NDArray[np.int64] | None:
             return None  # knight or king relations: not units
         table[PEERS + cell] = table[PEERS_AT + 30 * band.CELL_BAND[cell] + band.CELL_POS[cell]] = _band_mask(
             sorted(mates[cell]))
+    for row, members in enumerate(units):
+        for cell in members:
+            table[CELL_UNITS + 30 * band.CELL_BAND[cell] + band.CELL_POS[cell], 0] |= 1 << row
     table[SIZES, 0] = len(units)
     for row, members in enumerate(units):
         table[UNITS + row] = _band_mask(members)
@@ -123,6 +131,7 @@ def _place(states, k, digit, cell, tables):
         states[k, 3 * other + b] = np.int64(states[k, 3 * other + b]) & clear
     states[k, 3 * digit + b] = word  # the loop cleared the cell from its own digit too
     states[k, S_UNSOLVED + b] = np.int64(states[k, S_UNSOLVED + b]) & clear
+    states[k, S_SOLVED + digit] |= tables[CELL_UNITS + 30 * b + band.CELL_POS[cell], 0] & 0xFFFFFFFF
     for w in range(3):
         mask = tables[PEERS + cell, w]
         old = np.int64(states[k, 3 * digit + w])
@@ -247,14 +256,19 @@ def _units(states, k, flags, tables):
         states[k, seen + 1] = w1
         states[k, seen + 2] = w2
         # the units with a changed place, but not those where the digit is placed (nothing left to learn there)
-        f0 = w0 & ~np.int64(states[k, S_UNSOLVED])
-        f1 = w1 & ~np.int64(states[k, S_UNSOLVED + 1])
-        f2 = w2 & ~np.int64(states[k, S_UNSOLVED + 2])
-        todo = _touched_lines(d0, d1, d2) & ~_touched_lines(f0, f1, f2)
-        for unit in range(N_LINES, n_units):
-            row = UNITS + unit
-            r0, r1, r2 = tables[row, 0], tables[row, 1], tables[row, 2]
-            todo |= np.int64((d0 & r0) | (d1 & r1) | (d2 & r2) != 0 and (f0 & r0) | (f1 & r1) | (f2 & r2) == 0) << unit
+        if popcount(d0) + popcount(d1) + popcount(d2) <= FEW_CHANGES:
+            todo = np.int64(0)
+            for b in range(3):
+                d = d0 if b == 0 else (d1 if b == 1 else d2)
+                while d != 0:
+                    todo |= tables[CELL_UNITS + 30 * b + lowest_bit_index(d), 0]
+                    d &= d - 1
+        else:
+            todo = _touched_lines(d0, d1, d2)
+            for unit in range(N_LINES, n_units):
+                row = UNITS + unit
+                todo |= np.int64((d0 & tables[row, 0]) | (d1 & tables[row, 1]) | (d2 & tables[row, 2]) != 0) << unit
+        todo &= ~np.int64(states[k, S_SOLVED + digit])
         while todo != 0:
             unit = lowest_bit_index(todo)
             row = UNITS + unit
@@ -322,6 +336,7 @@ def _load_givens(cells, states, tables):
         for w in range(3):
             states[0, base + w] = np.int64(states[0, base + w]) & ~tables[PEERS + cell, w]
         states[1, base + b] = np.int64(states[1, base + b]) | bit
+        states[0, S_SOLVED + digit - 1] |= tables[CELL_UNITS + 30 * b + band.CELL_POS[cell], 0] & 0xFFFFFFFF
         states[0, S_UNSOLVED + b] = np.int64(states[0, S_UNSOLVED + b]) & ~bit
     for b in range(3):
         filled = band.BAND_FULL & ~np.int64(states[0, S_UNSOLVED + b])
