@@ -289,6 +289,8 @@ def _units(states, k, flags, tables):
                 filled += 1
             elif locked:
                 changed += _lock(states, k, digit, x0, x1, x2, row, tables)
+        if filled != 0:
+            return filled, changed  # back to the naked pass first; the digits not scanned keep their changes
     return filled, changed
 
 
