@@ -32,7 +32,7 @@ from numpy.typing import NDArray
 
 from bitdoku.kernels import extra9
 from bitdoku.kernels import sudoku9 as band
-from bitdoku.kernels.bits import lowest_bit_index, popcount
+from bitdoku.kernels.bits import highest_bit_index, lowest_bit_index, popcount
 from bitdoku.kernels.jit import borrowing
 from bitdoku.kernels.status import (
     BUDGET_EXHAUSTED,
@@ -191,21 +191,21 @@ def _lock(states, k, digit, x0, x1, x2, unit, tables):
     s0 = np.int64(states[k, base]) & ~tables[unit, 0]
     s1 = np.int64(states[k, base + 1]) & ~tables[unit, 1]
     s2 = np.int64(states[k, base + 2]) & ~tables[unit, 2]
-    # The first two places first, without a branch (a unit has two or more here): most tries end with them.
+    # The first and the last place first, without a branch (a unit has two or more here): places far apart seldom
+    # share a peer, so most tries end there, and a pair ends there anyway.
     low = x0 | (x1 << 30)
     first = lowest_bit_index(low)
     first = first if first < 60 else 60 + lowest_bit_index(x2)
-    rest_low = low & (low - 1)
-    rest_high = x2 if low != 0 else x2 & (x2 - 1)
-    second = lowest_bit_index(rest_low)
-    second = second if second < 60 else 60 + lowest_bit_index(rest_high)
-    s0 &= tables[PEERS_AT + first, 0] & tables[PEERS_AT + second, 0]
-    s1 &= tables[PEERS_AT + first, 1] & tables[PEERS_AT + second, 1]
-    s2 &= tables[PEERS_AT + first, 2] & tables[PEERS_AT + second, 2]
+    last = 60 + highest_bit_index(x2) if x2 != 0 else highest_bit_index(low)
+    s0 &= tables[PEERS_AT + first, 0] & tables[PEERS_AT + last, 0]
+    s1 &= tables[PEERS_AT + first, 1] & tables[PEERS_AT + last, 1]
+    s2 &= tables[PEERS_AT + first, 2] & tables[PEERS_AT + last, 2]
     if s0 | s1 | s2 == 0:
         return 0
-    for b in range(3):
+    for b in range(3):  # the places between
         x = x0 if b == 0 else (x1 if b == 1 else x2)
+        x &= ~((np.int64(1) << (first - 30 * b)) if 0 <= first - 30 * b < 30 else np.int64(0))
+        x &= ~((np.int64(1) << (last - 30 * b)) if 0 <= last - 30 * b < 30 else np.int64(0))
         while x != 0:
             pos = lowest_bit_index(x)
             x &= x - 1
