@@ -9,7 +9,8 @@ of ``variants_bench.py generate`` (``benchmarks/data/variants``)::
     python benchmarks/variant_nodes_bench.py fill --only nonconsecutive --count 40
 
 * ``solve``: each set searched to two solutions (the uniqueness check) by the kernel the engine runs it on
-  (``kernels/extra9.py`` for X and Windoku where the tree has it, else ``kernels/variant81.py``; the table names it,
+  (``kernels/extra9.py`` for X and Windoku, ``kernels/jigsaw9.py`` for jigsaw, where the tree has them, else
+  ``kernels/variant81.py``; the table names it,
   old / new) as it was at
   revision ``--old`` (``git show``, imported from a temporary file) and as it is now, in one process, rounds
   interleaved (old, new, old, new, ...): nodes (mean, median, max: exact) and µs (call median, batch mean;
@@ -48,7 +49,7 @@ from variants_bench import SETS, geometry_of, load_set
 from bitdoku.generate.removal import EXACT_CHECK_RULES
 from bitdoku.generate.request import Request
 from bitdoku.generate.symmetry import orbits
-from bitdoku.kernels import extra9, fill, make, variant81
+from bitdoku.kernels import extra9, fill, jigsaw9, make, variant81
 from bitdoku.kernels import status as codes
 from bitdoku.kernels.rng import new_state
 from bitdoku.kernels.variant import workspace_for
@@ -56,6 +57,7 @@ from bitdoku.kernels.variant import workspace_for
 REPO = Path(__file__).resolve().parents[1]
 KERNEL = "src/bitdoku/kernels/variant81.py"
 EXTRA_KERNEL = "src/bitdoku/kernels/extra9.py"
+JIGSAW_KERNEL = "src/bitdoku/kernels/jigsaw9.py"
 
 
 def old_kernel(revision: str, where: Path, kernel: str = KERNEL):
@@ -74,18 +76,20 @@ def old_kernel(revision: str, where: Path, kernel: str = KERNEL):
 
 def fast_path(modules: dict, geometry) -> tuple:
     """The kernel the engine runs a 9x9 geometry on, and its tables: ``extra9`` for the classic grid plus extra
-    units (X, Windoku) when the tree has it, else ``variant81``. ``modules``: "variant81" and "extra9" (or None)."""
-    extra = modules["extra9"]
-    if extra is not None:
-        tables = extra.tables_for.__wrapped__(geometry)  # the module's own function, not the cache of another's
-        if tables is not None:
-            return extra, tables
+    units (X, Windoku), ``jigsaw9`` for a jigsaw, when the tree has them, else ``variant81``. ``modules``:
+    "variant81", "extra9" and "jigsaw9" (each None when the tree has no such kernel)."""
+    for name in ("extra9", "jigsaw9"):
+        kernel = modules.get(name)
+        if kernel is not None:
+            tables = kernel.tables_for.__wrapped__(geometry)  # the module's own function, not another's cache
+            if tables is not None:
+                return kernel, tables
     return modules["variant81"], variant81.board_tables(geometry)
 
 
 def kernel_name(kernel) -> str:
-    """"extra9" or "variant81", for a kernel module of the working tree or of a revision."""
-    return "extra9" if "extra9" in kernel.__name__ else "variant81"
+    """"extra9", "jigsaw9" or "variant81", for a kernel module of the working tree or of a revision."""
+    return next((name for name in ("extra9", "jigsaw9") if name in kernel.__name__), "variant81")
 
 
 def root_only(kernel, tables, cells: np.ndarray) -> float:
@@ -132,8 +136,9 @@ def set_cells(name: str, first: int | None):
 def solve(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as where:
         trees = {"old": {"variant81": old_kernel(args.old, Path(where)),
-                         "extra9": old_kernel(args.old, Path(where), EXTRA_KERNEL)},
-                 "new": {"variant81": variant81, "extra9": extra9}}
+                         "extra9": old_kernel(args.old, Path(where), EXTRA_KERNEL),
+                         "jigsaw9": old_kernel(args.old, Path(where), JIGSAW_KERNEL)},
+                 "new": {"variant81": variant81, "extra9": extra9, "jigsaw9": jigsaw9}}
         print(f"load {os.getloadavg()[0]:.1f}; old = {args.old}, new = working tree")
         print("| set | puzzles | nodes mean old / new (ratio) | nodes median old / new | nodes max old / new | "
               "call median µs old / new (ratio) | batch µs a puzzle old / new (ratio) |")
