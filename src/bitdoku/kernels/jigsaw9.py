@@ -58,6 +58,8 @@ if TYPE_CHECKING:
 
 N_CELLS = 81
 S_UNSOLVED = band.S_UNSOLVED
+#: The digits whose words changed since the unit pass last looked at them (the band kernel's hidden-singles slot).
+S_DIRTY = band.S_HIDDEN_DIRTY
 #: After the band kernel's words: each digit's words as the unit pass last saw them (three a digit).
 S_SEEN = band.STATE_WORDS
 #: Then each digit's solved units (a bit set over the first 32 units): those holding the digit, nothing to learn.
@@ -127,8 +129,13 @@ def _place(states, k, digit, cell, tables):
     if word & bit == 0:
         return False
     clear = ~bit
+    touched = np.int64(1) << digit
+    pos = band.CELL_POS[cell]
     for other in range(9):
-        states[k, 3 * other + b] = np.int64(states[k, 3 * other + b]) & clear
+        other_word = np.int64(states[k, 3 * other + b])
+        touched |= ((other_word >> pos) & 1) << other
+        states[k, 3 * other + b] = other_word & clear
+    states[k, S_DIRTY] |= touched
     states[k, 3 * digit + b] = word  # the loop cleared the cell from its own digit too
     states[k, S_UNSOLVED + b] = np.int64(states[k, S_UNSOLVED + b]) & clear
     states[k, S_SOLVED + digit] |= tables[CELL_UNITS + 30 * b + band.CELL_POS[cell], 0] & 0xFFFFFFFF
@@ -179,6 +186,7 @@ def _clear(states, k, digit, s0, s1, s2):
     band._lose(states, k, 0, s0)
     band._lose(states, k, 1, s1)
     band._lose(states, k, 2, s2)
+    states[k, S_DIRTY] |= np.int64(1) << digit
     return 1
 
 
@@ -241,7 +249,11 @@ def _units(states, k, flags, tables):
     locked = flags & LOCKED_CANDIDATES != 0
     filled = changed = 0
     n_units = tables[SIZES, 0]
-    for digit in range(9):
+    dirty = np.int64(states[k, S_DIRTY])
+    states[k, S_DIRTY] = 0
+    while dirty != 0:
+        digit = lowest_bit_index(dirty)
+        dirty &= dirty - 1
         base = 3 * digit
         seen = S_SEEN + base
         w0 = np.int64(states[k, base])
@@ -289,8 +301,9 @@ def _units(states, k, flags, tables):
                 filled += 1
             elif locked:
                 changed += _lock(states, k, digit, x0, x1, x2, row, tables)
-        if filled != 0:
-            return filled, changed  # back to the naked pass first; the digits not scanned keep their changes
+        if filled != 0:  # back to the naked pass first; the digits not scanned keep their changes
+            states[k, S_DIRTY] |= dirty
+            return filled, changed
     return filled, changed
 
 
@@ -346,6 +359,7 @@ def _load_givens(cells, states, tables):
             states[0, 3 * digit + b] = np.int64(states[0, 3 * digit + b]) & ~(filled & ~np.int64(
                 states[1, 3 * digit + b]))
     band._recount(states, np.int64(0))
+    states[0, S_DIRTY] = 0x1FF
     for b in range(3):
         base = band.S_COUNT + 4 * b
         some = np.int64(states[0, base]) | np.int64(states[0, base + 1]) | np.int64(states[0, base + 2]) | np.int64(
