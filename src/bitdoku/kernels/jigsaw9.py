@@ -96,7 +96,7 @@ def tables_for(geometry: Geometry) -> NDArray[np.int64] | None:
     if geometry.shape.n_cells != N_CELLS or geometry.regions is None or tables.adjacent.shape[0] != 0:
         return None
     units = tables.units.tolist()
-    if len(units) > 64 or units[:N_LINES] != band.STANDARD_UNITS[:N_LINES].tolist():
+    if len(units) > 63 or units[:N_LINES] != band.STANDARD_UNITS[:N_LINES].tolist():
         return None  # rows and columns first, as ``_touched_lines`` numbers them
     mates: list[set[int]] = [set() for _ in range(N_CELLS)]
     for members in units:
@@ -249,6 +249,7 @@ def _units(states, k, flags, tables):
     locked = flags & LOCKED_CANDIDATES != 0
     filled = changed = 0
     n_units = tables[SIZES, 0]
+    others_all = ((np.int64(1) << n_units) - 1) & ~((np.int64(1) << N_LINES) - 1)  # regions and extra units
     dirty = np.int64(states[k, S_DIRTY])
     states[k, S_DIRTY] = 0
     while dirty != 0:
@@ -277,7 +278,10 @@ def _units(states, k, flags, tables):
                     d &= d - 1
         else:
             todo = _touched_lines(d0, d1, d2)
-            for unit in range(N_LINES, n_units):
+            others = others_all  # a loop over a bit set, not a range: LLVM vectorises a range into slow gathers
+            while others != 0:
+                unit = lowest_bit_index(others)
+                others &= others - 1
                 row = UNITS + unit
                 todo |= np.int64((d0 & tables[row, 0]) | (d1 & tables[row, 1]) | (d2 & tables[row, 2]) != 0) << unit
         todo &= ~np.int64(states[k, S_SOLVED + digit])
