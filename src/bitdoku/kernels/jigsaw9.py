@@ -1,24 +1,28 @@
 """9x9 jigsaw on the band kernel's bitboards: rows and columns as in the classic kernel, regions as band masks.
 
 A jigsaw grid is a classic grid whose boxes are replaced by nine irregular regions. ``variant81.py`` handles it on
-two-word 81-bit boards at ~1.4 µs a node. The classic band kernel (``sudoku9.py``) is ~0.3 µs a node, but its
+two-word 81-bit boards at ~1.5 µs a node. The classic band kernel (``sudoku9.py``) is ~0.3 µs a node, but its
 placement, hidden singles and locked candidates are built on boxes inside a band, so they do not apply here. This
 kernel keeps the band kernel's *state* (its words, count planes and their upkeep, ``sudoku9._lose``, the loading's
 count, the solution writer) and ``extra9``'s branching choice, and brings its own rules, each a few word operations
-over three band words:
+over three band words (~0.9-1.0 µs a node, benchmarks/results/variant_speed5.md):
 
-* placement: the cell leaves the other digits' words; the digit leaves the cell's peers (row, column and region,
-  one three-word mask a cell), the count planes kept by ``sudoku9._lose``;
+* placement: the cell leaves the other digits' words; the digit leaves the cell's peers (row, column, region and
+  any extra unit, one three-word mask a cell), the count planes kept by ``sudoku9._lose``;
 * naked singles: the count planes give the cells with one candidate and the empty cells with none;
-* units (rows, columns, regions, and any extra unit of the geometry), only those where a digit's places changed
-  since they were last scanned (a snapshot of each digit's words): no place fails, one place fills it, two or three
-  leave every cell that sees them all (the AND of their peer masks: pointing from a region into a row or column and
-  claiming back, ``variant81``'s rule);
+* units (rows, columns, regions, and any extra unit of the geometry), only for the digits marked dirty and only
+  those units where the digit's places changed since they were last scanned (a snapshot of each digit's words) and
+  the digit is not placed yet: no place fails, one place fills the unit, two or more leave every cell that sees
+  them all (the AND of their peer masks: pointing from a region into a row or column, claiming back, and the cells
+  that see two places through a row and a column). ``variant81`` stops at three places; any number here takes a
+  quarter fewer nodes. The AND starts outside the unit with the first and the last place and stops once no
+  candidate is left, which is where most tries end;
 * branching: ``extra9``'s choice (fewest candidates; among two-candidate cells, the one whose digits its peers hold
   most).
 
-The nodes differ from ``variant81``'s (another branching among ties), but not the answers: counts and statuses are
-the same, which the tests hold against the reference engine and ``variant81``. The generator keeps ``variant81``.
+The nodes differ from ``variant81``'s (stronger locked candidates, another branching among ties), but not the
+answers: counts and statuses are the same, which the tests hold against the reference engine and ``variant81``.
+The generator keeps ``variant81`` (its fills and removal checks draw the committed puzzles).
 """
 
 from __future__ import annotations
@@ -240,16 +244,39 @@ def _touched_lines(d0, d1, d2):
     return rows | (columns << 9)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _changed_units(d0, d1, d2, others, tables):
+    """The units (a bit set) holding a place of the 81-bit set ``d`` (a digit's changed places): cell by cell from
+    the units table for a few places, else the rows and columns at once and the ``others`` (a bit set: regions and
+    extra units) by a scan. The scan loops over a bit set, not a range: LLVM vectorises a range into slow gathers."""
+    if popcount(d0) + popcount(d1) + popcount(d2) <= FEW_CHANGES:
+        todo = np.int64(0)
+        for b in range(3):
+            d = d0 if b == 0 else (d1 if b == 1 else d2)
+            while d != 0:
+                todo |= tables[CELL_UNITS + 30 * b + lowest_bit_index(d), 0]
+                d &= d - 1
+        return todo
+    todo = _touched_lines(d0, d1, d2)
+    while others != 0:
+        unit = lowest_bit_index(others)
+        others &= others - 1
+        row = UNITS + unit
+        todo |= np.int64((d0 & tables[row, 0]) | (d1 & tables[row, 1]) | (d2 & tables[row, 2]) != 0) << unit
+    return todo
+
+
 @borrowing
 def _units(states, k, flags, tables):
-    """Hidden singles and locked candidates in every unit where a digit's places changed since the last scan: no
-    place fails, one fills the unit, two or three leave every cell that sees them all. (-1 on a contradiction, else
-    the cells filled; words changed)."""
+    """Hidden singles and locked candidates for the dirty digits, in the units where the digit's places changed
+    since the last scan and the digit is not placed yet: no place fails, one fills the unit, two or more leave every
+    cell that sees them all (``_lock``). Returns after the first digit that placed a cell, the other dirty digits
+    left for the next pass (the naked pass first: it is cheap and fills what the placements freed). (-1 on a
+    contradiction, else the cells filled; words changed)."""
     hidden = flags & HIDDEN_SINGLES != 0
     locked = flags & LOCKED_CANDIDATES != 0
     filled = changed = 0
-    n_units = tables[SIZES, 0]
-    others_all = ((np.int64(1) << n_units) - 1) & ~((np.int64(1) << N_LINES) - 1)  # regions and extra units
+    others = ((np.int64(1) << tables[SIZES, 0]) - 1) & ~((np.int64(1) << N_LINES) - 1)  # regions and extra units
     dirty = np.int64(states[k, S_DIRTY])
     states[k, S_DIRTY] = 0
     while dirty != 0:
@@ -268,26 +295,9 @@ def _units(states, k, flags, tables):
         states[k, seen] = w0
         states[k, seen + 1] = w1
         states[k, seen + 2] = w2
-        # the units with a changed place, but not those where the digit is placed (nothing left to learn there)
-        if popcount(d0) + popcount(d1) + popcount(d2) <= FEW_CHANGES:
-            todo = np.int64(0)
-            for b in range(3):
-                d = d0 if b == 0 else (d1 if b == 1 else d2)
-                while d != 0:
-                    todo |= tables[CELL_UNITS + 30 * b + lowest_bit_index(d), 0]
-                    d &= d - 1
-        else:
-            todo = _touched_lines(d0, d1, d2)
-            others = others_all  # a loop over a bit set, not a range: LLVM vectorises a range into slow gathers
-            while others != 0:
-                unit = lowest_bit_index(others)
-                others &= others - 1
-                row = UNITS + unit
-                todo |= np.int64((d0 & tables[row, 0]) | (d1 & tables[row, 1]) | (d2 & tables[row, 2]) != 0) << unit
-        todo &= ~np.int64(states[k, S_SOLVED + digit])
+        todo = _changed_units(d0, d1, d2, others, tables) & ~np.int64(states[k, S_SOLVED + digit])
         while todo != 0:
-            unit = lowest_bit_index(todo)
-            row = UNITS + unit
+            row = UNITS + lowest_bit_index(todo)
             todo &= todo - 1
             x0 = np.int64(states[k, base]) & tables[row, 0]
             x1 = np.int64(states[k, base + 1]) & tables[row, 1]
@@ -305,7 +315,7 @@ def _units(states, k, flags, tables):
                 filled += 1
             elif locked:
                 changed += _lock(states, k, digit, x0, x1, x2, row, tables)
-        if filled != 0:  # back to the naked pass first; the digits not scanned keep their changes
+        if filled != 0:
             states[k, S_DIRTY] |= dirty
             return filled, changed
     return filled, changed
