@@ -3,13 +3,14 @@
 Run from the repository root (with ``PYTHONPATH=src`` or after ``pip install -e .``); the sets are the saved ones
 of ``variants_bench.py generate`` (``benchmarks/data/variants``)::
 
-    python benchmarks/variant_nodes_bench.py solve [--old ca86c25] [--only x ...] [--first N] [--rounds 3]
+    python benchmarks/variant_nodes_bench.py solve [--old ca86c25] [--only x ...] [--first N] [--rounds 3] [--cpu-time]
     python benchmarks/variant_nodes_bench.py profile [--only ...] [--first 300]
     python benchmarks/variant_nodes_bench.py generate [--old REV] [--only ...] [--count 200] [--rounds 2] [--no-check]
     python benchmarks/variant_nodes_bench.py fill --only nonconsecutive --count 40
 
 * ``solve``: each set searched to two solutions (the uniqueness check) by the kernel the engine runs it on
-  (``kernels/extra9.py`` for X and Windoku where the tree has it, else ``kernels/variant81.py``; the table names it,
+  (``kernels/extra9.py`` for X and Windoku, ``kernels/jigsaw9.py`` for jigsaw, where the tree has them, else
+  ``kernels/variant81.py``; the table names it,
   old / new) as it was at
   revision ``--old`` (``git show``, imported from a temporary file) and as it is now, in one process, rounds
   interleaved (old, new, old, new, ...): nodes (mean, median, max: exact) and µs (call median, batch mean;
@@ -48,7 +49,7 @@ from variants_bench import SETS, geometry_of, load_set
 from bitdoku.generate.removal import EXACT_CHECK_RULES
 from bitdoku.generate.request import Request
 from bitdoku.generate.symmetry import orbits
-from bitdoku.kernels import extra9, fill, make, variant81
+from bitdoku.kernels import extra9, fill, jigsaw9, make, variant81
 from bitdoku.kernels import status as codes
 from bitdoku.kernels.rng import new_state
 from bitdoku.kernels.variant import workspace_for
@@ -56,6 +57,7 @@ from bitdoku.kernels.variant import workspace_for
 REPO = Path(__file__).resolve().parents[1]
 KERNEL = "src/bitdoku/kernels/variant81.py"
 EXTRA_KERNEL = "src/bitdoku/kernels/extra9.py"
+JIGSAW_KERNEL = "src/bitdoku/kernels/jigsaw9.py"
 
 
 def old_kernel(revision: str, where: Path, kernel: str = KERNEL):
@@ -74,18 +76,20 @@ def old_kernel(revision: str, where: Path, kernel: str = KERNEL):
 
 def fast_path(modules: dict, geometry) -> tuple:
     """The kernel the engine runs a 9x9 geometry on, and its tables: ``extra9`` for the classic grid plus extra
-    units (X, Windoku) when the tree has it, else ``variant81``. ``modules``: "variant81" and "extra9" (or None)."""
-    extra = modules["extra9"]
-    if extra is not None:
-        tables = extra.tables_for.__wrapped__(geometry)  # the module's own function, not the cache of another's
-        if tables is not None:
-            return extra, tables
+    units (X, Windoku), ``jigsaw9`` for a jigsaw, when the tree has them, else ``variant81``. ``modules``:
+    "variant81", "extra9" and "jigsaw9" (each None when the tree has no such kernel)."""
+    for name in ("extra9", "jigsaw9"):
+        kernel = modules.get(name)
+        if kernel is not None:
+            tables = kernel.tables_for.__wrapped__(geometry)  # the module's own function, not another's cache
+            if tables is not None:
+                return kernel, tables
     return modules["variant81"], variant81.board_tables(geometry)
 
 
 def kernel_name(kernel) -> str:
-    """"extra9" or "variant81", for a kernel module of the working tree or of a revision."""
-    return "extra9" if "extra9" in kernel.__name__ else "variant81"
+    """"extra9", "jigsaw9" or "variant81", for a kernel module of the working tree or of a revision."""
+    return next((name for name in ("extra9", "jigsaw9") if name in kernel.__name__), "variant81")
 
 
 def root_only(kernel, tables, cells: np.ndarray) -> float:
@@ -101,9 +105,11 @@ def root_only(kernel, tables, cells: np.ndarray) -> float:
     return statistics.median(seconds)
 
 
-def run_kernel(kernel, tables, cells: np.ndarray) -> tuple[list[float], np.ndarray, float]:
-    """Each puzzle through ``kernel.search`` (timed around the call), then the set through ``count_many``:
-    (seconds a call, nodes, batch seconds a puzzle)."""
+def run_kernel(kernel, tables, cells: np.ndarray, clock=time.perf_counter) -> tuple[list[float], np.ndarray, float]:
+    """Each puzzle through ``kernel.search`` (timed around the call), then the set through ``count_many``, timed by
+    ``clock`` (``time.thread_time`` with ``--cpu-time``: on a loaded machine the wall clock of a 50-ms batch counts
+    the other processes' time slices, a 20-µs call's median hardly): (seconds a call, nodes, batch seconds a
+    puzzle)."""
     stop = np.zeros(1, np.int64)
     solutions = np.zeros((1, 81), np.uint8)
     stats = np.zeros(codes.N_STATS, np.int64)
@@ -116,9 +122,9 @@ def run_kernel(kernel, tables, cells: np.ndarray) -> tuple[list[float], np.ndarr
         if status != codes.COMPLETE or stats[codes.STAT_SOLUTIONS] != 1:
             raise SystemExit(f"puzzle {row}: status {status}, {stats[codes.STAT_SOLUTIONS]} solutions")
     statuses, counts, batch_nodes = (np.zeros(len(cells), np.int64) for _ in range(3))
-    start = time.perf_counter()
+    start = clock()
     kernel.count_many(cells, tables, 2, 10**9, codes.ALL_RULES, statuses, counts, batch_nodes, stop)
-    batch = (time.perf_counter() - start) / len(cells)
+    batch = (clock() - start) / len(cells)
     if not (counts == 1).all() or not (batch_nodes == nodes).all():
         raise SystemExit("count_many disagrees with search")
     return seconds, nodes, batch
@@ -132,9 +138,11 @@ def set_cells(name: str, first: int | None):
 def solve(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as where:
         trees = {"old": {"variant81": old_kernel(args.old, Path(where)),
-                         "extra9": old_kernel(args.old, Path(where), EXTRA_KERNEL)},
-                 "new": {"variant81": variant81, "extra9": extra9}}
-        print(f"load {os.getloadavg()[0]:.1f}; old = {args.old}, new = working tree")
+                         "extra9": old_kernel(args.old, Path(where), EXTRA_KERNEL),
+                         "jigsaw9": old_kernel(args.old, Path(where), JIGSAW_KERNEL)},
+                 "new": {"variant81": variant81, "extra9": extra9, "jigsaw9": jigsaw9}}
+        print(f"load {os.getloadavg()[0]:.1f}; old = {args.old}, new = working tree"
+              f"{'; batch in thread CPU time' if args.cpu_time else ''}")
         print("| set | puzzles | nodes mean old / new (ratio) | nodes median old / new | nodes max old / new | "
               "call median µs old / new (ratio) | batch µs a puzzle old / new (ratio) |")
         print("|---|---:|---|---|---|---|---|")
@@ -155,7 +163,8 @@ def solve(args: argparse.Namespace) -> None:
             nodes = {}
             for _ in range(args.rounds):
                 for key, kernel in kernels.items():
-                    seconds, nodes[key], batch = run_kernel(kernel, tables[key], cells)
+                    seconds, nodes[key], batch = run_kernel(kernel, tables[key], cells,
+                                                            time.thread_time if args.cpu_time else time.perf_counter)
                     medians[key].append(statistics.median(seconds))
                     batches[key].append(batch)
                     roots[key].append(root_only(kernel, tables[key], cells))
@@ -307,6 +316,8 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=None, help="only the first puzzles of each set")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--count", type=int, default=200, help="puzzles a generation run (profile: attempts)")
+    parser.add_argument("--cpu-time", action="store_true",
+                        help="solve: time the batch in the thread's CPU time, not the wall clock (a loaded machine)")
     parser.add_argument("--no-check", action="store_true",
                         help="generate: the trees make other puzzles; check each unique and minimal instead")
     args = parser.parse_args()

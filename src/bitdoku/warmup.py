@@ -56,10 +56,13 @@ def _batch_other_shapes() -> None:
 def _variants() -> None:
     import bitdoku
     from bitdoku.engines import bitmask
+    from bitdoku.geometry import Geometry
     from bitdoku.grid import Grid
 
     bitdoku.search(_SMALL, limit=2, variant="x")  # the cell-by-cell kernel (sizes other than 9x9)
     bitmask.search(Grid.empty("3x3").with_geometry("x"), limit=2, max_nodes=1, keep=0)  # 9x9 X, Windoku (extra9)
+    boxes = Geometry.jigsaw("".join("ABCDEFGHI"[3 * (cell // 27) + cell % 9 // 3] for cell in range(81)))
+    bitmask.search(Grid.empty("3x3").with_geometry(boxes), limit=2, max_nodes=1, keep=0)  # 9x9 jigsaw (jigsaw9)
     bitmask.search(Grid.empty("3x3").with_geometry("anti-king"), limit=2, max_nodes=1, keep=0)  # other 9x9 (variant81)
 
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from bitdoku.kernels.bits import digit_bit, full_mask, lowest_bit, lowest_bit_index, popcount
+from bitdoku.kernels.bits import digit_bit, full_mask, highest_bit_index, lowest_bit, lowest_bit_index, popcount
 
 
 @njit(cache=True)
@@ -33,3 +33,8 @@ def test_full_mask_has_n_bits_even_at_64(n):
 def test_digit_bit_reaches_digit_64():
     assert int(njit(lambda d: digit_bit(d))(64)) == 1 << 63
     assert int(njit(lambda d: digit_bit(d))(1)) == 1
+
+
+@pytest.mark.parametrize("value", [0, 1, 2, 3, 0x1FF, 1 << 40, (1 << 62) | 5, (1 << 63) - 1])
+def test_highest_bit_index_matches_python(value):
+    assert int(njit(lambda mask: highest_bit_index(mask))(np.int64(value))) == value.bit_length() - 1

@@ -24,13 +24,15 @@ N_CELLS_81 = 81
 
 
 def search(puzzle: Grid, *, limit: int, max_nodes: int, keep: int, rules: int = codes.ALL_RULES,
-           time_limit: float | None = None) -> SearchResult:
+           time_limit: float | None = None, band_kernels: bool = True) -> SearchResult:
     """Find up to ``limit`` solutions of a puzzle with the compiled search, keeping the first ``keep``; a search
-    still running after ``time_limit`` seconds (None: no limit) ends with ``Status.LIMIT`` and says so."""
+    still running after ``time_limit`` seconds (None: no limit) ends with ``Status.LIMIT`` and says so.
+    ``band_kernels=False`` keeps every 9x9 variant on the digit-major kernel (``variant81``), whose node counts
+    a caller's budget may have been chosen by (``generate.regions``: the same budget decides the same maps)."""
     solutions = np.zeros((min(keep, limit), puzzle.shape.n_cells), dtype=np.uint8)
     stats = np.zeros(codes.N_STATS, dtype=np.int64)
     with TimeLimit(time_limit) as clock:
-        code = _run_kernel(puzzle, limit, max_nodes, rules, solutions, stats, clock.stop)
+        code = _run_kernel(puzzle, limit, max_nodes, rules, solutions, stats, clock.stop, band_kernels)
     count = int(stats[codes.STAT_SOLUTIONS])
     kept = tuple(puzzle.with_cells(solutions[i].tobytes()) for i in range(min(count, len(solutions))))
     if code == codes.STOPPED:
@@ -41,23 +43,28 @@ def search(puzzle: Grid, *, limit: int, max_nodes: int, keep: int, rules: int = 
 
 
 def _run_kernel(puzzle: Grid, limit: int, max_nodes: int, rules: int, solutions: NDArray[np.uint8],
-                stats: NDArray[np.int64], stop: NDArray[np.int64]) -> int:
+                stats: NDArray[np.int64], stop: NDArray[np.int64], band_kernels: bool = True) -> int:
     """The kernel's status code for a puzzle: the classic kernels (``dfs.search``), or for a variant the kernels that
     read the geometry's tables: for 9x9, the band kernel with extra units (``kernels/extra9.py``: X, Windoku, no
-    relation between cells, 2-4x faster there) or the digit-major one (``kernels/variant81.py``: the others); the
-    cell-by-cell one for other sizes (``kernels/variant.py``). Each variant kernel is compiled on the first variant
-    grid it takes."""
+    relation between cells, 2-4x faster there), the band kernel with regions (``kernels/jigsaw9.py``: jigsaw) or
+    the digit-major one (``kernels/variant81.py``: the others, and all of them without ``band_kernels`` or with
+    ``RANDOM_ORDER``); the cell-by-cell one for other sizes (``kernels/variant.py``). Each variant kernel is
+    compiled on the first variant grid it takes."""
     cells = np.frombuffer(puzzle.cells, dtype=np.uint8)
     if puzzle.geometry.is_classic:
         units, cell_units, peers = puzzle.shape.tables
         return search_kernel(cells, puzzle.n, units, cell_units, peers, limit, max_nodes, rules, solutions, stats,
                              stop)
-    if puzzle.shape.n_cells == N_CELLS_81:
-        from bitdoku.kernels import extra9
+    if puzzle.shape.n_cells == N_CELLS_81 and band_kernels and rules & codes.RANDOM_ORDER == 0:
+        from bitdoku.kernels import extra9, jigsaw9
 
         extra = extra9.tables_for(puzzle.geometry)
-        if extra is not None and rules & codes.RANDOM_ORDER == 0:
+        if extra is not None:
             return extra9.search(cells, extra, limit, max_nodes, rules, solutions, stats, stop)
+        regions = jigsaw9.tables_for(puzzle.geometry)
+        if regions is not None:
+            return jigsaw9.search(cells, regions, limit, max_nodes, rules, solutions, stats, stop)
+    if puzzle.shape.n_cells == N_CELLS_81:
         from bitdoku.kernels.variant81 import board_tables
         from bitdoku.kernels.variant81 import search as kernel81
 

@@ -51,7 +51,10 @@ def random_jigsaw(shape: Shape | str = "3x3", *, seed: Seed = None, attempts: in
     for _ in range(attempts):
         regions = _reshaped_boxes(shape, rng)
         geometry = Geometry.jigsaw("".join(_ALPHABET[r] for r in regions), shape)
-        result = search(Grid.empty(shape).with_geometry(geometry), limit=1, max_nodes=CHECK_NODES, keep=0)
+        # on variant81, whatever the engine's fastest kernel: its budget decides which maps are drawn (jigsaw9 settles
+        # other maps within it: 8 of the first 150 seeds would draw other maps)
+        result = search(Grid.empty(shape).with_geometry(geometry), limit=1, max_nodes=CHECK_NODES, keep=0,
+                        band_kernels=False)
         if result.count == 1:
             return geometry
     raise SearchLimitError(CHECK_NODES * attempts, 0)

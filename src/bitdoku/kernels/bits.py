@@ -1,7 +1,7 @@
 """Bit tricks on masks: every one the kernels use lives here.
 
 A mask is an unsigned integer whose bit d-1 stands for digit d. ``popcount`` and ``lowest_bit_index`` map to the
-CPU's ``popcnt`` and ``tzcnt`` through LLVM intrinsics, so they cost one instruction where the host has them.
+CPU's ``popcnt``, ``tzcnt`` and ``lzcnt`` through LLVM intrinsics, so they cost one instruction where the host has them.
 """
 
 import numpy as np
@@ -34,6 +34,18 @@ def _cttz(typingctx, x):
     return x(x), codegen
 
 
+@intrinsic
+def _ctlz(typingctx, x):
+    """LLVM ``ctlz``: the number of leading zero bits (the width of the type for zero)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return x(x), codegen
+
+
 @njit(cache=True, nogil=True, inline="always")
 def popcount(mask):
     """The number of set bits of an integer mask, as an int64."""
@@ -44,6 +56,12 @@ def popcount(mask):
 def lowest_bit_index(mask):
     """The index of the lowest set bit (digit - 1 for a digit mask); the type width for an empty mask."""
     return np.int64(_cttz(mask))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def highest_bit_index(mask):
+    """The index of the highest set bit of a nonzero int64 mask (-1 for an empty one)."""
+    return np.int64(63) - np.int64(_ctlz(np.int64(mask)))
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -16,7 +16,7 @@ the extra units beside them, as masks in the band layout (three words a mask, on
   classic and extra: pointing from a diagonal or a window into a row, column or box, and back);
 * Windoku's five implied units (``WINDOKU_IMPLIED``) are extra units too;
 * branching: the band kernel's fewest candidates, but among two-candidate cells the one whose digits its peers,
-  classic and extra, hold most (``_choose``).
+  classic and extra, hold most (``choose``).
 
 Locked candidates from a row, column or box into an extra unit (its places all on a diagonal or in a window) were
 tried and lost: fewer nodes, more time (benchmarks/results/variant_speed4.md). So the search differs from
@@ -68,7 +68,7 @@ N_CLASSIC_UNITS = 27
 S_UNSOLVED = band.S_UNSOLVED
 S_HIDDEN_DIRTY = band.S_HIDDEN_DIRTY
 S_LOCKED_DIRTY = band.S_LOCKED_DIRTY
-#: ``_choose``'s weight of a two-candidate peer: 1, 6 and 10 took 48.9, 40.4 and 40.5 nodes a puzzle on the X set,
+#: ``choose``'s weight of a two-candidate peer: 1, 6 and 10 took 48.9, 40.4 and 40.5 nodes a puzzle on the X set,
 #: 24.8, 22.0 and 22.2 on Windoku (benchmarks/results/variant_speed4.md); ``variant81`` uses 6 too.
 PAIR_WEIGHT = 6
 #: After the band kernel's words: each digit's words as the extra units last saw them, on the extra units' cells
@@ -380,10 +380,11 @@ def _digits(states, k, b, pos):
 
 
 @borrowing
-def _choose(states, k, tables):
+def choose(states, k, tables, peers):
     """The empty cell with the fewest candidates and its digits (cell -1 when the grid is full): the band
     kernel's counts, but among two-candidate cells the one whose digits its peers, classic and extra, hold most,
-    two-candidate peers counted ``PAIR_WEIGHT`` times (``variant81._pair_score``'s rule, here on the band words)."""
+    two-candidate peers counted ``PAIR_WEIGHT`` times (``variant81._pair_score``'s rule, here on the band words).
+    ``peers``: the row of ``tables`` where each cell's peer masks start (shared with ``jigsaw9``)."""
     best_b = best_pos = -1
     best_count = 10
     t0 = t1 = t2 = np.int64(0)
@@ -424,7 +425,7 @@ def _choose(states, k, tables):
                 if best_score < 0 and popcount(t0) + popcount(t1) + popcount(t2) == 1:
                     best_b, best_pos = b, pos
                     break
-                row = ALL_PEERS + 9 * (3 * b + pos // 10) + pos % 10
+                row = peers + 9 * (3 * b + pos // 10) + pos % 10
                 p0, p1, p2 = tables[row, 0], tables[row, 1], tables[row, 2]
                 digits = _digits(states, k, b, pos)
                 score = 0
@@ -465,7 +466,7 @@ def search_in(states, frames, cells, tables, limit, max_nodes, flags, solutions,
     top = np.int64(0)
     status = COMPLETE
     while True:
-        cell, mask = _choose(states, top, tables)
+        cell, mask = choose(states, top, tables, ALL_PEERS)
         if cell < 0:
             found = stats[STAT_SOLUTIONS]
             if found < solutions.shape[0]:

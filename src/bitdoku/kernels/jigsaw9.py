@@ -1,0 +1,481 @@
+"""9x9 jigsaw on the band kernel's bitboards: rows and columns as in the classic kernel, regions as band masks.
+
+A jigsaw grid is a classic grid whose boxes are replaced by nine irregular regions. ``variant81.py`` handles it on
+two-word 81-bit boards at ~1.5 µs a node. The classic band kernel (``sudoku9.py``) is ~0.3 µs a node, but its
+placement, hidden singles and locked candidates are built on boxes inside a band, so they do not apply here. This
+kernel keeps the band kernel's *state* (its words, count planes and their upkeep, ``sudoku9._lose``, the loading's
+count, the solution writer) and ``extra9``'s branching choice, and brings its own rules, each a few word operations
+over three band words (~0.9-1.0 µs a node, benchmarks/results/variant_speed5.md):
+
+* placement: the cell leaves the other digits' words; the digit leaves the cell's peers (row, column, region and
+  any extra unit, one three-word mask a cell), the count planes kept by ``sudoku9._lose``;
+* naked singles: the count planes give the cells with one candidate and the empty cells with none;
+* units (rows, columns, regions, and any extra unit of the geometry), only for the digits marked dirty and only
+  those units where the digit's places changed since they were last scanned (a snapshot of each digit's words) and
+  the digit is not placed yet: no place fails, one place fills the unit, two or more leave every cell that sees
+  them all (the AND of their peer masks: pointing from a region into a row or column, claiming back, and the cells
+  that see two places through a row and a column). ``variant81`` stops at three places; any number here takes a
+  quarter fewer nodes. The AND starts outside the unit with the first and the last place and stops once no
+  candidate is left, which is where most tries end;
+* branching: ``extra9``'s choice (fewest candidates; among two-candidate cells, the one whose digits its peers hold
+  most).
+
+The nodes differ from ``variant81``'s (stronger locked candidates, another branching among ties), but not the
+answers: counts and statuses are the same, which the tests hold against the reference engine and ``variant81``.
+The generator keeps ``variant81`` (its fills and removal checks draw the committed puzzles).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numba import njit
+from numpy.typing import NDArray
+
+from bitdoku.kernels import extra9
+from bitdoku.kernels import sudoku9 as band
+from bitdoku.kernels.bits import highest_bit_index, lowest_bit_index, popcount
+from bitdoku.kernels.jit import borrowing
+from bitdoku.kernels.status import (
+    BUDGET_EXHAUSTED,
+    COMPLETE,
+    CONTRADICTION,
+    HIDDEN_SINGLES,
+    INVALID,
+    LIMIT_REACHED,
+    LOCKED_CANDIDATES,
+    N_STATS,
+    NAKED_SINGLES,
+    STAT_BACKTRACKS,
+    STAT_GUESSES,
+    STAT_MAX_DEPTH,
+    STAT_NODES,
+    STAT_PLACEMENTS,
+    STAT_SOLUTIONS,
+    STOPPED,
+)
+
+if TYPE_CHECKING:
+    from bitdoku.geometry import Geometry
+
+N_CELLS = 81
+S_UNSOLVED = band.S_UNSOLVED
+#: The digits whose words changed since the unit pass last looked at them (the band kernel's hidden-singles slot).
+S_DIRTY = band.S_HIDDEN_DIRTY
+#: After the band kernel's words: each digit's words as the unit pass last saw them (three a digit).
+S_SEEN = band.STATE_WORDS
+#: Then each digit's solved units (a bit set over the first 32 units): those holding the digit, nothing to learn.
+S_SOLVED = S_SEEN + 27
+STATE_WORDS = S_SOLVED + 9
+MAX_DEPTH = band.MAX_DEPTH
+#: Rows of the table (``tables_for``), three band words each: each cell's peers, the same by band position
+#: (``30 * band + pos``: a bit of ``x0 | x1 << 30`` or ``x2 << 60`` is its own row), the number of units, the units
+#: (rows, columns, regions, then any extra units).
+PEERS = 0
+PEERS_AT = 81
+CELL_UNITS = 171  # by band position, first word: the cell's units as a bit set
+SIZES = 261
+UNITS = 262
+#: A change of at most this many places finds its units cell by cell, a larger one by a scan of the units.
+FEW_CHANGES = 4
+#: The rows and columns, units 0-17 of every table (``_touched_lines`` finds them without a scan).
+N_LINES = 18
+
+
+def _band_mask(cells: list[int]) -> NDArray[np.int64]:
+    """Cells as three band words."""
+    out = np.zeros(3, np.int64)
+    for cell in cells:
+        out[band.CELL_BAND[cell]] |= np.int64(1) << np.int64(band.CELL_POS[cell])
+    return out
+
+
+@cache
+def tables_for(geometry: Geometry) -> NDArray[np.int64] | None:
+    """The peer and unit masks of a 9x9 jigsaw geometry (rows, columns, regions, perhaps extra units; no relation
+    between cells outside the units), or None for any other geometry. Cached per geometry."""
+    tables = geometry.tables
+    if geometry.shape.n_cells != N_CELLS or geometry.regions is None or tables.adjacent.shape[0] != 0:
+        return None
+    units = tables.units.tolist()
+    if len(units) > 63 or units[:N_LINES] != band.STANDARD_UNITS[:N_LINES].tolist():
+        return None  # rows and columns first, as ``_touched_lines`` numbers them
+    mates: list[set[int]] = [set() for _ in range(N_CELLS)]
+    for members in units:
+        for cell in members:
+            mates[cell].update(members)
+    table = np.zeros((UNITS + len(units), 3), np.int64)
+    for cell in range(N_CELLS):
+        mates[cell].discard(cell)
+        if mates[cell] != set(tables.peers[tables.peer_start[cell] : tables.peer_start[cell + 1]].tolist()):
+            return None  # knight or king relations: not units
+        table[PEERS + cell] = table[PEERS_AT + 30 * band.CELL_BAND[cell] + band.CELL_POS[cell]] = _band_mask(
+            sorted(mates[cell]))
+    for row, members in enumerate(units):
+        for cell in members:
+            table[CELL_UNITS + 30 * band.CELL_BAND[cell] + band.CELL_POS[cell], 0] |= 1 << row
+    table[SIZES, 0] = len(units)
+    for row, members in enumerate(units):
+        table[UNITS + row] = _band_mask(members)
+    table.flags.writeable = False
+    return table
+
+
+@borrowing
+def _place(states, k, digit, cell, tables):
+    """Fill ``cell`` with ``digit`` (0-based) in state k: the cell leaves the other digits, the digit leaves the
+    cell's peers; False when the digit is no longer a candidate there."""
+    b = band.CELL_BAND[cell]
+    bit = np.int64(1) << band.CELL_POS[cell]
+    word = np.int64(states[k, 3 * digit + b])
+    if word & bit == 0:
+        return False
+    clear = ~bit
+    touched = np.int64(1) << digit
+    pos = band.CELL_POS[cell]
+    for other in range(9):
+        other_word = np.int64(states[k, 3 * other + b])
+        touched |= ((other_word >> pos) & 1) << other
+        states[k, 3 * other + b] = other_word & clear
+    states[k, S_DIRTY] |= touched
+    states[k, 3 * digit + b] = word  # the loop cleared the cell from its own digit too
+    states[k, S_UNSOLVED + b] = np.int64(states[k, S_UNSOLVED + b]) & clear
+    states[k, S_SOLVED + digit] |= tables[CELL_UNITS + 30 * b + band.CELL_POS[cell], 0] & 0xFFFFFFFF
+    for w in range(3):
+        mask = tables[PEERS + cell, w]
+        old = np.int64(states[k, 3 * digit + w])
+        states[k, 3 * digit + w] = old & ~mask
+        band._lose(states, k, w, old & mask)
+    return True
+
+
+@borrowing
+def _naked_singles(states, k, naked, tables):
+    """Fill the cells with one candidate (with ``naked``); -1 if an empty cell has none, else the number filled."""
+    filled = 0
+    for b in range(3):
+        unsolved = np.int64(states[k, S_UNSOLVED + b])
+        base = band.S_COUNT + 4 * b
+        c0 = np.int64(states[k, base])
+        high = np.int64(states[k, base + 1]) | np.int64(states[k, base + 2]) | np.int64(states[k, base + 3])
+        if unsolved & ~(c0 | high) != 0:
+            return -1
+        if not naked:
+            continue
+        singles = unsolved & c0 & ~high
+        if singles == 0:
+            continue
+        for digit in range(9):  # by digit, not a digit search a cell (a branch a cell, mispredicted)
+            cells = singles & np.int64(states[k, 3 * digit + b])
+            while cells != 0:
+                pos = lowest_bit_index(cells)
+                cells &= cells - 1
+                if not _place(states, k, digit, 9 * (3 * b + pos // 10) + pos % 10, tables):
+                    return -1  # an earlier single took its only digit
+                filled += 1
+    return filled
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _clear(states, k, digit, s0, s1, s2):
+    """Clear ``digit`` from the cells ``s`` (three band words, candidates only); 1 when some went, else 0."""
+    if s0 | s1 | s2 == 0:
+        return 0
+    base = 3 * digit
+    states[k, base] = np.int64(states[k, base]) & ~s0
+    states[k, base + 1] = np.int64(states[k, base + 1]) & ~s1
+    states[k, base + 2] = np.int64(states[k, base + 2]) & ~s2
+    band._lose(states, k, 0, s0)
+    band._lose(states, k, 1, s1)
+    band._lose(states, k, 2, s2)
+    states[k, S_DIRTY] |= np.int64(1) << digit
+    return 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _lock(states, k, digit, x0, x1, x2, unit, tables):
+    """Clear ``digit`` from every cell that sees all its places ``x`` in a unit (the AND of their peer masks, which
+    stops as soon as it holds no candidate of the digit outside the unit: most units give nothing); 1 when some
+    went, else 0."""
+    base = 3 * digit
+    s0 = np.int64(states[k, base]) & ~tables[unit, 0]
+    s1 = np.int64(states[k, base + 1]) & ~tables[unit, 1]
+    s2 = np.int64(states[k, base + 2]) & ~tables[unit, 2]
+    # The first and the last place first, without a branch (a unit has two or more here): places far apart seldom
+    # share a peer, so most tries end there, and a pair ends there anyway.
+    low = x0 | (x1 << 30)
+    first = lowest_bit_index(low)
+    first = first if first < 60 else 60 + lowest_bit_index(x2)
+    last = 60 + highest_bit_index(x2) if x2 != 0 else highest_bit_index(low)
+    s0 &= tables[PEERS_AT + first, 0] & tables[PEERS_AT + last, 0]
+    s1 &= tables[PEERS_AT + first, 1] & tables[PEERS_AT + last, 1]
+    s2 &= tables[PEERS_AT + first, 2] & tables[PEERS_AT + last, 2]
+    if s0 | s1 | s2 == 0:
+        return 0
+    for b in range(3):  # the places between
+        x = x0 if b == 0 else (x1 if b == 1 else x2)
+        x &= ~((np.int64(1) << (first - 30 * b)) if 0 <= first - 30 * b < 30 else np.int64(0))
+        x &= ~((np.int64(1) << (last - 30 * b)) if 0 <= last - 30 * b < 30 else np.int64(0))
+        while x != 0:
+            pos = lowest_bit_index(x)
+            x &= x - 1
+            cell = PEERS_AT + 30 * b + pos
+            s0 &= tables[cell, 0]
+            s1 &= tables[cell, 1]
+            s2 &= tables[cell, 2]
+            if s0 | s1 | s2 == 0:
+                return 0
+    return _clear(states, k, digit, s0, s1, s2)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _touched_lines(d0, d1, d2):
+    """The rows (bits 0-8) and columns (bits 9-17) holding a bit of the 81-bit set ``d``: the units a change in
+    ``d`` can matter to, found for all 18 lines at once (a guarded subtraction a band, a fold of the rows)."""
+    rows = np.int64(0)
+    for b in range(3):
+        d = d0 if b == 0 else (d1 if b == 1 else d2)
+        nonempty = ((d | band.GUARDS) - band.ROW_LOW) & band.GUARDS  # a guard survives above a nonempty row
+        rows |= (((nonempty >> 9) & 1) | ((nonempty >> 18) & 2) | ((nonempty >> 27) & 4)) << (3 * b)
+    folded = d0 | d1 | d2
+    columns = (folded | (folded >> 10) | (folded >> 20)) & band.ROW_BITS
+    return rows | (columns << 9)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _changed_units(d0, d1, d2, others, tables):
+    """The units (a bit set) holding a place of the 81-bit set ``d`` (a digit's changed places): cell by cell from
+    the units table for a few places, else the rows and columns at once and the ``others`` (a bit set: regions and
+    extra units) by a scan. The scan loops over a bit set, not a range: LLVM vectorises a range into slow gathers."""
+    if popcount(d0) + popcount(d1) + popcount(d2) <= FEW_CHANGES:
+        todo = np.int64(0)
+        for b in range(3):
+            d = d0 if b == 0 else (d1 if b == 1 else d2)
+            while d != 0:
+                todo |= tables[CELL_UNITS + 30 * b + lowest_bit_index(d), 0]
+                d &= d - 1
+        return todo
+    todo = _touched_lines(d0, d1, d2)
+    while others != 0:
+        unit = lowest_bit_index(others)
+        others &= others - 1
+        row = UNITS + unit
+        todo |= np.int64((d0 & tables[row, 0]) | (d1 & tables[row, 1]) | (d2 & tables[row, 2]) != 0) << unit
+    return todo
+
+
+@borrowing
+def _units(states, k, flags, tables):
+    """Hidden singles and locked candidates for the dirty digits, in the units where the digit's places changed
+    since the last scan and the digit is not placed yet: no place fails, one fills the unit, two or more leave every
+    cell that sees them all (``_lock``). Returns after the first digit that placed a cell, the other dirty digits
+    left for the next pass (the naked pass first: it is cheap and fills what the placements freed). (-1 on a
+    contradiction, else the cells filled; words changed)."""
+    hidden = flags & HIDDEN_SINGLES != 0
+    locked = flags & LOCKED_CANDIDATES != 0
+    filled = changed = 0
+    others = ((np.int64(1) << tables[SIZES, 0]) - 1) & ~((np.int64(1) << N_LINES) - 1)  # regions and extra units
+    dirty = np.int64(states[k, S_DIRTY])
+    states[k, S_DIRTY] = 0
+    while dirty != 0:
+        digit = lowest_bit_index(dirty)
+        dirty &= dirty - 1
+        base = 3 * digit
+        seen = S_SEEN + base
+        w0 = np.int64(states[k, base])
+        w1 = np.int64(states[k, base + 1])
+        w2 = np.int64(states[k, base + 2])
+        d0 = w0 ^ np.int64(states[k, seen])
+        d1 = w1 ^ np.int64(states[k, seen + 1])
+        d2 = w2 ^ np.int64(states[k, seen + 2])
+        if d0 | d1 | d2 == 0:
+            continue
+        states[k, seen] = w0
+        states[k, seen + 1] = w1
+        states[k, seen + 2] = w2
+        todo = _changed_units(d0, d1, d2, others, tables) & ~np.int64(states[k, S_SOLVED + digit])
+        while todo != 0:
+            row = UNITS + lowest_bit_index(todo)
+            todo &= todo - 1
+            x0 = np.int64(states[k, base]) & tables[row, 0]
+            x1 = np.int64(states[k, base + 1]) & tables[row, 1]
+            x2 = np.int64(states[k, base + 2]) & tables[row, 2]
+            if x0 | x1 | x2 == 0:
+                return -1, changed
+            count = popcount(x0) + popcount(x1) + popcount(x2)
+            if count == 1:
+                b = 0 if x0 != 0 else (1 if x1 != 0 else 2)
+                pos = lowest_bit_index(x0 | x1 | x2)
+                if not hidden or (np.int64(states[k, S_UNSOLVED + b]) >> pos) & 1 == 0:
+                    continue  # the digit is placed in this unit
+                if not _place(states, k, digit, 9 * (3 * b + pos // 10) + pos % 10, tables):
+                    return -1, changed
+                filled += 1
+            elif locked:
+                changed += _lock(states, k, digit, x0, x1, x2, row, tables)
+        if filled != 0:
+            states[k, S_DIRTY] |= dirty
+            return filled, changed
+    return filled, changed
+
+
+@borrowing
+def _propagate(states, k, flags, tables):
+    """Naked singles, then the unit pass, to a fixpoint; the cells filled, or -1 on a contradiction."""
+    naked = flags & NAKED_SINGLES != 0
+    filled = 0
+    while True:
+        count = _naked_singles(states, k, naked, tables)
+        if count < 0:
+            return -1
+        filled += count
+        if count > 0:
+            continue
+        count, changed = _units(states, k, flags, tables)
+        if count < 0:
+            return -1
+        filled += count
+        if count > 0 or changed > 0:
+            continue
+        return filled
+
+
+@borrowing
+def _load_givens(cells, states, tables):
+    """State 0 from the givens; -1 when fine, else ``INVALID`` (a digit above 9, equal digits in a unit) or
+    ``CONTRADICTION`` (an empty cell left without a candidate). As in ``sudoku9._load_givens``, a given clears
+    only its own digit's peers, and the given cells leave the other digits' words at the end (state 1 holds each
+    digit's given cells meanwhile)."""
+    for i in range(STATE_WORDS):
+        states[0, i] = band.BAND_FULL if i < S_UNSOLVED + 3 else 0
+        states[1, i] = 0
+    for cell in range(N_CELLS):
+        digit = np.int64(cells[cell])
+        if digit == 0:
+            continue
+        if digit > 9:
+            return INVALID
+        b = band.CELL_BAND[cell]
+        bit = np.int64(1) << band.CELL_POS[cell]
+        base = 3 * (digit - 1)
+        if np.int64(states[0, base + b]) & bit == 0:
+            return INVALID  # an earlier given of the same digit sees this cell
+        for w in range(3):
+            states[0, base + w] = np.int64(states[0, base + w]) & ~tables[PEERS + cell, w]
+        states[1, base + b] = np.int64(states[1, base + b]) | bit
+        states[0, S_SOLVED + digit - 1] |= tables[CELL_UNITS + 30 * b + band.CELL_POS[cell], 0] & 0xFFFFFFFF
+        states[0, S_UNSOLVED + b] = np.int64(states[0, S_UNSOLVED + b]) & ~bit
+    for b in range(3):
+        filled = band.BAND_FULL & ~np.int64(states[0, S_UNSOLVED + b])
+        for digit in range(9):
+            states[0, 3 * digit + b] = np.int64(states[0, 3 * digit + b]) & ~(filled & ~np.int64(
+                states[1, 3 * digit + b]))
+    band._recount(states, np.int64(0))
+    states[0, S_DIRTY] = 0x1FF
+    for b in range(3):
+        base = band.S_COUNT + 4 * b
+        some = np.int64(states[0, base]) | np.int64(states[0, base + 1]) | np.int64(states[0, base + 2]) | np.int64(
+            states[0, base + 3])
+        if np.int64(states[0, S_UNSOLVED + b]) & ~some != 0:
+            return CONTRADICTION
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def search_in(states, frames, cells, tables, limit, max_nodes, flags, solutions, stats, stop):
+    """``search`` with its stack passed in (``states`` uint32[MAX_DEPTH, STATE_WORDS], ``frames``
+    int64[MAX_DEPTH, 2]: the branching cell and the digits still to try), for batches. The last digit of a frame is
+    placed in the frame's own state (nothing is left to come back to), as in the band kernel."""
+    stats[:] = 0
+    states = band._borrowed(states)
+    status = _load_givens(cells, states, tables)
+    if status >= 0:
+        return status
+    if stop[0] != 0:
+        return STOPPED
+    stats[STAT_NODES] = 1
+    filled = _propagate(states, np.int64(0), flags, tables)
+    if filled < 0:
+        return COMPLETE
+    placements = filled
+    top = np.int64(0)
+    status = COMPLETE
+    while True:
+        cell, mask = extra9.choose(states, top, tables, PEERS)
+        if cell < 0:
+            found = stats[STAT_SOLUTIONS]
+            if found < solutions.shape[0]:
+                band._write_solution(states, top, solutions[found])
+            stats[STAT_SOLUTIONS] = found + 1
+            if found + 1 >= limit:
+                status = LIMIT_REACHED
+                break
+        else:
+            if mask & (mask - 1) != 0:
+                stats[STAT_GUESSES] += 1
+            frames[top, 0] = cell
+            frames[top, 1] = mask
+            top += 1
+            stats[STAT_MAX_DEPTH] = max(stats[STAT_MAX_DEPTH], top)
+        advanced = False
+        while top > 0:
+            frame = top - 1
+            rest = frames[frame, 1]
+            if rest == 0:
+                top -= 1
+                continue
+            if stats[STAT_NODES] >= max_nodes:
+                status = BUDGET_EXHAUSTED
+                break
+            if stop[0] != 0:
+                status = STOPPED
+                break
+            stats[STAT_NODES] += 1
+            digit = lowest_bit_index(rest)
+            rest &= rest - 1
+            frames[frame, 1] = rest
+            if rest != 0:
+                for word in range(STATE_WORDS):  # a loop, not a slice copy (``sudoku9._search_loaded``)
+                    states[frame + 1, word] = states[frame, word]
+                target = frame + 1
+            else:
+                top -= 1
+                target = frame
+            filled = -1
+            if _place(states, target, digit, frames[frame, 0], tables):
+                filled = _propagate(states, target, flags, tables)
+            if filled >= 0:
+                placements += filled + 1
+                advanced = True
+                break
+            stats[STAT_BACKTRACKS] += 1
+        if not advanced:
+            break
+    stats[STAT_PLACEMENTS] = placements
+    return status
+
+
+@njit(cache=True, nogil=True)
+def search(cells, tables, limit, max_nodes, flags, solutions, stats, stop):
+    """Search a 9x9 jigsaw puzzle for up to ``limit`` solutions within a node budget: the parameters, counters and
+    status codes of ``variant81.search``, with ``tables_for(geometry)`` as the tables. ``RANDOM_ORDER`` is not
+    supported (the generator keeps ``variant81``). Memory: one 23 KB stack a call."""
+    return search_in(np.empty((MAX_DEPTH, STATE_WORDS), np.uint32), np.empty((MAX_DEPTH, 2), np.int64), cells,
+                     tables, limit, max_nodes, flags, solutions, stats, stop)
+
+
+@njit(cache=True, nogil=True)
+def count_many(puzzles, tables, limit, max_nodes, flags, statuses, counts, nodes, stop):
+    """``search`` for each row of ``puzzles`` (uint8[B, 81]) in one stack, without keeping solutions (the batch
+    loop of ``variant81.count_many``, same arguments but the tables)."""
+    states = np.empty((MAX_DEPTH, STATE_WORDS), np.uint32)
+    frames = np.empty((MAX_DEPTH, 2), np.int64)
+    stats = np.zeros(N_STATS, np.int64)
+    no_solutions = np.zeros((0, N_CELLS), np.uint8)
+    for row in range(puzzles.shape[0]):
+        statuses[row] = search_in(states, frames, puzzles[row], tables, limit, max_nodes, flags, no_solutions, stats,
+                                  stop)
+        counts[row] = stats[STAT_SOLUTIONS]
+        nodes[row] = stats[STAT_NODES]
