@@ -59,6 +59,8 @@ ROW_LOW = (1 << 0) | (1 << 10) | (1 << 20)  # the lowest bit of each row
 GUARDS = ROW_LOW << 9  # the zero bit above each row
 ROW_BITS = 0x1FF
 BAND_FULL = ROW_BITS * ROW_LOW
+ROW_LOW2 = ROW_LOW | (ROW_LOW << 32)  # ROW_LOW for two bands side by side in 64 bits
+GUARDS2 = ROW_LOW2 << 9
 BOX_COLUMNS = 0x49  # the first column of each box, in a 9-bit column mask
 
 
@@ -288,23 +290,13 @@ def _naked_singles(states, k, naked):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _band_singles(word, unsolved):
-    """Empty cells of a band word that are the only place of the digit in their row or box; -1 if a row or box
-    has no place at all. Counts ``word`` (filled cells included): a unit with one bit is filled or a single."""
-    # SWAR on three rows: subtracting 1 under a guard bit clears the lowest bit of each nonempty row.
-    minus = (word | GUARDS) - ROW_LOW
-    nonempty = minus & GUARDS
-    if nonempty != GUARDS:
-        return -1  # a row without the digit
-    several = ((word & minus) + ROW_BITS * ROW_LOW) & GUARDS
-    rows = nonempty & ~several
-    cells = word & ((rows >> 9) * ROW_BITS)
+def _box_singles(word):
+    """The cells of a band word alone in their box (branch-free; a box without the digit gives nothing)."""
+    cells = np.int64(0)
     for box in range(3):
         x = word & BOX_BLOCK[box]
-        if x == 0:
-            return -1  # a box without the digit
-        cells |= x & (np.int64(x & (x - 1) != 0) - 1)  # all ones when x has a single bit
-    return cells & unsolved
+        cells |= x & (np.int64(x & (x - 1) != 0) - 1)  # all ones when x has at most one bit
+    return cells
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -327,32 +319,35 @@ def _hidden_singles(states, k):
         w0 = np.int64(states[k, base])
         w1 = np.int64(states[k, base + 1])
         w2 = np.int64(states[k, base + 2])
-        u0 = np.int64(states[k, S_UNSOLVED])
-        u1 = np.int64(states[k, S_UNSOLVED + 1])
-        u2 = np.int64(states[k, S_UNSOLVED + 2])
-        c0 = _band_singles(w0, u0)
-        if c0 < 0:
-            return -1
-        c1 = _band_singles(w1, u1)
-        if c1 < 0:
-            return -1
-        c2 = _band_singles(w2, u2)
-        if c2 < 0:
-            return -1
-        # columns: fold the three rows of each band, then count over the bands
-        f0 = (w0 | (w0 >> 10) | (w0 >> 20)) & ROW_BITS
-        f1 = (w1 | (w1 >> 10) | (w1 >> 20)) & ROW_BITS
-        f2 = (w2 | (w2 >> 10) | (w2 >> 20)) & ROW_BITS
-        if f0 | f1 | f2 != ROW_BITS:
-            return -1  # a column without the digit
-        m0 = (w0 & (w0 >> 10)) | (w0 & (w0 >> 20)) | ((w0 >> 10) & (w0 >> 20))
-        m1 = (w1 & (w1 >> 10)) | (w1 & (w1 >> 20)) | ((w1 >> 10) & (w1 >> 20))
+        # Bands 0 and 1 side by side in one 64-bit word (band 1 from bit 32): one SWAR and one fold serve both.
+        w01 = w0 | (w1 << 32)
+        minus01 = (w01 | GUARDS2) - ROW_LOW2
+        minus2 = (w2 | GUARDS) - ROW_LOW
+        rows01 = GUARDS2 & ~((w01 & minus01) + ROW_BITS * ROW_LOW2)
+        rows2 = GUARDS & ~((w2 & minus2) + ROW_BITS * ROW_LOW)
+        r01 = w01 & ((rows01 >> 9) * ROW_BITS)
+        f01 = w01 | (w01 >> 10) | (w01 >> 20)
+        f2 = w2 | (w2 >> 10) | (w2 >> 20)
+        f0 = f01 & ROW_BITS
+        f1 = (f01 >> 32) & ROW_BITS
+        f2 &= ROW_BITS
+        # One test for every unit: each row left its guard bit set under the subtraction, each column is in some
+        # band's fold, each box has one of its three columns in its band's fold.
+        g01 = f01 | (f01 >> 1) | (f01 >> 2)
+        g2 = f2 | (f2 >> 1) | (f2 >> 2)
+        missing = ((minus01 & GUARDS2) ^ GUARDS2) | ((minus2 & GUARDS) ^ GUARDS) | ((f0 | f1 | f2) ^ ROW_BITS) | (
+            (g01 & (g01 >> 32) & g2 & BOX_COLUMNS) ^ BOX_COLUMNS)
+        if missing != 0:
+            return -1  # a row, column or box without the digit
+        m01 = (w01 & (w01 >> 10)) | (w01 & (w01 >> 20)) | ((w01 >> 10) & (w01 >> 20))
         m2 = (w2 & (w2 >> 10)) | (w2 & (w2 >> 20)) | ((w2 >> 10) & (w2 >> 20))
-        multi = ((m0 | m1 | m2) & ROW_BITS) | (f0 & f1) | (f2 & (f0 | f1))
+        multi = ((m01 | (m01 >> 32) | m2) & ROW_BITS) | (f0 & f1) | (f2 & (f0 | f1))
         columns = (ROW_BITS & ~multi) * ROW_LOW
-        c0 |= w0 & u0 & columns
-        c1 |= w1 & u1 & columns
-        c2 |= w2 & u2 & columns
+        # a unit with one bit is filled or a single: keep the empty cells
+        c0 = ((r01 & BAND_FULL) | _box_singles(w0) | (w0 & columns)) & np.int64(states[k, S_UNSOLVED])
+        c1 = ((r01 >> 32) | _box_singles(w1) | (w1 & columns)) & np.int64(states[k, S_UNSOLVED + 1])
+        c2 = ((w2 & ((rows2 >> 9) * ROW_BITS)) | _box_singles(w2) | (w2 & columns)) & np.int64(
+            states[k, S_UNSOLVED + 2])
         if c0 != 0:
             count = _place_all(states, k, digit, 0, c0)
             if count < 0:
