@@ -456,27 +456,49 @@ def _propagate(states, k, flags):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _digit_score(states, k, digit, band, pos, t0, t1, t2):
-    """Peers of (band, pos) holding ``digit``, bivalue ones counted three times (they become naked singles)."""
+def _peer_digits(states, k, digit, band, same, column):
+    """The peers of a cell holding ``digit``: its own band's (``same``) in bits 0-29, then the cell's column
+    (``column``) in the two other bands from bit 30, the lower band on the column bits, the higher one bit above."""
     base = 3 * digit
-    same = PEERS_SAME[pos]
-    column = COLUMN[pos]
     w0 = np.int64(states[k, base])
     w1 = np.int64(states[k, base + 1])
     w2 = np.int64(states[k, base + 2])
     if band == 0:
-        x = w0 & same
-        y = (w1 & column) | ((w2 & column) << 1)
-        z = (w0 & t0 & same) | (((w1 & t1 & column) | ((w2 & t2 & column) << 1)) << 30)
-    elif band == 1:
-        x = w1 & same
-        y = (w0 & column) | ((w2 & column) << 1)
-        z = (w1 & t1 & same) | (((w0 & t0 & column) | ((w2 & t2 & column) << 1)) << 30)
-    else:
-        x = w2 & same
-        y = (w0 & column) | ((w1 & column) << 1)
-        z = (w2 & t2 & same) | (((w0 & t0 & column) | ((w1 & t1 & column) << 1)) << 30)
-    return popcount(x | (y << 30)) + 2 * popcount(z)
+        return (w0 & same) | (((w1 & column) | ((w2 & column) << 1)) << 30)
+    if band == 1:
+        return (w1 & same) | (((w0 & column) | ((w2 & column) << 1)) << 30)
+    return (w2 & same) | (((w0 & column) | ((w1 & column) << 1)) << 30)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _best_in_band(states, k, band, t0, t1, t2, best):
+    """``best`` (score, band, pos) updated with the two-candidate cells of one band, scored by ``_digit_score``.
+
+    Called with the band as a literal, three times: each copy knows its band, so ``_digit_score``'s band tests
+    and the choice of the band's mask fold away."""
+    best_score, best_band, best_pos = best
+    two = t0 if band == 0 else (t1 if band == 1 else t2)
+    while two != 0:
+        pos = lowest_bit_index(two)
+        two &= two - 1
+        digits = np.int64(0)
+        for digit in range(9):
+            digits |= ((np.int64(states[k, 3 * digit + band]) >> pos) & 1) << digit
+        same = PEERS_SAME[pos]
+        column = COLUMN[pos]
+        # the cell's bivalue peers, laid out as in _peer_digits
+        if band == 0:
+            bivalue = (t0 & same) | (((t1 & column) | ((t2 & column) << 1)) << 30)
+        elif band == 1:
+            bivalue = (t1 & same) | (((t0 & column) | ((t2 & column) << 1)) << 30)
+        else:
+            bivalue = (t2 & same) | (((t0 & column) | ((t1 & column) << 1)) << 30)
+        first = _peer_digits(states, k, lowest_bit_index(digits), band, same, column)
+        second = _peer_digits(states, k, lowest_bit_index(digits & (digits - 1)), band, same, column)
+        score = popcount(first) + popcount(second) + 2 * (popcount(first & bivalue) + popcount(second & bivalue))
+        if score > best_score:
+            best_score, best_band, best_pos = score, np.int64(band), pos
+    return best_score, best_band, best_pos
 
 
 @njit(cache=True, nogil=True)
@@ -526,21 +548,11 @@ def _choose_cell(states, k):
         best_band = 0 if t0 != 0 else (1 if t1 != 0 else 2)
         best_pos = lowest_bit_index(t0 | t1 | t2)
     elif best_count != 1 and (t0 | t1 | t2) != 0:
-        best_score = -1
-        for band in range(3):
-            two = t0 if band == 0 else (t1 if band == 1 else t2)
-            while two != 0:
-                pos = lowest_bit_index(two)
-                two &= two - 1
-                digits = np.int64(0)
-                for digit in range(9):
-                    digits |= ((np.int64(states[k, 3 * digit + band]) >> pos) & 1) << digit
-                first = lowest_bit_index(digits)
-                second = lowest_bit_index(digits & (digits - 1))
-                score = _digit_score(states, k, first, band, pos, t0, t1, t2) + _digit_score(
-                    states, k, second, band, pos, t0, t1, t2)
-                if score > best_score:
-                    best_score, best_band, best_pos = score, band, pos
+        best = (np.int64(-1), best_band, best_pos)
+        best = _best_in_band(states, k, 0, t0, t1, t2, best)
+        best = _best_in_band(states, k, 1, t0, t1, t2, best)
+        best = _best_in_band(states, k, 2, t0, t1, t2, best)
+        best_band, best_pos = best[1], best[2]
     mask = 0
     if best_pos >= 0:
         for digit in range(9):
