@@ -307,7 +307,9 @@ def _hidden_singles(states, k):
     follows is cheap and fills the cells this one freed, so the next scans see a fuller grid. 6-10% fewer digit
     scans, more cells placed by the cheaper naked pass, 2-4% on every set (benchmarks/NOTES-kernels.md, round 11;
     scanning on through newly dirty digits instead lost 6-9% in round 6). Inlined into ``_propagate``, its one
-    caller: 2-3% on the hard sets (round 10).
+    caller: 2-3% on the hard sets (round 10). Bands 0 and 1 share one 64-bit word for the row SWAR and the column
+    fold, and one test covers every unit (a box is empty when its three columns are empty in its band's fold):
+    2.4% on 17-clue, 0.7% on the hard sets (round 12).
     """
     filled = 0
     dirty = np.int64(states[k, S_HIDDEN_DIRTY])
@@ -472,10 +474,12 @@ def _peer_digits(states, k, digit, band, same, column):
 
 @njit(cache=True, nogil=True, inline="always")
 def _best_in_band(states, k, band, t0, t1, t2, best):
-    """``best`` (score, band, pos) updated with the two-candidate cells of one band, scored by ``_digit_score``.
+    """``best`` (score, band, pos) updated with the two-candidate cells of one band (``_choose_cell``'s score).
 
-    Called with the band as a literal, three times: each copy knows its band, so ``_digit_score``'s band tests
-    and the choice of the band's mask fold away."""
+    A cell's score is, for each of its two digits, the peers holding the digit plus twice those of them with two
+    candidates. The cell's bivalue peers are one mask shared by both digits, so a digit costs one gather of its
+    peers, one AND and two popcounts: 1.2% on the hard sets against a full score a digit (NOTES-kernels.md,
+    round 12)."""
     best_score, best_band, best_pos = best
     two = t0 if band == 0 else (t1 if band == 1 else t2)
     while two != 0:
@@ -486,7 +490,7 @@ def _best_in_band(states, k, band, t0, t1, t2, best):
             digits |= ((np.int64(states[k, 3 * digit + band]) >> pos) & 1) << digit
         same = PEERS_SAME[pos]
         column = COLUMN[pos]
-        # the cell's bivalue peers, laid out as in _peer_digits
+        # the cell's peers with two candidates, laid out as in _peer_digits
         if band == 0:
             bivalue = (t0 & same) | (((t1 & column) | ((t2 & column) << 1)) << 30)
         elif band == 1:
@@ -506,7 +510,7 @@ def _choose_cell(states, k):
     """An empty cell with the fewest candidates, as (band, pos, digit mask); pos -1 when the grid is full.
 
     Among two-candidate cells, the one whose digits appear most often among its peers, the peers with two
-    candidates counted three times (``_digit_score``): on forum_hardest_1106 that takes 235 nodes a puzzle
+    candidates counted three times (``_best_in_band``): on forum_hardest_1106 that takes 235 nodes a puzzle
     where the band with the most empty cells took 428.
     """
     best_band = -1
@@ -549,9 +553,8 @@ def _choose_cell(states, k):
         best_pos = lowest_bit_index(t0 | t1 | t2)
     elif best_count != 1 and (t0 | t1 | t2) != 0:
         best = (np.int64(-1), best_band, best_pos)
-        best = _best_in_band(states, k, 0, t0, t1, t2, best)
-        best = _best_in_band(states, k, 1, t0, t1, t2, best)
-        best = _best_in_band(states, k, 2, t0, t1, t2, best)
+        for band in range(3):
+            best = _best_in_band(states, k, band, t0, t1, t2, best)
         best_band, best_pos = best[1], best[2]
     mask = 0
     if best_pos >= 0:
