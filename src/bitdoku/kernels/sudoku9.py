@@ -26,6 +26,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from bitdoku.kernels.bits import lowest_bit_index, popcount
+from bitdoku.kernels.jit import borrowing
 from bitdoku.kernels.rng import hashed_bit
 from bitdoku.kernels.status import (
     ALL_RULES,
@@ -226,7 +227,7 @@ def _place(states, k, digit, band, pos):
     return True
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _place_all(states, k, digit, band, cells):
     """Fill every cell of a band mask with one digit; the number filled, or -1 on a contradiction.
 
@@ -429,9 +430,17 @@ def _locked_candidates(states, k):
     return changed
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _propagate(states, k, flags):
-    """Run the rules in ``flags`` on state k to a fixpoint; the number of cells filled, or -1 on a contradiction."""
+    """Run the rules in ``flags`` on state k to a fixpoint; the number of cells filled, or -1 on a contradiction.
+
+    ``@borrowing`` (compiled without Numba's runtime), as are ``_place_all`` and ``_search_loaded``: with the
+    runtime, every inlined pass took and dropped a reference to ``states``, a call to NRT_incref and one to
+    NRT_decref a pass. On a borrowed view those calls only test for null, but they are opaque to LLVM, which
+    (presumably) must keep the state in memory around them: 2.5-3% on every set (benchmarks/NOTES-kernels.md,
+    round 12; the same decorator on the helpers before they were inlined here changed nothing,
+    results/borrowing.md). ``_load_givens`` keeps the runtime: without it 17-clue was 2% slower.
+    """
     naked = flags & NAKED_SINGLES != 0
     filled = 0
     while True:
@@ -712,7 +721,7 @@ def random_solution9(seed, max_nodes, out, stats, states, frames, stop):
                           seed, stop)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _search_loaded(limit, max_nodes, flags, solutions, stats, states, frames, seed, stop):
     """The search of ``search9_in`` from the givens already loaded in state 0 (stats zeroed by the caller).
 
