@@ -227,12 +227,14 @@ def _place(states, k, digit, band, pos):
     return True
 
 
-@borrowing
+@njit(cache=True, nogil=True, inline="always")
 def _place_all(states, k, digit, band, cells):
     """Fill every cell of a band mask with one digit; the number filled, or -1 on a contradiction.
 
-    A plain call, not inlined: ``_hidden_singles`` is inlined into ``_propagate`` and calls this three times, and
-    three inlined copies of ``_place`` cost compile time and ran no faster (benchmarks/NOTES-kernels.md, round 10).
+    Inlined at its three sites in ``_hidden_singles`` (one a band, the band a constant in each): 4-5% on 17-clue,
+    1-3% on the hard sets, for 0.55 s more first compile (benchmarks/NOTES-kernels.md, round 12; in round 10, with
+    the runtime's reference counts still around each pass, the same inlining ran no faster). One inlined site in a
+    loop over the bands gained nothing.
     """
     count = 0
     while cells != 0:
