@@ -436,8 +436,8 @@ def _locked_candidates(states, k):
 def _propagate(states, k, flags):
     """Run the rules in ``flags`` on state k to a fixpoint; the number of cells filled, or -1 on a contradiction.
 
-    ``@borrowing`` (compiled without Numba's runtime), as are ``_place_all`` and ``_search_loaded``: with the
-    runtime, every inlined pass took and dropped a reference to ``states``, a call to NRT_incref and one to
+    ``@borrowing`` (compiled without Numba's runtime), as is ``_search_loaded``: with the runtime, every inlined
+    pass took and dropped a reference to ``states``, a call to NRT_incref and one to
     NRT_decref a pass. On a borrowed view those calls only test for null, but they are opaque to LLVM, which
     (presumably) must keep the state in memory around them: 2.5-3% on every set (benchmarks/NOTES-kernels.md,
     round 12; the same decorator on the helpers before they were inlined here changed nothing,
