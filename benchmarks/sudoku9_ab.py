@@ -1,4 +1,4 @@
-"""A/B harness for copies of the 9x9 kernel (``kernels/sudoku9.py``): equality checks and interleaved timings.
+r"""A/B harness for copies of the 9x9 kernel (``kernels/sudoku9.py``): equality checks and interleaved timings.
 
 Each variant is a file (a copy of ``sudoku9.py``, for example ``git show main:src/bitdoku/kernels/sudoku9.py``);
 the harness copies it into a scratch folder as its own module with a small compiled loop over rows appended, so
@@ -7,6 +7,8 @@ several variants run side by side in one process. From the repository root::
     git show main:src/bitdoku/kernels/sudoku9.py > /tmp/sudoku9_main.py
     PYTHONPATH=src python benchmarks/sudoku9_ab.py check main=/tmp/sudoku9_main.py new=src/bitdoku/kernels/sudoku9.py
     PYTHONPATH=src python benchmarks/sudoku9_ab.py time main=/tmp/sudoku9_main.py new=src/bitdoku/kernels/sudoku9.py
+    PYTHONPATH=src python benchmarks/sudoku9_ab.py time main=/tmp/sudoku9_main.py new=src/bitdoku/kernels/sudoku9.py \
+        --copies 3 --rounds 15 --every 1    # three compiled copies of each, compared by geometric means
 
 ``check``: statuses, every stat and the solutions of each variant against the first, on the three sets (limits 1
 and 2, rule flags 7) and on the edge files (sudopedia_*, nosolution_*, every 10th line of
@@ -61,20 +63,42 @@ def load(name: str, data: Path) -> np.ndarray:
     return np.array(rows, dtype=np.uint8)
 
 
-def variants(specs: list[str]) -> list[tuple[str, ModuleType]]:
-    """Import each ``name=path`` copy of the kernel as its own module (in a scratch folder kept for Numba's cache)."""
+def variants(specs: list[str], copies: int = 1) -> list[tuple[str, ModuleType]]:
+    """Import each ``name=path`` copy of the kernel as its own module (in a scratch folder kept for Numba's cache).
+
+    With ``copies`` > 1, each file is imported that many times (``name.1``, ``name.2``, ...; the variants
+    interleaved), each copy compiled on its own: two compiled copies of one file differ by up to ~2% on this box
+    (code placement), so a comparison of one copy each cannot resolve effects of that size (NOTES-kernels.md,
+    round 12).
+    """
     scratch = Path(tempfile.gettempdir()) / f"sudoku9_ab_{os.getuid()}"
     scratch.mkdir(exist_ok=True)
     sys.path.insert(0, str(scratch))
     out = []
-    for spec in specs:
-        name, path = spec.split("=", 1)
-        module = scratch / f"ab_{name}.py"
-        text = Path(path).read_text() + DRIVER
-        if not module.exists() or module.read_text() != text:
-            module.write_text(text)
-        out.append((name, importlib.import_module(f"ab_{name}")))
+    for copy in range(1, copies + 1):
+        for spec in specs:
+            name, path = spec.split("=", 1)
+            suffix = "" if copies == 1 else f"_{copy}"
+            module = scratch / f"ab_{name}{suffix}.py"
+            text = Path(path).read_text() + DRIVER + ("" if copies == 1 else f"\n# copy {copy}\n")
+            if not module.exists() or module.read_text() != text:
+                module.write_text(text)
+            label = name if copies == 1 else f"{name}.{copy}"
+            out.append((label, importlib.import_module(f"ab_{name}{suffix}")))
     return out
+
+
+def summary(mods: list[tuple[str, ModuleType]], us: np.ndarray) -> str:
+    """Geometric mean of each variant's copies, its ratio to the first variant's, and the spread of its copies."""
+    names = list(dict.fromkeys(name.rsplit(".", 1)[0] for name, _ in mods))
+    means = {}
+    cells = []
+    for name in names:
+        times = np.array([t for (label, _), t in zip(mods, us, strict=True) if label.rsplit(".", 1)[0] == name])
+        means[name] = float(np.exp(np.log(times).mean()))
+        ratio, spread = means[name] / means[names[0]], times.max() / times.min()
+        cells.append(f"{name} {means[name]:7.3f} ({ratio:.3f}, copies {spread:.3f})")
+    return "  ".join(cells)
 
 
 def run(module: ModuleType, puzzles: np.ndarray, limit: int, flags: int = 7, max_nodes: int = 10**9):
@@ -132,6 +156,8 @@ def timing(mods: list[tuple[str, ModuleType]], data: Path, sets: list[str], roun
             us = best.sum(axis=1) / (len(chunks) * size) * 1e6
             cells = "  ".join(f"{name} {t:7.3f} ({t / us[0]:.3f})" for (name, _), t in zip(mods, us, strict=True))
             print(f"{label:8s} {'first' if limit == 1 else 'unique':6s} {cells}", flush=True)
+            if len(mods) > len({name.rsplit(".", 1)[0] for name, _ in mods}):
+                print(f"{label:8s} {'first' if limit == 1 else 'unique':6s} geo-mean: {summary(mods, us)}", flush=True)
 
 
 def main() -> None:
@@ -143,9 +169,10 @@ def main() -> None:
     parser.add_argument("--sets", nargs="+", choices=list(SETS), default=list(SETS))
     parser.add_argument("--rounds", type=int, default=11)
     parser.add_argument("--every", type=int, default=2, help="time every n-th chunk")
+    parser.add_argument("--copies", type=int, default=1, help="compiled copies of each variant (time: geo-means)")
     args = parser.parse_args()
     print(os.popen("uptime").read().strip())
-    mods = variants(args.variants)
+    mods = variants(args.variants, args.copies if args.mode == "time" else 1)
     if args.mode == "check":
         sys.exit(1 if check(mods, args.data) else 0)
     timing(mods, args.data, args.sets, args.rounds, args.every)

@@ -26,6 +26,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from bitdoku.kernels.bits import lowest_bit_index, popcount
+from bitdoku.kernels.jit import borrowing
 from bitdoku.kernels.rng import hashed_bit
 from bitdoku.kernels.status import (
     ALL_RULES,
@@ -59,6 +60,8 @@ ROW_LOW = (1 << 0) | (1 << 10) | (1 << 20)  # the lowest bit of each row
 GUARDS = ROW_LOW << 9  # the zero bit above each row
 ROW_BITS = 0x1FF
 BAND_FULL = ROW_BITS * ROW_LOW
+ROW_LOW2 = ROW_LOW | (ROW_LOW << 32)  # ROW_LOW for two bands side by side in 64 bits
+GUARDS2 = ROW_LOW2 << 9
 BOX_COLUMNS = 0x49  # the first column of each box, in a 9-bit column mask
 
 
@@ -224,12 +227,14 @@ def _place(states, k, digit, band, pos):
     return True
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _place_all(states, k, digit, band, cells):
     """Fill every cell of a band mask with one digit; the number filled, or -1 on a contradiction.
 
-    A plain call, not inlined: ``_hidden_singles`` is inlined into ``_propagate`` and calls this three times, and
-    three inlined copies of ``_place`` cost compile time and ran no faster (benchmarks/NOTES-kernels.md, round 10).
+    Inlined at its three sites in ``_hidden_singles`` (one a band, the band a constant in each): 4-5% on 17-clue,
+    1-3% on the hard sets, for 0.55 s more first compile (benchmarks/NOTES-kernels.md, round 12; in round 10, with
+    the runtime's reference counts still around each pass, the same inlining ran no faster). One inlined site in a
+    loop over the bands gained nothing.
     """
     count = 0
     while cells != 0:
@@ -288,23 +293,13 @@ def _naked_singles(states, k, naked):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _band_singles(word, unsolved):
-    """Empty cells of a band word that are the only place of the digit in their row or box; -1 if a row or box
-    has no place at all. Counts ``word`` (filled cells included): a unit with one bit is filled or a single."""
-    # SWAR on three rows: subtracting 1 under a guard bit clears the lowest bit of each nonempty row.
-    minus = (word | GUARDS) - ROW_LOW
-    nonempty = minus & GUARDS
-    if nonempty != GUARDS:
-        return -1  # a row without the digit
-    several = ((word & minus) + ROW_BITS * ROW_LOW) & GUARDS
-    rows = nonempty & ~several
-    cells = word & ((rows >> 9) * ROW_BITS)
+def _box_singles(word):
+    """The cells of a band word alone in their box (branch-free; a box without the digit gives nothing)."""
+    cells = np.int64(0)
     for box in range(3):
         x = word & BOX_BLOCK[box]
-        if x == 0:
-            return -1  # a box without the digit
-        cells |= x & (np.int64(x & (x - 1) != 0) - 1)  # all ones when x has a single bit
-    return cells & unsolved
+        cells |= x & (np.int64(x & (x - 1) != 0) - 1)  # all ones when x has at most one bit
+    return cells
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -315,7 +310,9 @@ def _hidden_singles(states, k):
     follows is cheap and fills the cells this one freed, so the next scans see a fuller grid. 6-10% fewer digit
     scans, more cells placed by the cheaper naked pass, 2-4% on every set (benchmarks/NOTES-kernels.md, round 11;
     scanning on through newly dirty digits instead lost 6-9% in round 6). Inlined into ``_propagate``, its one
-    caller: 2-3% on the hard sets (round 10).
+    caller: 2-3% on the hard sets (round 10). Bands 0 and 1 share one 64-bit word for the row SWAR and the column
+    fold, and one test covers every unit (a box is empty when its three columns are empty in its band's fold):
+    2.4% on 17-clue, 0.7% on the hard sets (round 12).
     """
     filled = 0
     dirty = np.int64(states[k, S_HIDDEN_DIRTY])
@@ -327,32 +324,35 @@ def _hidden_singles(states, k):
         w0 = np.int64(states[k, base])
         w1 = np.int64(states[k, base + 1])
         w2 = np.int64(states[k, base + 2])
-        u0 = np.int64(states[k, S_UNSOLVED])
-        u1 = np.int64(states[k, S_UNSOLVED + 1])
-        u2 = np.int64(states[k, S_UNSOLVED + 2])
-        c0 = _band_singles(w0, u0)
-        if c0 < 0:
-            return -1
-        c1 = _band_singles(w1, u1)
-        if c1 < 0:
-            return -1
-        c2 = _band_singles(w2, u2)
-        if c2 < 0:
-            return -1
-        # columns: fold the three rows of each band, then count over the bands
-        f0 = (w0 | (w0 >> 10) | (w0 >> 20)) & ROW_BITS
-        f1 = (w1 | (w1 >> 10) | (w1 >> 20)) & ROW_BITS
-        f2 = (w2 | (w2 >> 10) | (w2 >> 20)) & ROW_BITS
-        if f0 | f1 | f2 != ROW_BITS:
-            return -1  # a column without the digit
-        m0 = (w0 & (w0 >> 10)) | (w0 & (w0 >> 20)) | ((w0 >> 10) & (w0 >> 20))
-        m1 = (w1 & (w1 >> 10)) | (w1 & (w1 >> 20)) | ((w1 >> 10) & (w1 >> 20))
+        # Bands 0 and 1 side by side in one 64-bit word (band 1 from bit 32): one SWAR and one fold serve both.
+        w01 = w0 | (w1 << 32)
+        minus01 = (w01 | GUARDS2) - ROW_LOW2
+        minus2 = (w2 | GUARDS) - ROW_LOW
+        rows01 = GUARDS2 & ~((w01 & minus01) + ROW_BITS * ROW_LOW2)
+        rows2 = GUARDS & ~((w2 & minus2) + ROW_BITS * ROW_LOW)
+        r01 = w01 & ((rows01 >> 9) * ROW_BITS)
+        f01 = w01 | (w01 >> 10) | (w01 >> 20)
+        f2 = w2 | (w2 >> 10) | (w2 >> 20)
+        f0 = f01 & ROW_BITS
+        f1 = (f01 >> 32) & ROW_BITS
+        f2 &= ROW_BITS
+        # One test for every unit: each row left its guard bit set under the subtraction, each column is in some
+        # band's fold, each box has one of its three columns in its band's fold.
+        g01 = f01 | (f01 >> 1) | (f01 >> 2)
+        g2 = f2 | (f2 >> 1) | (f2 >> 2)
+        missing = ((minus01 & GUARDS2) ^ GUARDS2) | ((minus2 & GUARDS) ^ GUARDS) | ((f0 | f1 | f2) ^ ROW_BITS) | (
+            (g01 & (g01 >> 32) & g2 & BOX_COLUMNS) ^ BOX_COLUMNS)
+        if missing != 0:
+            return -1  # a row, column or box without the digit
+        m01 = (w01 & (w01 >> 10)) | (w01 & (w01 >> 20)) | ((w01 >> 10) & (w01 >> 20))
         m2 = (w2 & (w2 >> 10)) | (w2 & (w2 >> 20)) | ((w2 >> 10) & (w2 >> 20))
-        multi = ((m0 | m1 | m2) & ROW_BITS) | (f0 & f1) | (f2 & (f0 | f1))
+        multi = ((m01 | (m01 >> 32) | m2) & ROW_BITS) | (f0 & f1) | (f2 & (f0 | f1))
         columns = (ROW_BITS & ~multi) * ROW_LOW
-        c0 |= w0 & u0 & columns
-        c1 |= w1 & u1 & columns
-        c2 |= w2 & u2 & columns
+        # a unit with one bit is filled or a single: keep the empty cells
+        c0 = ((r01 & BAND_FULL) | _box_singles(w0) | (w0 & columns)) & np.int64(states[k, S_UNSOLVED])
+        c1 = ((r01 >> 32) | _box_singles(w1) | (w1 & columns)) & np.int64(states[k, S_UNSOLVED + 1])
+        c2 = ((w2 & ((rows2 >> 9) * ROW_BITS)) | _box_singles(w2) | (w2 & columns)) & np.int64(
+            states[k, S_UNSOLVED + 2])
         if c0 != 0:
             count = _place_all(states, k, digit, 0, c0)
             if count < 0:
@@ -432,9 +432,17 @@ def _locked_candidates(states, k):
     return changed
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _propagate(states, k, flags):
-    """Run the rules in ``flags`` on state k to a fixpoint; the number of cells filled, or -1 on a contradiction."""
+    """Run the rules in ``flags`` on state k to a fixpoint; the number of cells filled, or -1 on a contradiction.
+
+    ``@borrowing`` (compiled without Numba's runtime), as is ``_search_loaded``: with the runtime, every inlined
+    pass took and dropped a reference to ``states``, a call to NRT_incref and one to
+    NRT_decref a pass. On a borrowed view those calls only test for null, but they are opaque to LLVM, which
+    (presumably) must keep the state in memory around them: 2.5-3% on every set (benchmarks/NOTES-kernels.md,
+    round 12; the same decorator on the helpers before they were inlined here changed nothing,
+    results/borrowing.md). ``_load_givens`` keeps the runtime: without it 17-clue was 2% slower.
+    """
     naked = flags & NAKED_SINGLES != 0
     filled = 0
     while True:
@@ -461,27 +469,51 @@ def _propagate(states, k, flags):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _digit_score(states, k, digit, band, pos, t0, t1, t2):
-    """Peers of (band, pos) holding ``digit``, bivalue ones counted three times (they become naked singles)."""
+def _peer_digits(states, k, digit, band, same, column):
+    """The peers of a cell holding ``digit``: its own band's (``same``) in bits 0-29, then the cell's column
+    (``column``) in the two other bands from bit 30, the lower band on the column bits, the higher one bit above."""
     base = 3 * digit
-    same = PEERS_SAME[pos]
-    column = COLUMN[pos]
     w0 = np.int64(states[k, base])
     w1 = np.int64(states[k, base + 1])
     w2 = np.int64(states[k, base + 2])
     if band == 0:
-        x = w0 & same
-        y = (w1 & column) | ((w2 & column) << 1)
-        z = (w0 & t0 & same) | (((w1 & t1 & column) | ((w2 & t2 & column) << 1)) << 30)
-    elif band == 1:
-        x = w1 & same
-        y = (w0 & column) | ((w2 & column) << 1)
-        z = (w1 & t1 & same) | (((w0 & t0 & column) | ((w2 & t2 & column) << 1)) << 30)
-    else:
-        x = w2 & same
-        y = (w0 & column) | ((w1 & column) << 1)
-        z = (w2 & t2 & same) | (((w0 & t0 & column) | ((w1 & t1 & column) << 1)) << 30)
-    return popcount(x | (y << 30)) + 2 * popcount(z)
+        return (w0 & same) | (((w1 & column) | ((w2 & column) << 1)) << 30)
+    if band == 1:
+        return (w1 & same) | (((w0 & column) | ((w2 & column) << 1)) << 30)
+    return (w2 & same) | (((w0 & column) | ((w1 & column) << 1)) << 30)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _best_in_band(states, k, band, t0, t1, t2, best):
+    """``best`` (score, band, pos) updated with the two-candidate cells of one band (``_choose_cell``'s score).
+
+    A cell's score is, for each of its two digits, the peers holding the digit plus twice those of them with two
+    candidates. The cell's bivalue peers are one mask shared by both digits, so a digit costs one gather of its
+    peers, one AND and two popcounts: 1.2% on the hard sets against a full score a digit (NOTES-kernels.md,
+    round 12)."""
+    best_score, best_band, best_pos = best
+    two = t0 if band == 0 else (t1 if band == 1 else t2)
+    while two != 0:
+        pos = lowest_bit_index(two)
+        two &= two - 1
+        digits = np.int64(0)
+        for digit in range(9):
+            digits |= ((np.int64(states[k, 3 * digit + band]) >> pos) & 1) << digit
+        same = PEERS_SAME[pos]
+        column = COLUMN[pos]
+        # the cell's peers with two candidates, laid out as in _peer_digits
+        if band == 0:
+            bivalue = (t0 & same) | (((t1 & column) | ((t2 & column) << 1)) << 30)
+        elif band == 1:
+            bivalue = (t1 & same) | (((t0 & column) | ((t2 & column) << 1)) << 30)
+        else:
+            bivalue = (t2 & same) | (((t0 & column) | ((t1 & column) << 1)) << 30)
+        first = _peer_digits(states, k, lowest_bit_index(digits), band, same, column)
+        second = _peer_digits(states, k, lowest_bit_index(digits & (digits - 1)), band, same, column)
+        score = popcount(first) + popcount(second) + 2 * (popcount(first & bivalue) + popcount(second & bivalue))
+        if score > best_score:
+            best_score, best_band, best_pos = score, np.int64(band), pos
+    return best_score, best_band, best_pos
 
 
 @njit(cache=True, nogil=True)
@@ -489,7 +521,7 @@ def _choose_cell(states, k):
     """An empty cell with the fewest candidates, as (band, pos, digit mask); pos -1 when the grid is full.
 
     Among two-candidate cells, the one whose digits appear most often among its peers, the peers with two
-    candidates counted three times (``_digit_score``): on forum_hardest_1106 that takes 235 nodes a puzzle
+    candidates counted three times (``_best_in_band``): on forum_hardest_1106 that takes 235 nodes a puzzle
     where the band with the most empty cells took 428.
     """
     best_band = -1
@@ -531,21 +563,10 @@ def _choose_cell(states, k):
         best_band = 0 if t0 != 0 else (1 if t1 != 0 else 2)
         best_pos = lowest_bit_index(t0 | t1 | t2)
     elif best_count != 1 and (t0 | t1 | t2) != 0:
-        best_score = -1
+        best = (np.int64(-1), best_band, best_pos)
         for band in range(3):
-            two = t0 if band == 0 else (t1 if band == 1 else t2)
-            while two != 0:
-                pos = lowest_bit_index(two)
-                two &= two - 1
-                digits = np.int64(0)
-                for digit in range(9):
-                    digits |= ((np.int64(states[k, 3 * digit + band]) >> pos) & 1) << digit
-                first = lowest_bit_index(digits)
-                second = lowest_bit_index(digits & (digits - 1))
-                score = _digit_score(states, k, first, band, pos, t0, t1, t2) + _digit_score(
-                    states, k, second, band, pos, t0, t1, t2)
-                if score > best_score:
-                    best_score, best_band, best_pos = score, band, pos
+            best = _best_in_band(states, k, band, t0, t1, t2, best)
+        best_band, best_pos = best[1], best[2]
     mask = 0
     if best_pos >= 0:
         for digit in range(9):
@@ -702,7 +723,7 @@ def random_solution9(seed, max_nodes, out, stats, states, frames, stop):
                           seed, stop)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _search_loaded(limit, max_nodes, flags, solutions, stats, states, frames, seed, stop):
     """The search of ``search9_in`` from the givens already loaded in state 0 (stats zeroed by the caller).
 

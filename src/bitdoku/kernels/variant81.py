@@ -411,7 +411,7 @@ def _with_count(states, k, word, count):
 @borrowing
 def _pair_score(states, k, cell, pairs0, pairs1, tables, nonconsecutive):
     """How much a cell's digits weigh among its peers: the peers that hold any of them, those with two candidates
-    counted six times (a guess there fills them at once). ``sudoku9._digit_score``'s idea; the weight 6 (against
+    counted six times (a guess there fills them at once). ``sudoku9._best_in_band``'s idea; the weight 6 (against
     1, 3 and 10, and the two-candidate peers alone) took the fewest nodes on the variant sets
     (benchmarks/results/variant_nodes.md). Nonconsecutive: plus ``NEIGHBOUR_WEIGHT`` times the same count of the
     neighbours that hold a digit one above or below one of the cell's (a guess strikes those too)."""
