@@ -8,85 +8,37 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.kernels.band9_twins import (
+    NO_STOP,
+    assert_matches_the_digit_major_kernel,
+    assert_matches_the_reference_engine,
+    puzzles,
+    random_grid,
+    search,
+)
 
 from bitdoku import Grid, Shape
 from bitdoku.engines import bitmask, reference
 from bitdoku.geometry import Geometry
 from bitdoku.kernels import extra9, variant81
 from bitdoku.kernels import status as codes
-from bitdoku.kernels.fill import random_solution as fill_kernel
-from bitdoku.kernels.rng import new_state
 
 JIGSAW_MAP = "AABBBBCCCAAAEEBBCCDDAEEBCCFGDAAEBCCFGDDAEBIFFGGDEEIIFFGDDEHHIIFGDHHHHIFFGGGHHHIII"
 GEOMETRIES = [Geometry.parse(name) for name in ("x", "windoku", "x+windoku")]
-#: The most blanks a puzzle checked against the reference engine may have (it is slow on sparse 9x9 grids).
-MAX_BLANKS = 48
 RULE_FLAGS = [codes.ALL_RULES, codes.NAKED_SINGLES | codes.HIDDEN_SINGLES, codes.HIDDEN_SINGLES,
               codes.NAKED_SINGLES | codes.LOCKED_CANDIDATES, codes.NAKED_SINGLES, 0]
-NO_STOP = np.zeros(1, np.int64)
 
 
-def _search(kernel, puzzle: Grid, limit: int = 3, flags: int = codes.ALL_RULES, max_nodes: int = 10**6):
-    """(status, stats, solutions) of ``extra9`` or ``variant81``, keeping up to ``limit`` solutions."""
-    tables = extra9.tables_for(puzzle.geometry) if kernel is extra9 else variant81.board_tables(puzzle.geometry)
-    solutions = np.zeros((limit, 81), np.uint8)
-    stats = np.zeros(codes.N_STATS, np.int64)
-    code = kernel.search(np.frombuffer(puzzle.cells, np.uint8), tables, limit, max_nodes, flags, solutions, stats,
-                         NO_STOP)
-    return code, stats, {solutions[i].tobytes() for i in range(min(limit, int(stats[codes.STAT_SOLUTIONS])))}
-
-
-def _random_grid(geometry: Geometry, seed: int) -> np.ndarray:
-    """A complete grid of the geometry drawn by the generator's fill."""
-    out = np.zeros(81, np.uint8)
-    tables = variant81.board_tables(geometry)
-    code, _ = fill_kernel(new_state(seed), 9, geometry.tables.units, geometry.tables.cell_units, tables, 10**6, out,
-                          variant81.new_workspace(), NO_STOP)
-    assert code == codes.LIMIT_REACHED
-    return out
-
-
-@st.composite
-def puzzles(draw, min_blanks: int = 0, max_blanks: int = MAX_BLANKS) -> Grid:
-    """A random solution of X, Windoku or both with some cells blanked (none: a full grid) and, sometimes, digits
-    written over cells (invalid, contradictory, unsolvable or still fine)."""
-    geometry = draw(st.sampled_from(GEOMETRIES))
-    cells = _random_grid(geometry, draw(st.integers(0, 2**32)))
-    for cell in draw(st.sets(st.integers(0, 80), min_size=min_blanks, max_size=max_blanks)):
-        cells[cell] = 0
-    if draw(st.booleans()):
-        for _ in range(draw(st.integers(1, 3))):
-            cells[draw(st.integers(0, 80))] = draw(st.integers(0, 9))
-    return Grid(cells.tobytes(), Shape(3, 3), geometry)
-
-
-@given(puzzle=puzzles())
+@given(puzzle=puzzles(GEOMETRIES))
 def test_counts_and_statuses_match_the_reference_engine_and_solutions_keep_the_rules(puzzle: Grid) -> None:
-    expected = reference.search(puzzle, limit=3, max_nodes=10**7, keep=0)
-    code, stats, kept = _search(extra9, puzzle)
-    if expected.status.name == "INVALID":
-        assert code == codes.INVALID
-        return
-    assert code in (codes.COMPLETE, codes.LIMIT_REACHED, codes.CONTRADICTION)
-    assert int(stats[codes.STAT_SOLUTIONS]) == expected.count
-    assert len(kept) == expected.count
-    for cells in kept:
-        assert puzzle.with_cells(cells).is_solution_of(puzzle)
+    assert_matches_the_reference_engine(extra9, puzzle)
 
 
 @settings(max_examples=60)
-@given(puzzle=puzzles(max_blanks=81), flags=st.sampled_from(RULE_FLAGS))
+@given(puzzle=puzzles(GEOMETRIES, max_blanks=81), flags=st.sampled_from(RULE_FLAGS))
 def test_every_rule_set_gives_the_statuses_counts_and_solutions_of_the_digit_major_kernel(puzzle: Grid,
                                                                                           flags: int) -> None:
-    # sparse grids too (up to the empty grid): the first ten solutions of both, as sets (the order may differ)
-    code, stats, kept = _search(extra9, puzzle, limit=10, flags=flags)
-    twin_code, twin_stats, twin_kept = _search(variant81, puzzle, limit=10, flags=flags)
-    assert code == twin_code
-    assert stats[codes.STAT_SOLUTIONS] == twin_stats[codes.STAT_SOLUTIONS]
-    if stats[codes.STAT_SOLUTIONS] < 10:
-        assert kept == twin_kept
-    for cells in kept:
-        assert puzzle.with_cells(cells).is_solution_of(puzzle)
+    assert_matches_the_digit_major_kernel(extra9, puzzle, flags)
 
 
 def _grid(geometry: str, cells: dict[int, int]) -> Grid:
@@ -108,7 +60,7 @@ def _grid(geometry: str, cells: dict[int, int]) -> Grid:
 )
 def test_equal_givens_in_a_unit_are_invalid(geometry: str, cells: dict[int, int]) -> None:
     puzzle = _grid(geometry, cells)
-    assert _search(extra9, puzzle)[0] == codes.INVALID
+    assert search(extra9, puzzle)[0] == codes.INVALID
     assert bitmask.search(puzzle, limit=2, max_nodes=100, keep=0).status.name == "INVALID"
 
 
@@ -116,20 +68,20 @@ def test_a_cell_that_the_extra_units_leave_empty_handed_is_a_contradiction() -> 
     # r1c1 sees 1..4 in its row, 5..7 in its column and 8, 9 on the main diagonal: no digit left
     puzzle = _grid("x", {1: 1, 2: 2, 3: 3, 4: 4, 18: 5, 36: 6, 54: 7, 70: 8, 80: 9})
     assert puzzle.is_valid()
-    code, stats, _ = _search(extra9, puzzle)
+    code, stats, _ = search(extra9, puzzle)
     assert (code, stats[codes.STAT_NODES]) == (codes.CONTRADICTION, 0)
-    assert _search(variant81, puzzle)[0] == codes.CONTRADICTION
+    assert search(variant81, puzzle)[0] == codes.CONTRADICTION
 
 
 @pytest.mark.parametrize("geometry", GEOMETRIES, ids=lambda geometry: geometry.name)
 def test_the_extra_units_cut_the_count_of_a_sparse_puzzle(geometry: Geometry) -> None:
     # the extra units make the count: the classic rules alone find more solutions of the same cells
-    cells = _random_grid(geometry, 3)
+    cells = random_grid(geometry, 3)
     cells[np.random.default_rng(3).choice(81, 60, replace=False)] = 0
     puzzle = Grid(cells.tobytes(), Shape(3, 3), geometry)
     classic = Grid(cells.tobytes(), Shape(3, 3), Geometry.classic())
-    found = _search(extra9, puzzle, limit=50)[1][codes.STAT_SOLUTIONS]
-    assert found == _search(variant81, puzzle, limit=50)[1][codes.STAT_SOLUTIONS]
+    found = search(extra9, puzzle, limit=50)[1][codes.STAT_SOLUTIONS]
+    assert found == search(variant81, puzzle, limit=50)[1][codes.STAT_SOLUTIONS]
     assert found < reference.search(classic, limit=50, max_nodes=10**7, keep=0).count
 
 
@@ -137,7 +89,7 @@ def test_count_many_gives_each_row_what_search_gives_it() -> None:
     geometry = Geometry.parse("x+windoku")
     rows = []
     for seed in range(5):
-        cells = _random_grid(geometry, seed)
+        cells = random_grid(geometry, seed)
         cells[np.random.default_rng(seed).choice(81, 50 + seed, replace=False)] = 0
         rows.append(cells)
     rows.append(np.full(81, 1, np.uint8))  # invalid
@@ -146,12 +98,12 @@ def test_count_many_gives_each_row_what_search_gives_it() -> None:
     extra9.count_many(puzzles_array, extra9.tables_for(geometry), 2, 10**6, codes.ALL_RULES, statuses, counts, nodes,
                       NO_STOP)
     for row, cells in enumerate(puzzles_array):
-        code, stats, _ = _search(extra9, Grid(cells.tobytes(), Shape(3, 3), geometry), limit=2)
+        code, stats, _ = search(extra9, Grid(cells.tobytes(), Shape(3, 3), geometry), limit=2)
         assert (statuses[row], counts[row], nodes[row]) == (code, stats[codes.STAT_SOLUTIONS], stats[codes.STAT_NODES])
     assert statuses[-1] == codes.INVALID
 
 
-def test_the_node_budget_and_the_stop_flag_end_the_search() -> None:
+def test_the_node_budget_and_the_stop_flag_end_thesearch() -> None:
     empty = _grid("x", {})
     stats = np.zeros(codes.N_STATS, np.int64)
     args = (np.frombuffer(empty.cells, np.uint8), extra9.tables_for(empty.geometry), 10**9)
@@ -183,7 +135,7 @@ def test_the_engine_sends_x_and_windoku_here(monkeypatch: pytest.MonkeyPatch) ->
 
 @pytest.mark.parametrize("seed", range(20))
 def test_windokus_implied_units_hold_every_digit_in_a_windoku_grid(seed: int) -> None:
-    cells = _random_grid(Geometry.parse("windoku"), seed)
+    cells = random_grid(Geometry.parse("windoku"), seed)
     assert len(extra9.WINDOKU_IMPLIED) == 5
     for members in extra9.WINDOKU_IMPLIED:
         assert sorted(cells[members].tolist()) == list(range(1, 10))
@@ -193,5 +145,5 @@ def test_equal_givens_in_an_implied_unit_leave_no_solution_but_are_not_invalid()
     # r1c2 and r5c3 are in the implied unit of rows 1, 5, 9 by columns 2-4, in no unit of the puzzle's rules
     puzzle = _grid("windoku", {1: 6, 38: 6})
     assert puzzle.is_valid()
-    code, stats, _ = _search(extra9, puzzle)
+    code, stats, _ = search(extra9, puzzle)
     assert (code, stats[codes.STAT_SOLUTIONS], stats[codes.STAT_NODES]) == (codes.COMPLETE, 0, 1)

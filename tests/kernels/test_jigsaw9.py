@@ -8,86 +8,40 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.kernels.band9_twins import (
+    NO_STOP,
+    assert_matches_the_digit_major_kernel,
+    assert_matches_the_reference_engine,
+    puzzles,
+    random_grid,
+    search,
+)
 
 from bitdoku import Grid, Shape
-from bitdoku.engines import bitmask, reference
+from bitdoku.engines import bitmask
 from bitdoku.generate.regions import random_jigsaw
 from bitdoku.geometry import Geometry
 from bitdoku.kernels import jigsaw9, variant81
 from bitdoku.kernels import status as codes
-from bitdoku.kernels.fill import random_solution as fill_kernel
-from bitdoku.kernels.rng import new_state
 
 JIGSAW_MAP = "AABBBBCCCAAAEEBBCCDDAEEBCCFGDAAEBCCFGDDAEBIFFGGDEEIIFFGDDEHHIIFGDHHHHIFFGGGHHHIII"
 #: Region maps: a fixed one, three random ones, and one with the diagonals too (extra units the kernel takes).
 GEOMETRIES = [Geometry.jigsaw(JIGSAW_MAP), *(random_jigsaw("3x3", seed=seed) for seed in (4, 5, 6)),
               Geometry.jigsaw(JIGSAW_MAP, rules=frozenset({"x"}))]
-MAX_BLANKS = 48  # the reference engine is slow on sparse 9x9 grids
 RULE_FLAGS = [codes.ALL_RULES, codes.NAKED_SINGLES | codes.HIDDEN_SINGLES, codes.HIDDEN_SINGLES,
               codes.NAKED_SINGLES | codes.LOCKED_CANDIDATES, codes.NAKED_SINGLES, codes.LOCKED_CANDIDATES, 0]
-NO_STOP = np.zeros(1, np.int64)
 
 
-def _search(kernel, puzzle: Grid, limit: int = 3, flags: int = codes.ALL_RULES, max_nodes: int = 10**6):
-    """(status, stats, solutions) of ``jigsaw9`` or ``variant81``, keeping up to ``limit`` solutions."""
-    tables = jigsaw9.tables_for(puzzle.geometry) if kernel is jigsaw9 else variant81.board_tables(puzzle.geometry)
-    solutions = np.zeros((limit, 81), np.uint8)
-    stats = np.zeros(codes.N_STATS, np.int64)
-    code = kernel.search(np.frombuffer(puzzle.cells, np.uint8), tables, limit, max_nodes, flags, solutions, stats,
-                         NO_STOP)
-    return code, stats, {solutions[i].tobytes() for i in range(min(limit, int(stats[codes.STAT_SOLUTIONS])))}
-
-
-def _random_grid(geometry: Geometry, seed: int) -> np.ndarray:
-    """A complete grid of the geometry drawn by the generator's fill."""
-    out = np.zeros(81, np.uint8)
-    code, _ = fill_kernel(new_state(seed), 9, geometry.tables.units, geometry.tables.cell_units,
-                          variant81.board_tables(geometry), 10**6, out, variant81.new_workspace(), NO_STOP)
-    assert code == codes.LIMIT_REACHED
-    return out
-
-
-@st.composite
-def puzzles(draw, min_blanks: int = 0, max_blanks: int = MAX_BLANKS) -> Grid:
-    """A random solution of a jigsaw with some cells blanked (none: a full grid) and, sometimes, digits written
-    over cells (invalid, contradictory, unsolvable or still fine)."""
-    geometry = draw(st.sampled_from(GEOMETRIES))
-    cells = _random_grid(geometry, draw(st.integers(0, 2**32)))
-    for cell in draw(st.sets(st.integers(0, 80), min_size=min_blanks, max_size=max_blanks)):
-        cells[cell] = 0
-    if draw(st.booleans()):
-        for _ in range(draw(st.integers(1, 3))):
-            cells[draw(st.integers(0, 80))] = draw(st.integers(0, 9))
-    return Grid(cells.tobytes(), Shape(3, 3), geometry)
-
-
-@given(puzzle=puzzles())
+@given(puzzle=puzzles(GEOMETRIES))
 def test_counts_and_statuses_match_the_reference_engine_and_solutions_keep_the_rules(puzzle: Grid) -> None:
-    expected = reference.search(puzzle, limit=3, max_nodes=10**7, keep=0)
-    code, stats, kept = _search(jigsaw9, puzzle)
-    if expected.status.name == "INVALID":
-        assert code == codes.INVALID
-        return
-    assert code in (codes.COMPLETE, codes.LIMIT_REACHED, codes.CONTRADICTION)
-    assert int(stats[codes.STAT_SOLUTIONS]) == expected.count
-    assert len(kept) == expected.count
-    for cells in kept:
-        assert puzzle.with_cells(cells).is_solution_of(puzzle)
+    assert_matches_the_reference_engine(jigsaw9, puzzle)
 
 
 @settings(max_examples=80)
-@given(puzzle=puzzles(max_blanks=81), flags=st.sampled_from(RULE_FLAGS))
+@given(puzzle=puzzles(GEOMETRIES, max_blanks=81), flags=st.sampled_from(RULE_FLAGS))
 def test_every_rule_set_gives_the_statuses_counts_and_solutions_of_the_digit_major_kernel(puzzle: Grid,
                                                                                           flags: int) -> None:
-    # sparse grids too (up to the empty grid): the first ten solutions of both, as sets (the order may differ)
-    code, stats, kept = _search(jigsaw9, puzzle, limit=10, flags=flags)
-    twin_code, twin_stats, twin_kept = _search(variant81, puzzle, limit=10, flags=flags)
-    assert code == twin_code
-    assert stats[codes.STAT_SOLUTIONS] == twin_stats[codes.STAT_SOLUTIONS]
-    if stats[codes.STAT_SOLUTIONS] < 10:
-        assert kept == twin_kept
-    for cells in kept:
-        assert puzzle.with_cells(cells).is_solution_of(puzzle)
+    assert_matches_the_digit_major_kernel(jigsaw9, puzzle, flags)
 
 
 def _grid(cells: dict[int, int], geometry: Geometry = GEOMETRIES[0]) -> Grid:
@@ -108,20 +62,20 @@ def _grid(cells: dict[int, int], geometry: Geometry = GEOMETRIES[0]) -> Grid:
 )
 def test_equal_givens_in_a_unit_are_invalid(cells: dict[int, int]) -> None:
     puzzle = _grid(cells)
-    assert _search(jigsaw9, puzzle)[0] == codes.INVALID
-    assert _search(variant81, puzzle)[0] == codes.INVALID
+    assert search(jigsaw9, puzzle)[0] == codes.INVALID
+    assert search(variant81, puzzle)[0] == codes.INVALID
 
 
 def test_equal_givens_in_a_box_that_is_no_region_are_fine() -> None:
     # two cells of one classic box, in other rows, columns and regions, that hold the same digit in a solution
-    solution = _random_grid(GEOMETRIES[0], 1)
+    solution = random_grid(GEOMETRIES[0], 1)
     regions = GEOMETRIES[0].regions
     pairs = [(a, b) for a in range(81) for b in range(a + 1, 81)
              if solution[a] == solution[b] and Shape(3, 3).box_of(*divmod(a, 9)) == Shape(3, 3).box_of(*divmod(b, 9))
              and regions[a] != regions[b]]
     a, b = pairs[0]
     puzzle = _grid({a: int(solution[a]), b: int(solution[b])})
-    code, stats, _ = _search(jigsaw9, puzzle, limit=1)
+    code, stats, _ = search(jigsaw9, puzzle, limit=1)
     assert (code, stats[codes.STAT_SOLUTIONS]) == (codes.LIMIT_REACHED, 1)
 
 
@@ -129,29 +83,29 @@ def test_a_cell_that_its_region_leaves_empty_handed_is_a_contradiction() -> None
     # r1c1 sees 1..4 in row 1, 5..7 in column 1 and 8, 9 in region A (r2c2, r2c3): no digit left
     puzzle = _grid({5: 1, 6: 2, 7: 3, 8: 4, 27: 5, 36: 6, 63: 7, 10: 8, 11: 9})
     assert puzzle.is_valid()
-    code, stats, _ = _search(jigsaw9, puzzle)
+    code, stats, _ = search(jigsaw9, puzzle)
     assert (code, stats[codes.STAT_NODES]) == (codes.CONTRADICTION, 0)
-    assert _search(variant81, puzzle)[0] == codes.CONTRADICTION
+    assert search(variant81, puzzle)[0] == codes.CONTRADICTION
 
 
 @pytest.mark.parametrize("geometry", GEOMETRIES[:2], ids=("fixed map", "random map"))
 def test_the_regions_make_the_count_of_a_sparse_puzzle(geometry: Geometry) -> None:
     # read with columns in place of the regions (a Latin square), the same cells have more solutions
-    cells = _random_grid(geometry, 3)
+    cells = random_grid(geometry, 3)
     cells[np.random.default_rng(3).choice(81, 54, replace=False)] = 0
     puzzle = Grid(cells.tobytes(), Shape(3, 3), geometry)
-    found = _search(jigsaw9, puzzle, limit=50)[1][codes.STAT_SOLUTIONS]
+    found = search(jigsaw9, puzzle, limit=50)[1][codes.STAT_SOLUTIONS]
     assert 1 <= found < 50
-    assert found == _search(variant81, puzzle, limit=50)[1][codes.STAT_SOLUTIONS]
+    assert found == search(variant81, puzzle, limit=50)[1][codes.STAT_SOLUTIONS]
     latin = Grid(cells.tobytes(), Shape(3, 3), Geometry.jigsaw("ABCDEFGHI" * 9))  # "regions" = columns
-    assert found < _search(jigsaw9, latin, limit=50)[1][codes.STAT_SOLUTIONS]
+    assert found < search(jigsaw9, latin, limit=50)[1][codes.STAT_SOLUTIONS]
 
 
 def test_count_many_gives_each_row_what_search_gives_it() -> None:
     geometry = GEOMETRIES[1]
     rows = []
     for seed in range(5):
-        cells = _random_grid(geometry, seed)
+        cells = random_grid(geometry, seed)
         cells[np.random.default_rng(seed).choice(81, 50 + seed, replace=False)] = 0
         rows.append(cells)
     rows.append(np.full(81, 1, np.uint8))  # invalid
@@ -160,12 +114,12 @@ def test_count_many_gives_each_row_what_search_gives_it() -> None:
     jigsaw9.count_many(puzzles_array, jigsaw9.tables_for(geometry), 2, 10**6, codes.ALL_RULES, statuses, counts,
                        nodes, NO_STOP)
     for row, cells in enumerate(puzzles_array):
-        code, stats, _ = _search(jigsaw9, Grid(cells.tobytes(), Shape(3, 3), geometry), limit=2)
+        code, stats, _ = search(jigsaw9, Grid(cells.tobytes(), Shape(3, 3), geometry), limit=2)
         assert (statuses[row], counts[row], nodes[row]) == (code, stats[codes.STAT_SOLUTIONS], stats[codes.STAT_NODES])
     assert statuses[-1] == codes.INVALID
 
 
-def test_the_node_budget_and_the_stop_flag_end_the_search() -> None:
+def test_the_node_budget_and_the_stop_flag_end_thesearch() -> None:
     empty = _grid({})
     stats = np.zeros(codes.N_STATS, np.int64)
     args = (np.frombuffer(empty.cells, np.uint8), jigsaw9.tables_for(empty.geometry), 10**9)
