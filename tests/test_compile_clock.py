@@ -80,3 +80,24 @@ def test_the_logic_commands_say_when_a_run_compiles_and_how_long_it_took(capsys,
     with runner.saying_compiles():
         time.sleep(0.3)  # work, no compile: a warm cache says nothing
     assert capsys.readouterr().err == ""
+
+
+def test_a_forked_child_does_not_wait_for_a_compile_of_its_parent() -> None:
+    # A thread of the parent at the compiler lock when it forks is not in the child: its stretch must not run on
+    # there, or every deadline of the child would move back for ever.
+    import os
+
+    from bitdoku import compile_clock
+
+    start_compile_clock()
+    compile_clock._enter()  # as if this thread were compiling when it forks
+    try:
+        child = os.fork()
+        if child == 0:
+            first = compile_seconds()
+            time.sleep(0.2)
+            os._exit(0 if compile_seconds() == first else 1)
+        _, status = os.waitpid(child, 0)
+    finally:
+        compile_clock._leave()
+    assert os.waitstatus_to_exitcode(status) == 0

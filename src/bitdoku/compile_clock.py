@@ -16,6 +16,7 @@ the work (Numba compiles one function at a time in any case).
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 
@@ -72,6 +73,19 @@ def start() -> None:
 
         event.register("numba:compiler_lock", _Counter())
         _started = True
+
+
+def _forget_other_threads() -> None:
+    """In a forked child: the threads that were at the compiler lock are not there, so their stretch never ends;
+    start counting afresh (what the parent counted means nothing to a limit set in the child)."""
+    global _lock, _total, _inside, _since, _depth
+    _lock = threading.Lock()
+    _total, _inside, _since = 0.0, 0, 0.0
+    _depth = threading.local()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_other_threads)
 
 
 def compile_seconds() -> float:
