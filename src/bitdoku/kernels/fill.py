@@ -33,7 +33,7 @@ from bitdoku.kernels.status import (
     STAT_NODES,
     STOPPED,
 )
-from bitdoku.kernels.variant import Classic9Tables, search_any
+from bitdoku.kernels.variant import search_any
 
 
 @njit(cache=True, nogil=True)
@@ -101,10 +101,8 @@ def has_neighbours(peers):
 
 @overload(has_neighbours, jit_options={"cache": True, "nogil": True})
 def _has_neighbours(peers):
-    if isinstance(peers, types.BaseNamedTuple) and peers.instance_class is Classic9Tables:
+    if not (isinstance(peers, types.BaseNamedTuple) and "adjacent" in peers.fields):  # a shape's or the band kernel's
         return lambda peers: False
-    if isinstance(peers, types.BaseNamedTuple) and peers.instance_class is variant81.Tables81:
+    if peers.instance_class is variant81.Tables81:
         return lambda peers: variant81._has_rule(peers.adjacent)
-    if isinstance(peers, types.BaseTuple):
-        return lambda peers: peers.adjacent.shape[0] > 0
-    return lambda peers: False
+    return lambda peers: peers.adjacent.shape[0] > 0  # GeometryTables: the CSR items of the relation

@@ -581,21 +581,13 @@ class Classic9Tables(NamedTuple):
     peers: NDArray[np.int32]
 
 
-def is_variant(peers):
-    """Whether the ``peers`` argument is a variant's ``GeometryTables`` (a tuple) rather than a shape's peer table.
-
-    Compiled callers get a constant, so the classic 9x9 kernels are never picked for a variant that keeps the
-    classic units (anti-knight, anti-king, nonconsecutive)."""
-    return isinstance(peers, tuple) and not isinstance(peers, Classic9Tables)
-
-
 def workspace_for(n, peers):
     """The workspace of the search ``search_any`` runs for these tables."""
     if isinstance(peers, Classic9Tables):
         return sudoku9.new_stack()
     if isinstance(peers, variant81.Tables81):
         return variant81.new_workspace()
-    if is_variant(peers):
+    if isinstance(peers, tuple):  # a variant's GeometryTables
         return new_workspace(n * n)
     return propagate.new_workspace(n * n, n)
 
@@ -610,7 +602,7 @@ def search_any(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, 
     if isinstance(peers, variant81.Tables81):
         return variant81.search_in(ws, cells, peers, limit, max_nodes, flags, solutions, stats, rng, guide,
                                    changed_cell, stop)
-    if is_variant(peers):
+    if isinstance(peers, tuple):  # a variant's GeometryTables
         return search_in(ws, cells, n, peers, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell,
                          stop)
     return dfs.search_in(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng,
@@ -632,12 +624,6 @@ def search9_any(ws, cells, limit, max_nodes, flags, solutions, stats, rng, guide
     return sudoku9.search9_in(cells, limit, max_nodes, flags, solutions, stats, states, frames, stop)
 
 
-@overload(is_variant, jit_options={"cache": True, "nogil": True})
-def _is_variant(peers):
-    answer = isinstance(peers, types.BaseTuple) and not _is_named(peers, Classic9Tables)
-    return lambda peers: answer
-
-
 def _is_named(peers, tables_class) -> bool:
     """Whether a Numba type is that of the named tuple class ``tables_class``."""
     return isinstance(peers, types.BaseNamedTuple) and peers.instance_class is tables_class
@@ -655,7 +641,7 @@ def _workspace_for(n, peers):
                                  np.empty((sudoku9.MAX_DEPTH, 3), np.int64))
     if _is_board_tables(peers):
         return lambda n, peers: variant81.new_workspace()
-    if isinstance(peers, types.BaseTuple):
+    if isinstance(peers, types.BaseTuple):  # a variant's GeometryTables
         return lambda n, peers: new_workspace(n * n)
     return lambda n, peers: propagate.new_workspace(n * n, n)
 
@@ -676,7 +662,7 @@ def _search_any(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags,
                                        changed_cell, stop)
 
         return variant81_search
-    if isinstance(peers, types.BaseTuple):
+    if isinstance(peers, types.BaseTuple):  # a variant's GeometryTables
         def variant(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng, guide,
                     changed_cell, stop):
             return search_in(ws, cells, n, peers, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell,
