@@ -391,14 +391,32 @@ def _push_removed_cell(c, n, orig, cur, cid, pool, meta):
 
 
 @borrowing
-def _advanced(n, units, cell_units, orig, cnt0, cid, cur, cnt,
-              der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual):
-    """SE's "dynamic plus" rules on the working grid, first rule that finds something: locked candidates, hidden
-    pairs, naked pairs, X-Wings. Only patterns that rely on a removal of the run count (others hold without the
-    assumption, so only units where the run removed the digit are looked at). Returns the number of nodes
-    added, or -1 on a contradiction."""
+def _derive_removed(node, by_cells, a, da, b, db, n, units, orig, cur, cid,
+                    der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual):
+    """Derive ``node`` ("off") from a pattern of the working grid; its parents are the removals it relies on: the
+    places of digit ``da`` in unit ``a`` and of ``db`` in unit ``b`` that the run removed, or (``by_cells``) the
+    candidates the run removed from cells ``a`` and ``b``. Returns ``_add``'s code, or 3 when the run removed none
+    of them: the pattern holds without the assumption, so none of its nodes counts."""
+    if der[node]:
+        return 0
+    start = meta[M_PTOP]
+    if by_cells:
+        _push_removed_cell(a, n, orig, cur, cid, pool, meta)
+        _push_removed_cell(b, n, orig, cur, cid, pool, meta)
+    else:
+        _push_removed(a, da, n, units, orig, cur, cid, pool, meta)
+        _push_removed(b, db, n, units, orig, cur, cid, pool, meta)
+    if meta[M_PTOP] == start:
+        return 3
+    return _add(node, start, CAUSE_ADVANCED, 0, der, pstart, plen, cause, weight, order, qon, qoff, meta, virtual)
+
+
+@borrowing
+def _locked(n, units, cell_units, orig, cnt0, cid, cur, cnt,
+            der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual):
+    """Locked candidates: a line (row/column) or box whose places for d all lie in one crossing unit; the digit
+    leaves the crossing unit's other cells. Returns the nodes added, or -1 on a contradiction."""
     added = 0
-    # locked candidates: a line (row/column) or box whose places for d all lie in one crossing unit
     for u in range(3 * n):
         for d in range(n):
             if cnt[u, d] < 2 or cnt[u, d] == cnt0[u, d]:
@@ -442,9 +460,15 @@ def _advanced(n, units, cell_units, orig, cnt0, cid, cur, cnt,
                         added += r
                 if added == before:
                     meta[M_PTOP] = start_parents
-    if added:
-        return added
-    # hidden pairs: two digits with the same two places in a unit; the cells' other candidates go
+    return added
+
+
+@borrowing
+def _hidden_pairs(n, units, cell_units, orig, cnt0, cid, cur, cnt,
+                  der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual):
+    """Hidden pairs: two digits with the same two places in a unit; the cells' other candidates go. Returns the
+    nodes added, or -1 on a contradiction."""
+    added = 0
     for u in range(3 * n):
         for d1 in range(n):
             if cnt[u, d1] != 2:
@@ -469,22 +493,23 @@ def _advanced(n, units, cell_units, orig, cnt0, cid, cur, cnt,
                     rest = cur[c] & ~(b1 | b2)
                     for e in range(n):
                         if (rest >> np.uint64(e)) & _ONE:
-                            node = 2 * cid[c * n + e]
-                            if der[node]:
-                                continue
-                            start = meta[M_PTOP]
-                            _push_removed(u, d1, n, units, orig, cur, cid, pool, meta)
-                            _push_removed(u, d2, n, units, orig, cur, cid, pool, meta)
-                            if meta[M_PTOP] == start:
+                            r = _derive_removed(2 * cid[c * n + e], False, u, d1, u, d2, n, units, orig, cur, cid,
+                                                der, pstart, plen, pool, cause, weight, order, qon, qoff, meta,
+                                                virtual)
+                            if r == 3:
                                 break
-                            r = _add(node, start, CAUSE_ADVANCED, 0,
-                                     der, pstart, plen, cause, weight, order, qon, qoff, meta, virtual)
                             if r == 2:
                                 return -1
                             added += r
-    if added:
-        return added
-    # naked pairs: two cells of a unit with the same two candidates; the digits leave the unit's other cells
+    return added
+
+
+@borrowing
+def _naked_pairs(n, units, cell_units, orig, cnt0, cid, cur, cnt,
+                 der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual):
+    """Naked pairs: two cells of a unit with the same two candidates; the digits leave the unit's other cells.
+    Returns the nodes added, or -1 on a contradiction."""
+    added = 0
     for u in range(3 * n):
         for i in range(n):
             ca = units[u, i]
@@ -502,22 +527,23 @@ def _advanced(n, units, cell_units, orig, cnt0, cid, cur, cnt,
                     hit = cur[c] & m
                     for e in range(n):
                         if (hit >> np.uint64(e)) & _ONE:
-                            node = 2 * cid[c * n + e]
-                            if der[node]:
-                                continue
-                            start = meta[M_PTOP]
-                            _push_removed_cell(ca, n, orig, cur, cid, pool, meta)
-                            _push_removed_cell(cb, n, orig, cur, cid, pool, meta)
-                            if meta[M_PTOP] == start:
+                            r = _derive_removed(2 * cid[c * n + e], True, ca, 0, cb, 0, n, units, orig, cur, cid,
+                                                der, pstart, plen, pool, cause, weight, order, qon, qoff, meta,
+                                                virtual)
+                            if r == 3:
                                 break
-                            r = _add(node, start, CAUSE_ADVANCED, 0,
-                                     der, pstart, plen, cause, weight, order, qon, qoff, meta, virtual)
                             if r == 2:
                                 return -1
                             added += r
-    if added:
-        return added
-    # X-Wings: two rows (columns) whose places for d are the same two columns (rows)
+    return added
+
+
+@borrowing
+def _x_wings(n, units, cell_units, orig, cnt0, cid, cur, cnt,
+             der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual):
+    """X-Wings: two rows (columns) whose places for d are the same two columns (rows); d leaves those columns'
+    (rows') other cells. Returns the nodes added, or -1 on a contradiction."""
+    added = 0
     for base in range(0, 2 * n, n):
         cover_kind = 1 if base == 0 else 0
         for d in range(n):
@@ -547,20 +573,38 @@ def _advanced(n, units, cell_units, orig, cnt0, cid, cur, cnt,
                             line = cell_units[c2, 0 if base == 0 else 1]
                             if line == r1 or line == r2:  # noqa: SIM109 (Numba)
                                 continue
-                            node = 2 * cid[c2 * n + d]
-                            if der[node]:
-                                continue
-                            start = meta[M_PTOP]
-                            _push_removed(r1, d, n, units, orig, cur, cid, pool, meta)
-                            _push_removed(r2, d, n, units, orig, cur, cid, pool, meta)
-                            if meta[M_PTOP] == start:
+                            r = _derive_removed(2 * cid[c2 * n + d], False, r1, d, r2, d, n, units, orig, cur, cid,
+                                                der, pstart, plen, pool, cause, weight, order, qon, qoff, meta,
+                                                virtual)
+                            if r == 3:
                                 break
-                            r = _add(node, start, CAUSE_ADVANCED, 0,
-                                     der, pstart, plen, cause, weight, order, qon, qoff, meta, virtual)
                             if r == 2:
                                 return -1
                             added += r
     return added
+
+
+@borrowing
+def _advanced(n, units, cell_units, orig, cnt0, cid, cur, cnt,
+              der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual):
+    """SE's "dynamic plus" rules on the working grid, first rule that finds something: locked candidates, hidden
+    pairs, naked pairs, X-Wings. Only patterns that rely on a removal of the run count (others hold without the
+    assumption, so only units where the run removed the digit are looked at). Returns the number of nodes
+    added, or -1 on a contradiction."""
+    added = _locked(n, units, cell_units, orig, cnt0, cid, cur, cnt,
+                    der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual)
+    if added:
+        return added
+    added = _hidden_pairs(n, units, cell_units, orig, cnt0, cid, cur, cnt,
+                          der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual)
+    if added:
+        return added
+    added = _naked_pairs(n, units, cell_units, orig, cnt0, cid, cur, cnt,
+                         der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual)
+    if added:
+        return added
+    return _x_wings(n, units, cell_units, orig, cnt0, cid, cur, cnt,
+                    der, pstart, plen, pool, cause, weight, order, qon, qoff, meta, virtual)
 
 
 @borrowing
