@@ -499,7 +499,7 @@ def search_in(states, frames, cells, tables, limit, max_nodes, flags, solutions,
     top = np.int64(0)
     status = COMPLETE
     while True:
-        cell, mask = extra9.choose(states, top, tables, PEERS)
+        cell, mask = extra9.choose(states, top, tables, PEERS, True)
         if cell < 0:
             found = stats[STAT_SOLUTIONS]
             if found < solutions.shape[0]:
