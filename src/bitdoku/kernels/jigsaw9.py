@@ -88,8 +88,9 @@ PEERS_AT = 81
 CELL_UNITS = 171
 SIZES = 261  # the number of units, the number of leftover pairs
 UNITS = 262
-#: The law of leftovers (``leftover_pairs``): pairs of at most this many cells a side; 2, 4, 6 and 9 took 28.3,
-#: 26.5, 21.4 and 21.0 nodes a puzzle on jigsaw-1 (39.9 without), 51.4, 44.9, 32.5 and 31.3 on jigsaw-3 (56.6).
+#: The law of leftovers (``leftover_pairs``): pairs of at most this many cells a side; with the k regions that
+#: overlap the rows most only, 2, 4, 6 and 9 took 28.3, 26.5, 21.4 and 21.0 nodes a puzzle on jigsaw-1 (39.9
+#: without), 51.4, 44.9, 32.5 and 31.3 on jigsaw-3 (56.6); with any k regions, 6: 19.9 and 32.2.
 LEFTOVER_CELLS = 6
 #: At most this many pairs (a bit set in one word); the smallest first.
 MAX_LEFTOVER_PAIRS = 63
@@ -108,21 +109,19 @@ def _band_mask(cells: list[int]) -> NDArray[np.int64]:
 
 
 def leftover_pairs(regions: list[set[int]]) -> list[tuple[frozenset[int], frozenset[int]]]:
-    """The law of leftovers of a jigsaw map: for a run of k whole rows (or columns) and k regions, the cells of
+    """The law of leftovers of a jigsaw map: for a run of k whole rows (or columns) and any k regions, the cells of
     the rows outside the regions and the cells of the regions outside the rows hold the same digits, as many times
-    each (both rows and regions hold each digit k times, and what they share is counted on both sides). The k
-    regions are those that overlap the rows most (every choice that ties), so the sides are small; pairs of at
-    most ``LEFTOVER_CELLS`` cells a side, the smallest first, at most ``MAX_LEFTOVER_PAIRS``. A static fact of the
-    map, computed once: a digit that one side can no longer hold cannot be on the other side either."""
+    each (both rows and regions hold each digit k times, and what they share is counted on both sides). Pairs of at
+    most ``LEFTOVER_CELLS`` cells a side (regions that overlap the rows much), the smallest first, at most
+    ``MAX_LEFTOVER_PAIRS``. A static fact of the map, computed once: a digit that one side can no longer hold
+    cannot be on the other side either."""
     found = set()
     for a in range(9):
         for b in range(a + 1, 9 + (a > 0)):  # a run of 1-8 lines
             for lines in ({9 * r + c for r in range(a, b) for c in range(9)},
                           {9 * r + c for c in range(a, b) for r in range(9)}):
-                overlaps = [len(region & lines) for region in regions]
-                most = sum(sorted(overlaps, reverse=True)[: b - a])
                 for chosen in itertools.combinations(range(9), b - a):
-                    if sum(overlaps[i] for i in chosen) != most:
+                    if 9 * (b - a) - sum(len(regions[i] & lines) for i in chosen) > LEFTOVER_CELLS:
                         continue
                     covered = set().union(*(regions[i] for i in chosen))
                     inside, outside = frozenset(lines - covered), frozenset(covered - lines)
