@@ -16,10 +16,13 @@ the extra units beside them, as masks in the band layout (three words a mask, on
   classic and extra: pointing from a diagonal or a window into a row, column or box, and back);
 * Windoku's five implied units (``WINDOKU_IMPLIED``) are extra units too;
 * branching: the band kernel's fewest candidates, but among two-candidate cells the one whose digits its peers,
-  classic and extra, hold most (``choose``).
+  classic and extra, hold most (``choose``); for X (not Windoku) the same score among three or more candidates
+  when no cell has two.
 
 Locked candidates from a row, column or box into an extra unit (its places all on a diagonal or in a window) were
-tried and lost: fewer nodes, more time (benchmarks/results/variant_speed4.md). So the search differs from
+tried and lost: fewer nodes, more time (benchmarks/results/variant_speed4.md). They, and the scored ties, are all
+that ``variant81`` does and this kernel does not: with both, X takes exactly ``variant81``'s nodes
+(benchmarks/results/variant_speed6.md, ``variant_nodes_bench.py roots``). So the search differs from
 ``variant81``'s (other nodes, solutions in another order), but not its answers: solution counts and statuses
 (``INVALID`` for equal givens in a unit of the rules, ``CONTRADICTION`` for an empty cell the givens leave without
 a candidate) are the same, which the tests hold against the reference engine and ``variant81``.

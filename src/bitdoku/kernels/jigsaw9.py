@@ -18,12 +18,12 @@ over three band words (~0.9-1.0 µs a node, benchmarks/results/variant_speed5.md
   quarter fewer nodes. The AND starts outside the unit with the first and the last place and stops once no
   candidate is left, which is where most tries end;
 * the law of leftovers (``leftover_pairs``, a static fact of the map): for a run of k whole rows or columns and
-  the k regions that overlap it most, the cells of the rows outside the regions and the cells of the regions
-  outside the rows hold the same digits; a digit that one side can no longer hold leaves the other side. Run when
-  the passes above have nothing left, for the digits changed since it last looked; it takes 46% of the nodes off
-  jigsaw-1 and 43% off jigsaw-3 (benchmarks/results/variant_speed6.md), at ~0.2 µs a node;
-* branching: ``extra9``'s choice (fewest candidates; among two-candidate cells, the one whose digits its peers hold
-  most).
+  k regions, the cells of the rows outside the regions and the cells of the regions outside the rows hold the same
+  digits; a digit that one side can no longer hold leaves the other side. Run when the passes above have nothing
+  left, for the digits changed since it last looked; it takes half the nodes off jigsaw-1 and 43% off jigsaw-3
+  (benchmarks/results/variant_speed6.md), at ~0.1-0.25 µs a node;
+* branching: ``extra9``'s choice (fewest candidates; among the cells with the fewest, the one whose digits its
+  peers hold most, two-candidate peers weighing more).
 
 The nodes differ from ``variant81``'s (stronger locked candidates, another branching among ties), but not the
 answers: counts and statuses are the same, which the tests hold against the reference engine and ``variant81``.
