@@ -7,6 +7,7 @@ of ``variants_bench.py generate`` (``benchmarks/data/variants``)::
     python benchmarks/variant_nodes_bench.py profile [--only ...] [--first 300]
     python benchmarks/variant_nodes_bench.py generate [--old REV] [--only ...] [--count 200] [--rounds 2] [--no-check]
     python benchmarks/variant_nodes_bench.py fill --only nonconsecutive --count 40
+    python benchmarks/variant_nodes_bench.py roots [--only x ...] [--first N]
 
 * ``solve``: each set searched to two solutions (the uniqueness check) by the kernel the engine runs it on
   (``kernels/extra9.py`` for X and Windoku, ``kernels/jigsaw9.py`` for jigsaw, where the tree has them, else
@@ -23,6 +24,12 @@ of ``variants_bench.py generate`` (``benchmarks/data/variants``)::
   against every rule.
 * ``fill``: the heavy tail of the generator's random fill: nodes of unrestarted random searches of the empty grid
   (one a seed), and the best a fixed restart budget could do on that sample.
+* ``roots``: why the fast kernel of a set (``extra9`` or ``jigsaw9``) takes more or fewer nodes than
+  ``variant81``: the candidates each leaves after the root's propagation (a one-node budget), the puzzles where
+  one leaves a candidate the other took, and the nodes of both (mean, the top tenth of the puzzles' share). For
+  ``extra9``, a second row: the same kernel with the classic 27 units added to its extra units' pass
+  (``with_classic_units``: locked candidates of two or three places in a row, column or box through every peer,
+  diagonals too, as ``variant81`` runs them).
 * ``generate``: ``variants_bench.py generate --check`` on the tree of revision ``--old`` (``git archive`` into a
   temporary directory) and on the working tree, alternately, one process each, set by set: unique minimal
   puzzles a second, one thread. ``--check`` makes both runs prove they made the committed puzzles; with
@@ -49,7 +56,7 @@ from variants_bench import SETS, geometry_of, load_set
 from bitdoku.generate.removal import EXACT_CHECK_RULES
 from bitdoku.generate.request import Request
 from bitdoku.generate.symmetry import orbits
-from bitdoku.kernels import extra9, fill, jigsaw9, make, variant81
+from bitdoku.kernels import extra9, fill, jigsaw9, make, sudoku9, variant81
 from bitdoku.kernels import status as codes
 from bitdoku.kernels.rng import new_state
 from bitdoku.kernels.variant import workspace_for
@@ -266,6 +273,72 @@ def fill_runs(args: argparse.Namespace) -> None:
               f"best fixed restart budget {best} nodes: {costs[best]:.0f} nodes a grid", flush=True)
 
 
+def _root_candidates(kernel, tables, cells: np.ndarray) -> np.ndarray:
+    """bool[81, 9]: the candidates the root's propagation leaves (a one-node budget), from the kernel's state 0."""
+    stats, stop, none = np.zeros(codes.N_STATS, np.int64), np.zeros(1, np.int64), np.zeros((0, 81), np.uint8)
+    if kernel is variant81:
+        ws = variant81.new_workspace()
+        variant81.search_in(ws, cells, tables, 2, 1, codes.ALL_RULES, none, stats, np.ones(1, np.uint64),
+                            np.zeros(0, np.uint8), np.int64(-1), stop)
+        words = ws[0][0].astype(np.int64)
+        return np.array([[(words[2 * d + (c >> 6)] >> (c & 63)) & 1 for d in range(9)] for c in range(81)], bool)
+    states = np.zeros((kernel.MAX_DEPTH, kernel.STATE_WORDS), np.uint32)
+    kernel.search_in(states, np.zeros((kernel.MAX_DEPTH, 2), np.int64), cells, tables, 2, 1, codes.ALL_RULES, none,
+                     stats, stop)
+    band, pos = sudoku9.CELL_BAND, sudoku9.CELL_POS
+    return np.array([[(int(states[0, 3 * d + band[c]]) >> int(pos[c])) & 1 for d in range(9)] for c in range(81)],
+                    bool)
+
+
+def _count_nodes(kernel, tables, cells: np.ndarray) -> np.ndarray:
+    """Each puzzle's nodes, counted to two solutions."""
+    statuses, counts, nodes = (np.zeros(len(cells), np.int64) for _ in range(3))
+    kernel.count_many(cells, tables, 2, 10**9, codes.ALL_RULES, statuses, counts, nodes, np.zeros(1, np.int64))
+    return nodes
+
+
+def with_classic_units(tables: np.ndarray) -> np.ndarray:
+    """``extra9`` tables whose extra-unit pass also takes the classic 27 units (every cell counted on an extra
+    unit): the locked candidates ``variant81`` runs in rows, columns and boxes with the extra peers. Hidden singles
+    and strikes are sound there too; only the extra units' loading check keeps the geometry's own units."""
+    extra = int(tables[extra9.SIZES, 1])
+    classic = np.array([extra9._band_mask(members) for members in sudoku9.STANDARD_UNITS.tolist()], np.int64)
+    out = np.vstack([tables[: extra9.UNITS + extra], classic])
+    out[extra9.SIZES, 1] = extra + len(classic)
+    out[extra9.ON_EXTRA] = extra9._band_mask(list(range(81)))
+    return out
+
+
+def roots(args: argparse.Namespace) -> None:
+    print("| set | root candidates fast / variant81 | puzzles where fast leaves more / fewer | nodes mean fast / "
+          "variant81 | top tenth's share of the nodes fast / variant81 |")
+    print("|---|---|---|---|---|")
+    for name in args.only:
+        geometry, cells = set_cells(name, args.first)
+        fast, fast_tables = fast_path({"variant81": variant81, "extra9": extra9, "jigsaw9": jigsaw9}, geometry)
+        _compare_roots(f"{name} ({kernel_name(fast)})", fast, fast_tables, geometry, cells)
+        if fast is extra9:
+            _compare_roots(f"{name} (extra9, classic units too)", fast, with_classic_units(fast_tables), geometry,
+                           cells)
+
+
+def _compare_roots(label: str, fast, fast_tables: np.ndarray, geometry, cells: np.ndarray) -> None:
+    """One row of ``roots``: the fast kernel (its tables) against ``variant81`` on the set's puzzles."""
+    twin = variant81.board_tables(geometry)
+    more = fewer = 0
+    totals = np.zeros(2)
+    for row in cells:
+        mine, theirs = _root_candidates(fast, fast_tables, row), _root_candidates(variant81, twin, row)
+        totals += mine.sum(), theirs.sum()
+        more += int((mine & ~theirs).any())
+        fewer += int((theirs & ~mine).any())
+    nodes = [_count_nodes(fast, fast_tables, cells), _count_nodes(variant81, twin, cells)]
+    tenth = [np.sort(n)[::-1][: max(1, len(n) // 10)].sum() / n.sum() for n in nodes]
+    print(f"| {label} | {totals[0] / len(cells):.1f} / {totals[1] / len(cells):.1f} | "
+          f"{more} / {fewer} | {nodes[0].mean():.1f} / {nodes[1].mean():.1f} | {tenth[0]:.0%} / {tenth[1]:.0%} |",
+          flush=True)
+
+
 def generate(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as where:
         archive = subprocess.run(["git", "archive", args.old, "src", "benchmarks"], cwd=REPO, check=True,
@@ -310,7 +383,7 @@ def _generate_rate(tree: Path, name: str, count: int, results: Path, cache: Path
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("step", choices=("solve", "profile", "generate", "fill"))
+    parser.add_argument("step", choices=("solve", "profile", "generate", "fill", "roots"))
     parser.add_argument("--only", nargs="*", default=[s for s in SETS if s != "nonconsecutive"], choices=SETS)
     parser.add_argument("--old", default="ca86c25", help="the revision to compare with (default ca86c25)")
     parser.add_argument("--first", type=int, default=None, help="only the first puzzles of each set")
@@ -321,7 +394,7 @@ def main() -> None:
     parser.add_argument("--no-check", action="store_true",
                         help="generate: the trees make other puzzles; check each unique and minimal instead")
     args = parser.parse_args()
-    {"solve": solve, "profile": profile, "generate": generate, "fill": fill_runs}[args.step](args)
+    {"solve": solve, "profile": profile, "generate": generate, "fill": fill_runs, "roots": roots}[args.step](args)
 
 
 if __name__ == "__main__":

@@ -147,3 +147,21 @@ def test_equal_givens_in_an_implied_unit_leave_no_solution_but_are_not_invalid()
     assert puzzle.is_valid()
     code, stats, _ = search(extra9, puzzle)
     assert (code, stats[codes.STAT_SOLUTIONS], stats[codes.STAT_NODES]) == (codes.COMPLETE, 0, 1)
+
+
+def _empty_root(tables: np.ndarray) -> np.ndarray:
+    """The stack of a search of the empty grid stopped after its root (state 0: every candidate left)."""
+    states = np.zeros((extra9.MAX_DEPTH, extra9.STATE_WORDS), np.uint32)
+    extra9.search_in(states, np.zeros((extra9.MAX_DEPTH, 2), np.int64), np.zeros(81, np.uint8), tables, 2, 1,
+                     codes.ALL_RULES, np.zeros((0, 81), np.uint8), np.zeros(codes.N_STATS, np.int64), NO_STOP)
+    return states
+
+
+def test_scored_ties_pick_the_cell_with_the_most_peers_holding_its_digits() -> None:
+    # the empty X grid: nine candidates everywhere; r5c5 sees both diagonals, so its peers hold its digits most
+    tables = extra9.tables_for(Geometry.parse("x"))
+    states = _empty_root(tables)
+    assert extra9.choose(states, 0, tables, extra9.ALL_PEERS, True) == (40, 0x1FF)
+    assert extra9.choose(states, 0, tables, extra9.ALL_PEERS) == (0, 0x1FF)  # without: the first cell
+    assert tables[extra9.SIZES, 2] == 1
+    assert extra9.tables_for(Geometry.parse("windoku"))[extra9.SIZES, 2] == 0  # more nodes there: not scored

@@ -21,7 +21,7 @@ from bitdoku import Grid, Shape
 from bitdoku.engines import bitmask
 from bitdoku.generate.regions import random_jigsaw
 from bitdoku.geometry import Geometry
-from bitdoku.kernels import jigsaw9, variant81
+from bitdoku.kernels import jigsaw9, sudoku9, variant81
 from bitdoku.kernels import status as codes
 
 JIGSAW_MAP = "AABBBBCCCAAAEEBBCCDDAEEBCCFGDAAEBCCFGDDAEBIFFGGDEEIIFFGDDEHHIIFGDHHHHIFFGGGHHHIII"
@@ -149,3 +149,47 @@ def test_the_engine_sends_jigsaws_here(monkeypatch: pytest.MonkeyPatch) -> None:
         puzzle = Grid.empty("3x3").with_geometry(geometry)
         assert bitmask.search(puzzle, limit=1, max_nodes=10**4, keep=1).solution.is_solution_of(puzzle)
     assert len(calls) == 2
+
+
+@pytest.mark.parametrize("geometry", GEOMETRIES[:4], ids=("fixed map", "seed 4", "seed 5", "seed 6"))
+def test_each_leftover_pair_holds_the_same_digits_in_every_solution(geometry: Geometry) -> None:
+    regions = [set(members) for members in geometry.tables.units.tolist()[18:27]]
+    pairs = jigsaw9.leftover_pairs(regions)
+    assert 0 < len(pairs) <= jigsaw9.MAX_LEFTOVER_PAIRS
+    for seed in range(8):
+        grid = random_grid(geometry, seed)
+        for inside, outside in pairs:
+            assert 0 < len(inside) <= jigsaw9.LEFTOVER_CELLS
+            assert sorted(grid[sorted(inside)]) == sorted(grid[sorted(outside)])
+
+
+def _root_candidates(tables: np.ndarray, cells: np.ndarray) -> np.ndarray:
+    """bool[81, 9]: the candidates the root's propagation leaves (a one-node budget)."""
+    states = np.zeros((jigsaw9.MAX_DEPTH, jigsaw9.STATE_WORDS), np.uint32)
+    jigsaw9.search_in(states, np.zeros((jigsaw9.MAX_DEPTH, 2), np.int64), cells, tables, 2, 1, codes.ALL_RULES,
+                      np.zeros((0, 81), np.uint8), np.zeros(codes.N_STATS, np.int64), NO_STOP)
+    return np.array([[(int(states[0, 3 * digit + sudoku9.CELL_BAND[cell]]) >> int(sudoku9.CELL_POS[cell])) & 1
+                      for digit in range(9)] for cell in range(81)], bool)
+
+
+@pytest.mark.parametrize("geometry", GEOMETRIES[:4], ids=("fixed map", "seed 4", "seed 5", "seed 6"))
+def test_the_law_of_leftovers_takes_candidates_no_solution_needs(geometry: Geometry) -> None:
+    # sparse puzzles (many solutions): at the root, the pairs leave a subset of the candidates left without them,
+    # a strict one on some puzzles, and keep every digit of every solution
+    tables = jigsaw9.tables_for(geometry)
+    without = tables.copy()
+    without[jigsaw9.SIZES, 1] = 0
+    narrower = 0
+    for seed in range(12):
+        cells = random_grid(geometry, seed)
+        cells[np.random.default_rng(seed).choice(81, 56, replace=False)] = 0
+        puzzle = Grid(cells.tobytes(), Shape(3, 3), geometry)
+        _, stats, solutions = search(jigsaw9, puzzle, limit=200)
+        assert stats[codes.STAT_SOLUTIONS] == search(variant81, puzzle, limit=200)[1][codes.STAT_SOLUTIONS]
+        with_pairs, plain = _root_candidates(tables, cells), _root_candidates(without, cells)
+        assert not (with_pairs & ~plain).any()
+        narrower += int((plain & ~with_pairs).any())
+        for solution in solutions:
+            digits = np.frombuffer(solution, np.uint8).astype(np.int64) - 1
+            assert with_pairs[np.arange(81), digits].all()
+    assert narrower > 0

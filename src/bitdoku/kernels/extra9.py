@@ -16,10 +16,13 @@ the extra units beside them, as masks in the band layout (three words a mask, on
   classic and extra: pointing from a diagonal or a window into a row, column or box, and back);
 * Windoku's five implied units (``WINDOKU_IMPLIED``) are extra units too;
 * branching: the band kernel's fewest candidates, but among two-candidate cells the one whose digits its peers,
-  classic and extra, hold most (``choose``).
+  classic and extra, hold most (``choose``); for X (not Windoku) the same score among three or more candidates
+  when no cell has two.
 
 Locked candidates from a row, column or box into an extra unit (its places all on a diagonal or in a window) were
-tried and lost: fewer nodes, more time (benchmarks/results/variant_speed4.md). So the search differs from
+tried and lost: fewer nodes, more time (benchmarks/results/variant_speed4.md). They, and the scored ties, are all
+that ``variant81`` does and this kernel does not: with both, X takes exactly ``variant81``'s nodes
+(benchmarks/results/variant_speed6.md, ``variant_nodes_bench.py roots``). So the search differs from
 ``variant81``'s (other nodes, solutions in another order), but not its answers: solution counts and statuses
 (``INVALID`` for equal givens in a unit of the rules, ``CONTRADICTION`` for an empty cell the givens leave without
 a candidate) are the same, which the tests hold against the reference engine and ``variant81``.
@@ -81,8 +84,9 @@ MAX_DEPTH = band.MAX_DEPTH
 #: Rows of the table (``tables_for``), three band words each: each cell's extra-unit mates (implied units too),
 #: the same of the geometry's own extra units only (the givens' strikes at loading), each cell's peers (classic and
 #: extra), the cells on some extra unit, the numbers of the geometry's extra units and of all of them (implied ones
-#: after), then the extra units. One array, not a named tuple of five: each array a compiled call takes costs the
-#: dispatcher's unboxing (0.3 µs a call and more, measured).
+#: after) and whether ``choose`` scores ties above two candidates (not for Windoku), then the extra units. One array,
+#: not a named tuple of five: each array a compiled call takes costs the dispatcher's unboxing (0.3 µs a call and
+#: more, measured).
 EXTRA_PEERS = 0
 OWN_PEERS = 81
 ALL_PEERS = 162
@@ -140,7 +144,7 @@ def tables_for(geometry: Geometry) -> NDArray[np.int64] | None:
         mates[cell].discard(cell)
         table[ALL_PEERS + cell] = _band_mask(sorted(mates[cell]))
     table[ON_EXTRA] = _band_mask(sorted({cell for members in extra for cell in members}))
-    table[SIZES, :2] = len(own), len(extra)
+    table[SIZES] = len(own), len(extra), "windoku" not in geometry.rules  # the last: ``choose``'s ties
     for row, members in enumerate(extra):
         table[UNITS + row] = _band_mask(members)
     table.flags.writeable = False
@@ -380,11 +384,13 @@ def _digits(states, k, b, pos):
 
 
 @borrowing
-def choose(states, k, tables, peers):
+def choose(states, k, tables, peers, ties=False):
     """The empty cell with the fewest candidates and its digits (cell -1 when the grid is full): the band
     kernel's counts, but among two-candidate cells the one whose digits its peers, classic and extra, hold most,
     two-candidate peers counted ``PAIR_WEIGHT`` times (``variant81._pair_score``'s rule, here on the band words).
-    ``peers``: the row of ``tables`` where each cell's peer masks start (shared with ``jigsaw9``)."""
+    ``peers``: the row of ``tables`` where each cell's peer masks start (shared with ``jigsaw9``). With ``ties``,
+    when no cell has two candidates, the same score picks among the cells with the fewest (``variant81``'s rule
+    too): X 40.4 -> 38.2 nodes a puzzle, jigsaw a little fewer, Windoku 7.1 -> 7.2 (so not there)."""
     best_b = best_pos = -1
     best_count = 10
     t0 = t1 = t2 = np.int64(0)
@@ -441,7 +447,45 @@ def choose(states, k, tables, peers):
                     best_score, best_b, best_pos = score, b, pos
     if best_pos < 0:
         return -1, np.int64(0)
+    if ties and t0 | t1 | t2 == 0:
+        best_b, best_pos = _best_tie(states, k, tables, peers, best_count)
     return 9 * (3 * best_b + best_pos // 10) + best_pos % 10, _digits(states, k, best_b, best_pos)
+
+
+@borrowing
+def _best_tie(states, k, tables, peers, count):
+    """Among the empty cells with ``count`` candidates (three or more: no two-candidate cell is left), the one
+    whose digits its peers hold most (``variant81._pair_score`` without pairs), the first on a tie: (band,
+    position)."""
+    best_b = best_pos = -1
+    best_score = -1
+    for b in range(3):
+        base = band.S_COUNT + 4 * b
+        cells = np.int64(states[k, S_UNSOLVED + b]) & _with_count(
+            np.int64(states[k, base]), np.int64(states[k, base + 1]), np.int64(states[k, base + 2]),
+            np.int64(states[k, base + 3]), count)
+        while cells != 0:
+            pos = lowest_bit_index(cells)
+            cells &= cells - 1
+            row = peers + 9 * (3 * b + pos // 10) + pos % 10
+            p0, p1, p2 = tables[row, 0], tables[row, 1], tables[row, 2]
+            digits = _digits(states, k, b, pos)
+            score = 0
+            while digits != 0:
+                digit = lowest_bit_index(digits)
+                digits &= digits - 1
+                score += (popcount(np.int64(states[k, 3 * digit]) & p0) + popcount(np.int64(states[k, 3 * digit + 1])
+                          & p1) + popcount(np.int64(states[k, 3 * digit + 2]) & p2))
+            if score > best_score:
+                best_score, best_b, best_pos = score, b, pos
+    return best_b, best_pos
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _with_count(c0, c1, c2, c3, count):
+    """The cells whose count planes ``c`` spell ``count``."""
+    return ((c0 if count & 1 else ~c0) & (c1 if count & 2 else ~c1) & (c2 if count & 4 else ~c2)
+            & (c3 if count & 8 else ~c3))
 
 
 @njit(cache=True, nogil=True)
@@ -466,7 +510,7 @@ def search_in(states, frames, cells, tables, limit, max_nodes, flags, solutions,
     top = np.int64(0)
     status = COMPLETE
     while True:
-        cell, mask = choose(states, top, tables, ALL_PEERS)
+        cell, mask = choose(states, top, tables, ALL_PEERS, tables[SIZES, 2] != 0)
         if cell < 0:
             found = stats[STAT_SOLUTIONS]
             if found < solutions.shape[0]:

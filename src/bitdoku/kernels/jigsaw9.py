@@ -17,8 +17,13 @@ over three band words (~0.9-1.0 µs a node, benchmarks/results/variant_speed5.md
   that see two places through a row and a column). ``variant81`` stops at three places; any number here takes a
   quarter fewer nodes. The AND starts outside the unit with the first and the last place and stops once no
   candidate is left, which is where most tries end;
-* branching: ``extra9``'s choice (fewest candidates; among two-candidate cells, the one whose digits its peers hold
-  most).
+* the law of leftovers (``leftover_pairs``, a static fact of the map): for a run of k whole rows or columns and
+  k regions, the cells of the rows outside the regions and the cells of the regions outside the rows hold the same
+  digits; a digit that one side can no longer hold leaves the other side. Run when the passes above have nothing
+  left, for the digits changed since it last looked; it takes half the nodes off jigsaw-1 and 43% off jigsaw-3
+  (benchmarks/results/variant_speed6.md), at ~0.1-0.25 µs a node;
+* branching: ``extra9``'s choice (fewest candidates; among the cells with the fewest, the one whose digits its
+  peers hold most, two-candidate peers weighing more).
 
 The nodes differ from ``variant81``'s (stronger locked candidates, another branching among ties), but not the
 answers: counts and statuses are the same, which the tests hold against the reference engine and ``variant81``.
@@ -27,6 +32,7 @@ The generator keeps ``variant81`` (its fills and removal checks draw the committ
 
 from __future__ import annotations
 
+import itertools
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -64,6 +70,8 @@ N_CELLS = 81
 S_UNSOLVED = band.S_UNSOLVED
 #: The digits whose words changed since the unit pass last looked at them (the band kernel's hidden-singles slot).
 S_DIRTY = band.S_HIDDEN_DIRTY
+#: The digits whose words changed since the law of leftovers last looked at them (the band kernel's locked slot).
+S_LEFTOVER_DIRTY = band.S_LOCKED_DIRTY
 #: After the band kernel's words: each digit's words as the unit pass last saw them (three a digit).
 S_SEEN = band.STATE_WORDS
 #: Then each digit's solved units (a bit set over the first 32 units): those holding the digit, nothing to learn.
@@ -71,13 +79,21 @@ S_SOLVED = S_SEEN + 27
 STATE_WORDS = S_SOLVED + 9
 MAX_DEPTH = band.MAX_DEPTH
 #: Rows of the table (``tables_for``), three band words each: each cell's peers, the same by band position
-#: (``30 * band + pos``: a bit of ``x0 | x1 << 30`` or ``x2 << 60`` is its own row), the number of units, the units
-#: (rows, columns, regions, then any extra units).
+#: (``30 * band + pos``: a bit of ``x0 | x1 << 30`` or ``x2 << 60`` is its own row), the sizes, the units
+#: (rows, columns, regions, then any extra units), the cells of the leftover pairs, then each pair's two sides.
 PEERS = 0
 PEERS_AT = 81
-CELL_UNITS = 171  # by band position, first word: the cell's units as a bit set
-SIZES = 261
+#: By band position: the cell's units as a bit set (first word), the leftover pairs whose first side holds it
+#: (second word), those whose second side holds it (third word).
+CELL_UNITS = 171
+SIZES = 261  # the number of units, the number of leftover pairs
 UNITS = 262
+#: The law of leftovers (``leftover_pairs``): pairs of at most this many cells a side; with the k regions that
+#: overlap the rows most only, 2, 4, 6 and 9 took 28.3, 26.5, 21.4 and 21.0 nodes a puzzle on jigsaw-1 (39.9
+#: without), 51.4, 44.9, 32.5 and 31.3 on jigsaw-3 (56.6); with any k regions, 6: 19.9 and 32.2.
+LEFTOVER_CELLS = 6
+#: At most this many pairs (a bit set in one word); the smallest first.
+MAX_LEFTOVER_PAIRS = 63
 #: A change of at most this many places finds its units cell by cell, a larger one by a scan of the units.
 FEW_CHANGES = 4
 #: The rows and columns, units 0-17 of every table (``_touched_lines`` finds them without a scan).
@@ -90,6 +106,28 @@ def _band_mask(cells: list[int]) -> NDArray[np.int64]:
     for cell in cells:
         out[band.CELL_BAND[cell]] |= np.int64(1) << np.int64(band.CELL_POS[cell])
     return out
+
+
+def leftover_pairs(regions: list[set[int]]) -> list[tuple[frozenset[int], frozenset[int]]]:
+    """The law of leftovers of a jigsaw map: for a run of k whole rows (or columns) and any k regions, the cells of
+    the rows outside the regions and the cells of the regions outside the rows hold the same digits, as many times
+    each (both rows and regions hold each digit k times, and what they share is counted on both sides). Pairs of at
+    most ``LEFTOVER_CELLS`` cells a side (regions that overlap the rows much), the smallest first, at most
+    ``MAX_LEFTOVER_PAIRS``. A static fact of the map, computed once: a digit that one side can no longer hold
+    cannot be on the other side either."""
+    found = set()
+    for a in range(9):
+        for b in range(a + 1, 9 + (a > 0)):  # a run of 1-8 lines
+            for lines in ({9 * r + c for r in range(a, b) for c in range(9)},
+                          {9 * r + c for c in range(a, b) for r in range(9)}):
+                for chosen in itertools.combinations(range(9), b - a):
+                    if 9 * (b - a) - sum(len(regions[i] & lines) for i in chosen) > LEFTOVER_CELLS:
+                        continue
+                    covered = set().union(*(regions[i] for i in chosen))
+                    inside, outside = frozenset(lines - covered), frozenset(covered - lines)
+                    if 0 < len(inside) <= LEFTOVER_CELLS:
+                        found.add((inside, outside))
+    return sorted(found, key=lambda pair: (len(pair[0]), sorted(pair[0]), sorted(pair[1])))[:MAX_LEFTOVER_PAIRS]
 
 
 @cache
@@ -106,7 +144,8 @@ def tables_for(geometry: Geometry) -> NDArray[np.int64] | None:
     for members in units:
         for cell in members:
             mates[cell].update(members)
-    table = np.zeros((UNITS + len(units), 3), np.int64)
+    pairs = leftover_pairs([set(members) for members in units[N_LINES : N_LINES + 9]])
+    table = np.zeros((UNITS + len(units) + 1 + 2 * len(pairs), 3), np.int64)
     for cell in range(N_CELLS):
         mates[cell].discard(cell)
         if mates[cell] != set(tables.peers[tables.peer_start[cell] : tables.peer_start[cell + 1]].tolist()):
@@ -119,6 +158,15 @@ def tables_for(geometry: Geometry) -> NDArray[np.int64] | None:
     table[SIZES, 0] = len(units)
     for row, members in enumerate(units):
         table[UNITS + row] = _band_mask(members)
+    table[SIZES, 1] = len(pairs)
+    start = UNITS + len(units)  # the cells of every pair, then each pair's two sides
+    table[start] = _band_mask(sorted(set().union(*(inside | outside for inside, outside in pairs))))
+    for pair, (inside, outside) in enumerate(pairs):
+        table[start + 1 + 2 * pair] = _band_mask(sorted(inside))
+        table[start + 2 + 2 * pair] = _band_mask(sorted(outside))
+        for side, cells in ((1, inside), (2, outside)):
+            for cell in cells:
+                table[CELL_UNITS + 30 * band.CELL_BAND[cell] + band.CELL_POS[cell], side] |= 1 << pair
     table.flags.writeable = False
     return table
 
@@ -230,6 +278,46 @@ def _lock(states, k, digit, x0, x1, x2, unit, tables):
     return _clear(states, k, digit, s0, s1, s2)
 
 
+@borrowing
+def _leftovers(states, k, tables):
+    """The law of leftovers for the digits whose words changed since it last looked: in each pair
+    (``leftover_pairs``), a side that can no longer hold the digit takes it from the other side. -1 when that side
+    holds it filled (a contradiction), else the digits whose candidates went."""
+    start = UNITS + tables[SIZES, 0]
+    dirty = np.int64(states[k, S_LEFTOVER_DIRTY])
+    states[k, S_LEFTOVER_DIRTY] = 0
+    changed = 0
+    while dirty != 0:
+        digit = lowest_bit_index(dirty)
+        dirty &= dirty - 1
+        base = 3 * digit
+        w0, w1, w2 = np.int64(states[k, base]), np.int64(states[k, base + 1]), np.int64(states[k, base + 2])
+        inside = outside = np.int64(0)
+        for b in range(3):
+            x = (w0 if b == 0 else (w1 if b == 1 else w2)) & tables[start, b]
+            while x != 0:
+                row = CELL_UNITS + 30 * b + lowest_bit_index(x)
+                x &= x - 1
+                inside |= tables[row, 1]
+                outside |= tables[row, 2]
+        lone = inside ^ outside
+        if lone == 0:
+            continue
+        s0 = s1 = s2 = np.int64(0)
+        while lone != 0:
+            pair = lowest_bit_index(lone)
+            row = start + 1 + 2 * pair + ((outside >> pair) & 1)
+            lone &= lone - 1
+            s0 |= w0 & tables[row, 0]
+            s1 |= w1 & tables[row, 1]
+            s2 |= w2 & tables[row, 2]
+        if (s0 & ~np.int64(states[k, S_UNSOLVED])) | (s1 & ~np.int64(states[k, S_UNSOLVED + 1])) | (
+                s2 & ~np.int64(states[k, S_UNSOLVED + 2])) != 0:
+            return -1
+        changed += _clear(states, k, digit, s0, s1, s2)
+    return changed
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _touched_lines(d0, d1, d2):
     """The rows (bits 0-8) and columns (bits 9-17) holding a bit of the 81-bit set ``d``: the units a change in
@@ -279,6 +367,7 @@ def _units(states, k, flags, tables):
     others = ((np.int64(1) << tables[SIZES, 0]) - 1) & ~((np.int64(1) << N_LINES) - 1)  # regions and extra units
     dirty = np.int64(states[k, S_DIRTY])
     states[k, S_DIRTY] = 0
+    states[k, S_LEFTOVER_DIRTY] |= dirty
     while dirty != 0:
         digit = lowest_bit_index(dirty)
         dirty &= dirty - 1
@@ -339,6 +428,12 @@ def _propagate(states, k, flags, tables):
         filled += count
         if count > 0 or changed > 0:
             continue
+        if flags & LOCKED_CANDIDATES and tables[SIZES, 1] != 0:
+            changed = _leftovers(states, k, tables)
+            if changed < 0:
+                return -1
+            if changed > 0:
+                continue
         return filled
 
 
@@ -403,7 +498,7 @@ def search_in(states, frames, cells, tables, limit, max_nodes, flags, solutions,
     top = np.int64(0)
     status = COMPLETE
     while True:
-        cell, mask = extra9.choose(states, top, tables, PEERS)
+        cell, mask = extra9.choose(states, top, tables, PEERS, True)
         if cell < 0:
             found = stats[STAT_SOLUTIONS]
             if found < solutions.shape[0]:
