@@ -4,6 +4,8 @@ that the engine sends 9x9 jigsaws to it."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -161,6 +163,28 @@ def test_each_leftover_pair_holds_the_same_digits_in_every_solution(geometry: Ge
         for inside, outside in pairs:
             assert 0 < len(inside) <= jigsaw9.LEFTOVER_CELLS
             assert sorted(grid[sorted(inside)]) == sorted(grid[sorted(outside)])
+
+
+def _every_leftover_pair(regions: list[set[int]]) -> list[tuple[frozenset[int], frozenset[int]]]:
+    """The law of leftovers by its definition: every run of lines, every choice of as many regions (sets)."""
+    found = set()
+    for a in range(9):
+        for b in range(a + 1, 10):
+            for lines in ({9 * r + c for r in range(a, b) for c in range(9)},
+                          {9 * r + c for c in range(a, b) for r in range(9)}):
+                for chosen in itertools.combinations(range(9), b - a):
+                    covered = set().union(*(regions[i] for i in chosen))
+                    inside, outside = frozenset(lines - covered), frozenset(covered - lines)
+                    if 0 < len(inside) <= jigsaw9.LEFTOVER_CELLS:
+                        found.add((inside, outside))
+    return sorted(found, key=lambda pair: (len(pair[0]), sorted(pair[0]), sorted(pair[1])))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_leftover_pairs_are_the_smallest_pairs_of_the_definition(seed: int) -> None:
+    # the fast enumeration leaves regions out before trying combinations; it must find the same pairs
+    regions = [set(members) for members in random_jigsaw(seed=seed).tables.units.tolist()[18:27]]
+    assert jigsaw9.leftover_pairs(regions) == _every_leftover_pair(regions)[: jigsaw9.MAX_LEFTOVER_PAIRS]
 
 
 def _root_candidates(tables: np.ndarray, cells: np.ndarray) -> np.ndarray:
