@@ -145,6 +145,9 @@ def _digits_meeting(typingctx, words, cells):
     alone) instead of nine shifts, masks and ORs: scoring a bivalue cell in ``_choose_cell`` spent about 40 of its
     ~90 instructions on that gather. LLVM lowers the vector code for whatever the CPU has (with AVX-512: a
     broadcast, one ``vptestmd`` and a ``kmov``; the vector of words is built once a band, outside the cell loop).
+    Used by ``_choose_cell`` and the naked pass: 3.2-3.6% on the hard sets (benchmarks/NOTES-kernels.md, round 13).
+    Not in ``_place`` (its nine stores stay; 0.5% slower there), and not as one 16-lane vector with digit 9 inside
+    (512-bit registers on this Xeon: every gain lost).
     """
     if not (isinstance(words, types.UniTuple) and words.count == 9 and isinstance(cells, types.Integer)):
         return None
@@ -529,7 +532,9 @@ def _best_in_band(states, k, band, t0, t1, t2, best):
     A cell's score is, for each of its two digits, the peers holding the digit plus twice those of them with two
     candidates. The cell's bivalue peers are one mask shared by both digits, so a digit costs one gather of its
     peers, one AND and two popcounts: 1.2% on the hard sets against a full score a digit (NOTES-kernels.md,
-    round 12)."""
+    round 12). The cell's two digits come from one vector test over the band's nine words (``_digits_meeting``,
+    the vector built once a band): 2.5-3% on the hard sets against a nine-word shift-and-OR gather a cell
+    (round 13)."""
     best_score, best_band, best_pos = best
     two = t0 if band == 0 else (t1 if band == 1 else t2)
     words = _band_words(states, k, band)
