@@ -22,6 +22,7 @@ Why digit-major: every rule becomes a few operations on whole words instead of a
 """
 
 import numpy as np
+from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
@@ -134,6 +135,49 @@ def _borrowed(typingctx, array):
         return view._getvalue()
 
     return array(array), codegen
+
+
+@intrinsic
+def _digits_meeting(typingctx, words, cells):
+    """The digits whose band word (of the nine ``_band_words``) meets the band mask ``cells``, as a 9-bit mask.
+
+    A cell's candidates when ``cells`` is one bit. One vector test (digits 1-8 in eight 32-bit lanes, digit 9
+    alone) instead of nine shifts, masks and ORs: scoring a bivalue cell in ``_choose_cell`` spent about 40 of its
+    ~90 instructions on that gather. LLVM lowers the vector code for whatever the CPU has (with AVX-512: a
+    broadcast, one ``vptestmd`` and a ``kmov``; the vector of words is built once a band, outside the cell loop).
+    Used by ``_choose_cell`` and the naked pass: 3.2-3.6% on the hard sets (benchmarks/NOTES-kernels.md, round 13).
+    Not in ``_place`` (its nine stores stay; 0.5% slower there), and not as one 16-lane vector with digit 9 inside
+    (512-bit registers on this Xeon: every gain lost).
+    """
+    if not (isinstance(words, types.UniTuple) and words.count == 9 and isinstance(cells, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        tuple_value, cells_value = args
+        i32, i64 = ir.IntType(32), ir.IntType(64)
+        lanes = ir.VectorType(i32, 8)
+        vector = ir.Constant(lanes, ir.Undefined)
+        for digit in range(8):
+            word = builder.trunc(builder.extract_value(tuple_value, digit), i32)
+            vector = builder.insert_element(vector, word, ir.Constant(i32, digit))
+        splat = builder.insert_element(ir.Constant(lanes, ir.Undefined), builder.trunc(cells_value, i32),
+                                       ir.Constant(i32, 0))
+        splat = builder.shuffle_vector(splat, ir.Constant(lanes, ir.Undefined), ir.Constant(lanes, None))
+        held = builder.icmp_unsigned("!=", builder.and_(vector, splat), ir.Constant(lanes, None))
+        low = builder.zext(builder.bitcast(held, ir.IntType(8)), i64)
+        ninth = builder.icmp_unsigned("!=", builder.and_(builder.extract_value(tuple_value, 8), cells_value),
+                                      ir.Constant(i64, 0))
+        return builder.or_(low, builder.shl(builder.zext(ninth, i64), ir.Constant(i64, 8)))
+
+    return types.int64(words, cells), codegen
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _band_words(states, k, band):
+    """The nine digit words of a band, for ``_digits_meeting``."""
+    return (np.int64(states[k, band]), np.int64(states[k, 3 + band]), np.int64(states[k, 6 + band]),
+            np.int64(states[k, 9 + band]), np.int64(states[k, 12 + band]), np.int64(states[k, 15 + band]),
+            np.int64(states[k, 18 + band]), np.int64(states[k, 21 + band]), np.int64(states[k, 24 + band]))
 
 
 def is_standard9_table(units) -> bool:
@@ -267,9 +311,7 @@ def _naked_singles(states, k, naked):
         if singles == 0:
             continue
         # A naked single holds no other digit, so placing it only touches its own digit's three words.
-        touched = np.int64(0)
-        for digit in range(9):
-            touched |= np.int64(singles & states[k, 3 * digit + band] != 0) << digit
+        touched = _digits_meeting(_band_words(states, k, band), singles)
         digits = touched
         while digits != 0:
             digit = lowest_bit_index(digits)
@@ -490,15 +532,16 @@ def _best_in_band(states, k, band, t0, t1, t2, best):
     A cell's score is, for each of its two digits, the peers holding the digit plus twice those of them with two
     candidates. The cell's bivalue peers are one mask shared by both digits, so a digit costs one gather of its
     peers, one AND and two popcounts: 1.2% on the hard sets against a full score a digit (NOTES-kernels.md,
-    round 12)."""
+    round 12). The cell's two digits come from one vector test over the band's nine words (``_digits_meeting``,
+    the vector built once a band): 2.5-3% on the hard sets against a nine-word shift-and-OR gather a cell
+    (round 13)."""
     best_score, best_band, best_pos = best
     two = t0 if band == 0 else (t1 if band == 1 else t2)
+    words = _band_words(states, k, band)
     while two != 0:
         pos = lowest_bit_index(two)
         two &= two - 1
-        digits = np.int64(0)
-        for digit in range(9):
-            digits |= ((np.int64(states[k, 3 * digit + band]) >> pos) & 1) << digit
+        digits = _digits_meeting(words, np.int64(1) << pos)
         same = PEERS_SAME[pos]
         column = COLUMN[pos]
         # the cell's peers with two candidates, laid out as in _peer_digits
@@ -567,10 +610,9 @@ def _choose_cell(states, k):
         for band in range(3):
             best = _best_in_band(states, k, band, t0, t1, t2, best)
         best_band, best_pos = best[1], best[2]
-    mask = 0
+    mask = np.int64(0)
     if best_pos >= 0:
-        for digit in range(9):
-            mask |= ((np.int64(states[k, 3 * digit + best_band]) >> best_pos) & 1) << digit
+        mask = _digits_meeting(_band_words(states, k, best_band), np.int64(1) << best_pos)
     return best_band, best_pos, mask
 
 
