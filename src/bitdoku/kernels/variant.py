@@ -567,9 +567,10 @@ def count_many(puzzles, n, tables, limit, max_nodes, flags, statuses, counts, no
 # -- one signature for every search ------------------------------------------------------------------------------
 # The generator's kernels (``fill``, ``dig``, ``make``) take a shape's ``(n, units, cell_units, peers)``. A variant
 # passes its ``GeometryTables`` in the ``peers`` slot, or for a 9x9 grid its ``variant81.Tables81`` (the
-# digit-major kernel) or, for 9x9 nonconsecutive, ``nonconsecutive9.Nonconsecutive9Tables``; the classic 9x9 grid passes ``Classic9Tables`` (the band kernel). These functions pick the
-# search and the workspace by that argument's type, when Numba compiles the caller, so a caller compiles the one
-# search it runs: a 9x9 puzzle maker never compiles the generic kernel, nor a 4x4 one the band kernel.
+# digit-major kernel) or, for 9x9 nonconsecutive, ``nonconsecutive9.Nonconsecutive9Tables``; the classic 9x9 grid
+# passes ``Classic9Tables`` (the band kernel). These functions pick the search and the workspace by that argument's
+# type, when Numba compiles the caller, so a caller compiles the one search it runs: a 9x9 puzzle maker never
+# compiles the generic kernel, nor a 4x4 one the band kernel.
 
 
 class Classic9Tables(NamedTuple):
