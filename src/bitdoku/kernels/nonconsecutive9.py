@@ -72,7 +72,10 @@ N_CELLS = 81
 S_UNSOLVED = band.S_UNSOLVED
 S_HIDDEN_DIRTY = band.S_HIDDEN_DIRTY
 S_LOCKED_DIRTY = band.S_LOCKED_DIRTY
-STATE_WORDS = band.STATE_WORDS
+#: After the band kernel's words: the digits whose words changed since ``_neighbourhood`` last looked at them (the
+#: band kernel's locked-candidates marks, taken before that pass clears them).
+S_NEAR_DIRTY = band.STATE_WORDS
+STATE_WORDS = S_NEAR_DIRTY + 1
 MAX_DEPTH = band.MAX_DEPTH
 #: The weights of ``_score``: those of ``variant81`` (``PAIR_WEIGHT`` as ``extra9``'s, ``NEIGHBOUR_WEIGHT`` as
 #: ``variant81.NEIGHBOUR_WEIGHT``).
@@ -287,9 +290,14 @@ def _box_near(x):
 @borrowing
 def _neighbourhood(states, k):
     """For each digit, the cells beside or on all of its places in a row, a column or a box lose the digits one
-    above and one below; the digits whose words changed, or -1 when a filled cell would lose its digit."""
+    above and one below; the digits whose words changed, or -1 when a filled cell would lose its digit. Only the
+    digits whose words changed since the last pass: words only shrink, so the others would strike nothing new."""
     touched = np.int64(0)
-    for digit in range(9):
+    dirty = np.int64(states[k, S_NEAR_DIRTY]) | np.int64(states[k, S_LOCKED_DIRTY])
+    states[k, S_NEAR_DIRTY] = 0
+    while dirty != 0:
+        digit = lowest_bit_index(dirty)
+        dirty &= dirty - 1
         x0 = np.int64(states[k, 3 * digit])
         x1 = np.int64(states[k, 3 * digit + 1])
         x2 = np.int64(states[k, 3 * digit + 2])
@@ -334,6 +342,7 @@ def _propagate(states, k, flags, scratch):
             if count > 0:
                 continue
         if flags & LOCKED_CANDIDATES:
+            states[k, S_NEAR_DIRTY] |= states[k, S_LOCKED_DIRTY]
             count = band._locked_candidates(states, k)
             if count < 0:
                 return -1
@@ -483,6 +492,7 @@ def _load_givens(cells, states):
             return CONTRADICTION
     states[0, S_HIDDEN_DIRTY] = 0x1FF
     states[0, S_LOCKED_DIRTY] = 0x1FF
+    states[0, S_NEAR_DIRTY] = 0x1FF
     return -1
 
 
