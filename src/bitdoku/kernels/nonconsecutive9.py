@@ -18,7 +18,8 @@ inside a band) and, for the rows at a band's edge, by twenty bits into the next 
   it, so the cell can hold neither digit - 1 nor digit + 1 (``variant81._adjacent_places``'s rule). For rows and
   columns, the cells with a place two or more steps away on either side are found for all rows at once with
   prefix ORs along the row (a lane-wise negation) and down the column (across the bands); for a box with two to
-  five places, the AND of their neighbourhoods;
+  five places, a 512-entry table (``BOX_NEAR``) of the cells beside or on all of them. Only for the digits whose
+  words changed since the pass last ran (``S_NEAR_DIRTY``);
 * branching: the fewest candidates; among ties, the cell whose digits its peers hold most, two-candidate peers
   counted ``PAIR_WEIGHT`` times, plus ``NEIGHBOUR_WEIGHT`` times the same of the neighbours that hold a digit one
   above or below one of the cell's (``variant81._pair_score``'s rule, on the band words).
