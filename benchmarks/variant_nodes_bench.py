@@ -10,18 +10,18 @@ of ``variants_bench.py generate`` (``benchmarks/data/variants``)::
     python benchmarks/variant_nodes_bench.py roots [--only x ...] [--first N]
 
 * ``solve``: each set searched to two solutions (the uniqueness check) by the kernel the engine runs it on
-  (``kernels/extra9.py`` for X and Windoku, ``kernels/jigsaw9.py`` for jigsaw, where the tree has them, else
-  ``kernels/variant81.py``; the table names it,
+  (``kernels/extra9.py`` for X and Windoku, ``kernels/jigsaw9.py`` for jigsaw, ``kernels/nonconsecutive9.py`` for
+  nonconsecutive, where the tree has them, else ``kernels/variant81.py``; the table names it,
   old / new) as it was at
   revision ``--old`` (``git show``, imported from a temporary file) and as it is now, in one process, rounds
   interleaved (old, new, old, new, ...): nodes (mean, median, max: exact) and µs (call median, batch mean;
   medians of the rounds, ratios within the run). Every puzzle must have exactly one solution on both. Then where
   a call's µs go: the same calls with a budget of one node (dispatch, loading the givens, the root's propagation:
   the fixed cost of a call), and the rest of the call median divided by the median nodes (the cost of a node).
-* ``profile``: on the current kernel, what a search is made of: nodes, guesses, backtracks (nodes whose
-  propagation ended in a contradiction), placements; and where the generator's time goes (the random fill against
-  the removal pass's uniqueness checks, ``kernels.make.attempt_rows``), with the checks on naked and hidden singles
-  against every rule.
+* ``profile``: on the current kernel (the one ``solve`` runs), what a search is made of: nodes, guesses,
+  backtracks (nodes whose propagation ended in a contradiction), placements; and where the generator's time goes
+  (the random fill against the removal pass's uniqueness checks, ``kernels.make.attempt_rows``), with the checks on
+  naked and hidden singles against every rule.
 * ``fill``: the heavy tail of the generator's random fill: nodes of unrestarted random searches of the empty grid
   (one a seed), and the best a fixed restart budget could do on that sample.
 * ``roots``: why the fast kernel of a set (``extra9`` or ``jigsaw9``) takes more or fewer nodes than
@@ -56,7 +56,7 @@ from variants_bench import SETS, geometry_of, load_set
 from bitdoku.generate.removal import EXACT_CHECK_RULES
 from bitdoku.generate.request import Request
 from bitdoku.generate.symmetry import orbits
-from bitdoku.kernels import extra9, fill, jigsaw9, make, sudoku9, variant81
+from bitdoku.kernels import extra9, fill, jigsaw9, make, nonconsecutive9, sudoku9, variant81
 from bitdoku.kernels import status as codes
 from bitdoku.kernels.rng import new_state
 from bitdoku.kernels.variant import workspace_for
@@ -65,6 +65,8 @@ REPO = Path(__file__).resolve().parents[1]
 KERNEL = "src/bitdoku/kernels/variant81.py"
 EXTRA_KERNEL = "src/bitdoku/kernels/extra9.py"
 JIGSAW_KERNEL = "src/bitdoku/kernels/jigsaw9.py"
+NONCONSECUTIVE_KERNEL = "src/bitdoku/kernels/nonconsecutive9.py"
+BAND_KERNELS = ("extra9", "jigsaw9", "nonconsecutive9")
 
 
 def old_kernel(revision: str, where: Path, kernel: str = KERNEL):
@@ -83,9 +85,10 @@ def old_kernel(revision: str, where: Path, kernel: str = KERNEL):
 
 def fast_path(modules: dict, geometry) -> tuple:
     """The kernel the engine runs a 9x9 geometry on, and its tables: ``extra9`` for the classic grid plus extra
-    units (X, Windoku), ``jigsaw9`` for a jigsaw, when the tree has them, else ``variant81``. ``modules``:
-    "variant81", "extra9" and "jigsaw9" (each None when the tree has no such kernel)."""
-    for name in ("extra9", "jigsaw9"):
+    units (X, Windoku), ``jigsaw9`` for a jigsaw, ``nonconsecutive9`` for nonconsecutive, when the tree has them,
+    else ``variant81``. ``modules``: "variant81" and the ``BAND_KERNELS`` (each None when the tree has no such
+    kernel)."""
+    for name in BAND_KERNELS:
         kernel = modules.get(name)
         if kernel is not None:
             tables = kernel.tables_for.__wrapped__(geometry)  # the module's own function, not another's cache
@@ -95,8 +98,8 @@ def fast_path(modules: dict, geometry) -> tuple:
 
 
 def kernel_name(kernel) -> str:
-    """"extra9", "jigsaw9" or "variant81", for a kernel module of the working tree or of a revision."""
-    return next((name for name in ("extra9", "jigsaw9") if name in kernel.__name__), "variant81")
+    """One of ``BAND_KERNELS`` or "variant81", for a kernel module of the working tree or of a revision."""
+    return next((name for name in BAND_KERNELS if name in kernel.__name__), "variant81")
 
 
 def root_only(kernel, tables, cells: np.ndarray) -> float:
@@ -146,8 +149,10 @@ def solve(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as where:
         trees = {"old": {"variant81": old_kernel(args.old, Path(where)),
                          "extra9": old_kernel(args.old, Path(where), EXTRA_KERNEL),
-                         "jigsaw9": old_kernel(args.old, Path(where), JIGSAW_KERNEL)},
-                 "new": {"variant81": variant81, "extra9": extra9, "jigsaw9": jigsaw9}}
+                         "jigsaw9": old_kernel(args.old, Path(where), JIGSAW_KERNEL),
+                         "nonconsecutive9": old_kernel(args.old, Path(where), NONCONSECUTIVE_KERNEL)},
+                 "new": {"variant81": variant81, "extra9": extra9, "jigsaw9": jigsaw9,
+                         "nonconsecutive9": nonconsecutive9}}
         print(f"load {os.getloadavg()[0]:.1f}; old = {args.old}, new = working tree"
               f"{'; batch in thread CPU time' if args.cpu_time else ''}")
         print("| set | puzzles | nodes mean old / new (ratio) | nodes median old / new | nodes max old / new | "
@@ -201,15 +206,16 @@ def profile(args: argparse.Namespace) -> None:
     print("|---|---:|---:|---:|---:|")
     for name in args.only:
         geometry, cells = set_cells(name, args.first)
-        tables = variant81.board_tables(geometry)
+        kernel, tables = fast_path({"variant81": variant81, "extra9": extra9, "jigsaw9": jigsaw9,
+                                    "nonconsecutive9": nonconsecutive9}, geometry)
         stats = np.zeros(codes.N_STATS, np.int64)
         no_solutions = np.zeros((0, 81), np.uint8)
         total = np.zeros(4, np.int64)
         for row in cells:
-            variant81.search(row, tables, 2, 10**9, codes.ALL_RULES, no_solutions, stats, np.zeros(1, np.int64))
+            kernel.search(row, tables, 2, 10**9, codes.ALL_RULES, no_solutions, stats, np.zeros(1, np.int64))
             total += stats[[codes.STAT_NODES, codes.STAT_GUESSES, codes.STAT_BACKTRACKS, codes.STAT_PLACEMENTS]]
         n = len(cells)
-        print(f"| {name} | {total[0] / n:.1f} | {total[1] / n:.1f} | {total[2] / n:.1f} "
+        print(f"| {name} ({kernel_name(kernel)}) | {total[0] / n:.1f} | {total[1] / n:.1f} | {total[2] / n:.1f} "
               f"({total[2] / total[0]:.0%}) | {total[3] / n:.1f} |", flush=True)
     print()
     print("| set | rules of the checks | attempts/s | fill ms (nodes) | checks ms | check nodes an attempt |")

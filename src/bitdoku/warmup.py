@@ -63,6 +63,7 @@ def _variants() -> None:
     bitmask.search(Grid.empty("3x3").with_geometry("x"), limit=2, max_nodes=1, keep=0)  # 9x9 X, Windoku (extra9)
     boxes = Geometry.jigsaw("".join("ABCDEFGHI"[3 * (cell // 27) + cell % 9 // 3] for cell in range(81)))
     bitmask.search(Grid.empty("3x3").with_geometry(boxes), limit=2, max_nodes=1, keep=0)  # 9x9 jigsaw (jigsaw9)
+    bitmask.search(Grid.empty("3x3").with_geometry("nonconsecutive"), limit=2, max_nodes=1, keep=0)  # nonconsecutive9
     bitmask.search(Grid.empty("3x3").with_geometry("anti-king"), limit=2, max_nodes=1, keep=0)  # other 9x9 (variant81)
 
 
@@ -76,8 +77,9 @@ def _generator() -> None:
     from bitdoku.generate.puzzles import warm_up
     from bitdoku.generate.request import Request
 
-    # classic 9x9 (the band kernel) and other sizes; 9x9 variants (their own tables' type); variants of other sizes
-    for size, variant in (("3x3", None), ("2x2", None), ("3x3", "x"), ("2x2", "x")):
+    # classic 9x9 (the band kernel) and other sizes; 9x9 variants (their own tables' types: variant81's, and
+    # nonconsecutive9's for nonconsecutive); variants of other sizes
+    for size, variant in (("3x3", None), ("2x2", None), ("3x3", "x"), ("3x3", "nonconsecutive"), ("2x2", "x")):
         warm_up(Request.make(size, variant=variant))
 
 

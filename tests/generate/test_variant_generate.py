@@ -82,6 +82,15 @@ def test_seeded_runs_repeat_on_any_number_of_threads() -> None:
     assert generate(variant="anti-knight", seed=2) != generate(variant="anti-knight", seed=3)
 
 
+def test_minimal_nonconsecutive_runs_repeat_on_any_number_of_threads() -> None:
+    # 9x9 nonconsecutive runs on its own kernel (nonconsecutive9): its searches too must not depend on the threads
+    one = [g.puzzle for g in generate_many(4, variant="nonconsecutive", minimal=True, seed=11, threads=1)]
+    two = [g.puzzle for g in generate_many(4, variant="nonconsecutive", minimal=True, seed=11, threads=2)]
+    assert one == two
+    for puzzle in one:
+        assert bitdoku.count_solutions(puzzle, limit=2) == 1
+
+
 def test_symmetric_jigsaw_puzzles_keep_the_pattern_whatever_the_map() -> None:
     jigsaw = random_jigsaw(seed=6)
     for made in generate_many(3, variant=jigsaw, symmetry="rotational", seed=1, threads=1):

@@ -298,11 +298,21 @@ def test_both_variant_kernels_fill_the_same_nonconsecutive_grid() -> None:
             assert (_fill(geometry, seed) == _fill(geometry, seed, tables=geometry.tables)).all()
 
 
+@pytest.mark.parametrize("seed", [1, 5, 6, 7])
+def test_the_band_kernel_fills_the_nonconsecutive_grid_of_variant81(seed: int) -> None:
+    # the same rules to the same fixpoint and the same branching: the same search, so the same grids (and puzzles)
+    from bitdoku.geometry import Geometry
+    from bitdoku.kernels import nonconsecutive9
+
+    geometry = Geometry.parse("nonconsecutive")
+    assert (_fill(geometry, seed) == _fill(geometry, seed, tables=nonconsecutive9.tables_for(geometry))).all()
+
+
 def test_only_tables_with_nonconsecutive_neighbours_are_guided() -> None:
     from numba import njit
 
     from bitdoku.geometry import Geometry
-    from bitdoku.kernels import variant81
+    from bitdoku.kernels import nonconsecutive9, variant81
     from bitdoku.kernels.fill import has_neighbours
 
     compiled = njit(lambda peers: has_neighbours(peers))
@@ -311,4 +321,7 @@ def test_only_tables_with_nonconsecutive_neighbours_are_guided() -> None:
         for tables in (variant81.board_tables(geometry), geometry.tables):
             assert compiled(tables) is expected
             assert has_neighbours(tables) is expected
+    band_tables = nonconsecutive9.tables_for(Geometry.parse("nonconsecutive"))
+    assert compiled(band_tables) is True
+    assert has_neighbours(band_tables) is True
     assert compiled(Shape(2, 2).tables[2]) is False

@@ -47,6 +47,7 @@ def _run_kernel(puzzle: Grid, limit: int, max_nodes: int, rules: int, solutions:
     """The kernel's status code for a puzzle: the classic kernels (``dfs.search``), or for a variant the kernels that
     read the geometry's tables: for 9x9, the band kernel with extra units (``kernels/extra9.py``: X, Windoku, no
     relation between cells, 2-4x faster there), the band kernel with regions (``kernels/jigsaw9.py``: jigsaw) or
+    the band kernel with the nonconsecutive relation (``kernels/nonconsecutive9.py``) or
     the digit-major one (``kernels/variant81.py``: the others, and all of them without ``band_kernels`` or with
     ``RANDOM_ORDER``); the cell-by-cell one for other sizes (``kernels/variant.py``). Each variant kernel is
     compiled on the first variant grid it takes."""
@@ -56,7 +57,7 @@ def _run_kernel(puzzle: Grid, limit: int, max_nodes: int, rules: int, solutions:
         return search_kernel(cells, puzzle.n, units, cell_units, peers, limit, max_nodes, rules, solutions, stats,
                              stop)
     if puzzle.shape.n_cells == N_CELLS_81 and band_kernels and rules & codes.RANDOM_ORDER == 0:
-        from bitdoku.kernels import extra9, jigsaw9
+        from bitdoku.kernels import extra9, jigsaw9, nonconsecutive9
 
         extra = extra9.tables_for(puzzle.geometry)
         if extra is not None:
@@ -64,6 +65,9 @@ def _run_kernel(puzzle: Grid, limit: int, max_nodes: int, rules: int, solutions:
         regions = jigsaw9.tables_for(puzzle.geometry)
         if regions is not None:
             return jigsaw9.search(cells, regions, limit, max_nodes, rules, solutions, stats, stop)
+        relation = nonconsecutive9.tables_for(puzzle.geometry)
+        if relation is not None:
+            return nonconsecutive9.search(cells, relation, limit, max_nodes, rules, solutions, stats, stop)
     if puzzle.shape.n_cells == N_CELLS_81:
         from bitdoku.kernels.variant81 import board_tables
         from bitdoku.kernels.variant81 import search as kernel81
@@ -177,12 +181,19 @@ def shape_kernel_tables(shape: Shape) -> tuple:
 def geometry_kernel_tables(geometry: Geometry) -> tuple:
     """The ``(units, cell_units, peers)`` the generator's kernels (``fill``, ``dig``, ``make``) take: the shape's
     tables, or for a variant its units, cell units and whole ``GeometryTables`` in the ``peers`` slot
-    (``kernels.variant.search_any`` picks the variant search by that argument's type)."""
+    (``kernels.variant.search_any`` picks the variant search by that argument's type). A 9x9 variant's are
+    ``variant81``'s bitboard tables, or for 9x9 nonconsecutive the band kernel's (``kernels/nonconsecutive9.py``:
+    the same search nodes at ~0.6x the time of a node, benchmarks/results/nc_generate2.md)."""
     if geometry.is_classic:
         return shape_kernel_tables(geometry.shape)
     tables = geometry.tables
     if geometry.shape.n_cells == N_CELLS_81:
+        from bitdoku.kernels import nonconsecutive9
         from bitdoku.kernels.variant81 import board_tables
+
+        relation = nonconsecutive9.tables_for(geometry)
+        if relation is not None:
+            return tables.units, tables.cell_units, relation
 
         return tables.units, tables.cell_units, board_tables(geometry)
     return tables.units, tables.cell_units, tables

@@ -94,7 +94,8 @@ def draw_guide(rng, n, guide):
 
 def has_neighbours(peers):
     """Whether a search's tables hold nonconsecutive neighbours (``variant81.Tables81`` or ``GeometryTables``
-    with that rule): such grids get the guided fill (module docstring). A shape's peer table has none."""
+    with that rule, or ``nonconsecutive9.Nonconsecutive9Tables``): such grids get the guided fill (module
+    docstring). A shape's peer table has none."""
     adjacent = getattr(peers, "adjacent", None)
     return adjacent is not None and bool(np.asarray(adjacent).any())
 
@@ -105,4 +106,4 @@ def _has_neighbours(peers):
         return lambda peers: False
     if peers.instance_class is variant81.Tables81:
         return lambda peers: variant81._has_rule(peers.adjacent)
-    return lambda peers: peers.adjacent.shape[0] > 0  # GeometryTables: the CSR items of the relation
+    return lambda peers: peers.adjacent.shape[0] > 0  # GeometryTables' CSR items, nonconsecutive9's 81 rows

@@ -41,7 +41,7 @@ from numba import njit, types
 from numba.extending import overload
 from numpy.typing import NDArray
 
-from bitdoku.kernels import dfs, propagate, sudoku9, variant81
+from bitdoku.kernels import dfs, nonconsecutive9, propagate, sudoku9, variant81
 from bitdoku.kernels.bits import digit_bit, full_mask, lowest_bit, lowest_bit_index, popcount
 from bitdoku.kernels.jit import borrowing
 from bitdoku.kernels.rng import next_u64, random_bit
@@ -567,9 +567,10 @@ def count_many(puzzles, n, tables, limit, max_nodes, flags, statuses, counts, no
 # -- one signature for every search ------------------------------------------------------------------------------
 # The generator's kernels (``fill``, ``dig``, ``make``) take a shape's ``(n, units, cell_units, peers)``. A variant
 # passes its ``GeometryTables`` in the ``peers`` slot, or for a 9x9 grid its ``variant81.Tables81`` (the
-# digit-major kernel); the classic 9x9 grid passes ``Classic9Tables`` (the band kernel). These functions pick the
-# search and the workspace by that argument's type, when Numba compiles the caller, so a caller compiles the one
-# search it runs: a 9x9 puzzle maker never compiles the generic kernel, nor a 4x4 one the band kernel.
+# digit-major kernel) or, for 9x9 nonconsecutive, ``nonconsecutive9.Nonconsecutive9Tables``; the classic 9x9 grid
+# passes ``Classic9Tables`` (the band kernel). These functions pick the search and the workspace by that argument's
+# type, when Numba compiles the caller, so a caller compiles the one search it runs: a 9x9 puzzle maker never
+# compiles the generic kernel, nor a 4x4 one the band kernel.
 
 
 class Classic9Tables(NamedTuple):
@@ -587,6 +588,8 @@ def workspace_for(n, peers):
         return sudoku9.new_stack()
     if isinstance(peers, variant81.Tables81):
         return variant81.new_workspace()
+    if isinstance(peers, nonconsecutive9.Nonconsecutive9Tables):
+        return nonconsecutive9.new_workspace()
     if isinstance(peers, tuple):  # a variant's GeometryTables
         return new_workspace(n * n)
     return propagate.new_workspace(n * n, n)
@@ -595,13 +598,16 @@ def workspace_for(n, peers):
 def search_any(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng, guide,
                changed_cell, stop):
     """``dfs.search_in`` for a shape's tables, ``search_in`` here for a variant's (``peers`` is its tables),
-    ``variant81.search_in`` for a 9x9 variant's bitboard tables and the band kernel for ``Classic9Tables``
-    (``search9_any``)."""
+    ``variant81.search_in`` for a 9x9 variant's bitboard tables, ``nonconsecutive9.search_in`` for its tables and
+    the band kernel for ``Classic9Tables`` (``search9_any``)."""
     if isinstance(peers, Classic9Tables):
         return search9_any(ws, cells, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell, stop)
     if isinstance(peers, variant81.Tables81):
         return variant81.search_in(ws, cells, peers, limit, max_nodes, flags, solutions, stats, rng, guide,
                                    changed_cell, stop)
+    if isinstance(peers, nonconsecutive9.Nonconsecutive9Tables):
+        return nonconsecutive9.search_in(ws, cells, peers, limit, max_nodes, flags, solutions, stats, rng, guide,
+                                         changed_cell, stop)
     if isinstance(peers, tuple):  # a variant's GeometryTables
         return search_in(ws, cells, n, peers, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell,
                          stop)
@@ -641,6 +647,8 @@ def _workspace_for(n, peers):
                                  np.empty((sudoku9.MAX_DEPTH, 3), np.int64))
     if _is_board_tables(peers):
         return lambda n, peers: variant81.new_workspace()
+    if _is_named(peers, nonconsecutive9.Nonconsecutive9Tables):
+        return lambda n, peers: nonconsecutive9.new_workspace_compiled()
     if isinstance(peers, types.BaseTuple):  # a variant's GeometryTables
         return lambda n, peers: new_workspace(n * n)
     return lambda n, peers: propagate.new_workspace(n * n, n)
@@ -662,6 +670,13 @@ def _search_any(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags,
                                        changed_cell, stop)
 
         return variant81_search
+    if _is_named(peers, nonconsecutive9.Nonconsecutive9Tables):
+        def nonconsecutive9_search(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats,
+                                   rng, guide, changed_cell, stop):
+            return nonconsecutive9.search_in(ws, cells, peers, limit, max_nodes, flags, solutions, stats, rng, guide,
+                                             changed_cell, stop)
+
+        return nonconsecutive9_search
     if isinstance(peers, types.BaseTuple):  # a variant's GeometryTables
         def variant(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng, guide,
                     changed_cell, stop):

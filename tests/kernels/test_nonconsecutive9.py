@@ -1,0 +1,193 @@
+"""The band kernel with the nonconsecutive relation (``kernels/nonconsecutive9.py``) against the reference engine and
+the digit-major kernel: the same counts, statuses and solutions; its bit shifts against plain cell loops; which
+geometries it takes; that the engine and the generator send 9x9 nonconsecutive to it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tests.kernels.band9_twins import (
+    NO_STOP,
+    assert_matches_the_digit_major_kernel,
+    assert_matches_the_reference_engine,
+    puzzles,
+    random_grid,
+    search,
+)
+
+from bitdoku import Grid, Shape
+from bitdoku.engines import bitmask, reference
+from bitdoku.generate.request import Request
+from bitdoku.geometry import Geometry
+from bitdoku.kernels import nonconsecutive9, variant81
+from bitdoku.kernels import status as codes
+from bitdoku.kernels import sudoku9 as band
+
+NONCONSECUTIVE = Geometry.parse("nonconsecutive")
+RULE_FLAGS = [codes.ALL_RULES, codes.NAKED_SINGLES | codes.HIDDEN_SINGLES, codes.HIDDEN_SINGLES,
+              codes.NAKED_SINGLES | codes.LOCKED_CANDIDATES, codes.NAKED_SINGLES, 0]
+
+
+@settings(max_examples=80)
+@given(puzzle=puzzles([NONCONSECUTIVE]))
+def test_counts_and_statuses_match_the_reference_engine_and_solutions_keep_the_rules(puzzle: Grid) -> None:
+    assert_matches_the_reference_engine(nonconsecutive9, puzzle)
+
+
+@settings(max_examples=80)
+@given(puzzle=puzzles([NONCONSECUTIVE], max_blanks=81), flags=st.sampled_from(RULE_FLAGS))
+def test_every_rule_set_gives_the_statuses_counts_and_solutions_of_the_digit_major_kernel(puzzle: Grid,
+                                                                                          flags: int) -> None:
+    assert_matches_the_digit_major_kernel(nonconsecutive9, puzzle, flags)
+
+
+def _words(cells: set[int]) -> tuple[int, int, int]:
+    words = [0, 0, 0]
+    for cell in cells:
+        words[band.CELL_BAND[cell]] |= 1 << int(band.CELL_POS[cell])
+    return words[0], words[1], words[2]
+
+
+def _cells(words: tuple[int, int, int]) -> set[int]:
+    return {cell for cell in range(81) if (int(words[band.CELL_BAND[cell]]) >> int(band.CELL_POS[cell])) & 1}
+
+
+def _beside(cell: int) -> set[int]:
+    row, column = divmod(cell, 9)
+    return {9 * r + c for r, c in ((row - 1, column), (row + 1, column), (row, column - 1), (row, column + 1))
+            if 0 <= r < 9 and 0 <= c < 9}
+
+
+@settings(max_examples=200)
+@given(cells=st.sets(st.integers(0, 80)))
+def test_the_shifted_words_are_the_cells_beside(cells: set[int]) -> None:
+    expected = set().union(*(_beside(cell) for cell in cells)) if cells else set()
+    assert _cells(nonconsecutive9._beside(*(np.int64(w) for w in _words(cells)))) == expected
+
+
+def _near(places: set[int], units: list[list[int]]) -> set[int]:
+    """The cells of a unit beside or on every place of the digit in it (at least one place), by plain loops (with
+    one place, the cells beside it outside the unit are ``_support``'s)."""
+    near: set[int] = set()
+    for members in units:
+        inside = places & set(members)
+        if inside:
+            near |= {cell for cell in members if inside <= _beside(cell) | {cell}}
+    return near
+
+
+@settings(max_examples=300)
+@given(places=st.sets(st.integers(0, 80)))
+def test_row_and_column_neighbourhoods_are_those_of_plain_loops(places: set[int]) -> None:
+    words = _words(places)
+    rows = [list(range(9 * row, 9 * row + 9)) for row in range(9)]
+    columns = [list(range(column, 81, 9)) for column in range(9)]
+    row_near = _cells(tuple(nonconsecutive9._row_near(np.int64(w)) for w in words))
+    column_near = _cells(nonconsecutive9._column_near(*(np.int64(w) for w in words)))
+    assert row_near == _near(places, rows)
+    assert column_near == _near(places, columns)
+
+
+@settings(max_examples=300)
+@given(places=st.sets(st.integers(0, 80)))
+def test_box_neighbourhoods_are_those_of_plain_loops_for_two_to_five_places(places: set[int]) -> None:
+    boxes = [members for members in band.STANDARD_UNITS[18:].tolist() if 2 <= len(places & set(members)) <= 5]
+    near = _cells(tuple(nonconsecutive9._box_near(np.int64(w)) for w in _words(places)))
+    assert near == _near(places, boxes)
+
+
+def _grid(cells: dict[int, int], geometry: Geometry = NONCONSECUTIVE) -> Grid:
+    values = np.zeros(81, np.uint8)
+    for cell, digit in cells.items():
+        values[cell] = digit
+    return Grid(values.tobytes(), Shape(3, 3), geometry)
+
+
+@pytest.mark.parametrize(
+    "cells",
+    [
+        {0: 4, 1: 5},  # side by side in a row
+        {26: 8, 27: 9},  # r3c9 and r4c1: not beside (another row), but r3c9, r4c9 are
+        {26: 8, 35: 9},  # r3c9 above r4c9, across the band edge
+        {40: 2, 49: 1},
+        {0: 1, 1: 1},  # row 1 twice: the band kernel's own check
+    ],
+)
+def test_consecutive_givens_side_by_side_and_equal_givens_in_a_unit_are_invalid(cells: dict[int, int]) -> None:
+    puzzle = _grid(cells)
+    expected = codes.COMPLETE if cells == {26: 8, 27: 9} else codes.INVALID
+    assert search(variant81, puzzle, limit=1)[0] in (expected, codes.LIMIT_REACHED)
+    code = search(nonconsecutive9, puzzle, limit=1)[0]
+    assert code in (expected, codes.LIMIT_REACHED)
+    assert (code == codes.INVALID) == (expected == codes.INVALID)
+    assert (bitmask.search(puzzle, limit=1, max_nodes=10**5, keep=0).status.name == "INVALID") == (
+        expected == codes.INVALID)
+
+
+def test_a_cell_that_the_relation_leaves_empty_handed_is_a_contradiction() -> None:
+    # r1c1 sees 2..9 in its row and column but 1, and its neighbour r1c2 = 2 forbids 1: no digit left
+    puzzle = _grid({1: 2, 2: 9, 3: 3, 4: 5, 5: 7, 6: 4, 18: 6, 36: 8})
+    assert puzzle.is_valid()
+    code, stats, _ = search(nonconsecutive9, puzzle)
+    assert (code, stats[codes.STAT_NODES]) == (codes.CONTRADICTION, 0)
+    assert search(variant81, puzzle)[0] == codes.CONTRADICTION
+
+
+def test_the_relation_cuts_the_count_of_a_sparse_puzzle() -> None:
+    cells = random_grid(NONCONSECUTIVE, 3)
+    cells[np.random.default_rng(3).choice(81, 55, replace=False)] = 0
+    puzzle = Grid(cells.tobytes(), Shape(3, 3), NONCONSECUTIVE)
+    classic = Grid(cells.tobytes(), Shape(3, 3), Geometry.classic())
+    found = search(nonconsecutive9, puzzle, limit=50)[1][codes.STAT_SOLUTIONS]
+    assert found == search(variant81, puzzle, limit=50)[1][codes.STAT_SOLUTIONS]
+    assert found < reference.search(classic, limit=50, max_nodes=10**7, keep=0).count
+
+
+def test_count_many_gives_each_row_what_search_gives_it() -> None:
+    rows = []
+    for seed in range(5):
+        cells = random_grid(NONCONSECUTIVE, seed)
+        cells[np.random.default_rng(seed).choice(81, 60 + seed, replace=False)] = 0
+        rows.append(cells)
+    rows.append(np.full(81, 1, np.uint8))  # invalid
+    puzzles_array = np.stack(rows)
+    statuses, counts, nodes = (np.zeros(len(rows), np.int64) for _ in range(3))
+    nonconsecutive9.count_many(puzzles_array, nonconsecutive9.tables_for(NONCONSECUTIVE), 2, 10**6, codes.ALL_RULES,
+                               statuses, counts, nodes, NO_STOP)
+    for row, cells in enumerate(puzzles_array):
+        code, stats, _ = search(nonconsecutive9, Grid(cells.tobytes(), Shape(3, 3), NONCONSECUTIVE), limit=2)
+        assert (statuses[row], counts[row], nodes[row]) == (code, stats[codes.STAT_SOLUTIONS], stats[codes.STAT_NODES])
+    assert statuses[-1] == codes.INVALID
+
+
+def test_the_node_budget_and_the_stop_flag_end_the_search() -> None:
+    empty = _grid({})
+    stats = np.zeros(codes.N_STATS, np.int64)
+    args = (np.frombuffer(empty.cells, np.uint8), nonconsecutive9.tables_for(NONCONSECUTIVE), 10**9)
+    assert nonconsecutive9.search(*args, 50, codes.ALL_RULES, np.zeros((0, 81), np.uint8), stats, NO_STOP) == (
+        codes.BUDGET_EXHAUSTED)
+    assert stats[codes.STAT_NODES] == 50
+    assert nonconsecutive9.search(*args, 10**6, codes.ALL_RULES, np.zeros((0, 81), np.uint8), stats,
+                                  np.ones(1, np.int64)) == codes.STOPPED
+
+
+def test_only_classic_grids_with_the_nonconsecutive_relation_have_tables() -> None:
+    assert nonconsecutive9.tables_for(NONCONSECUTIVE) is not None
+    for name in ("classic", "x", "windoku", "anti-knight", "anti-king", "x+nonconsecutive",
+                 "nonconsecutive+anti-king"):
+        assert nonconsecutive9.tables_for(Geometry.parse(name)) is None, name
+    assert nonconsecutive9.tables_for(Geometry.parse("nonconsecutive", "2x3")) is None
+
+
+def test_the_engine_and_the_generator_send_nonconsecutive_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = []
+    kernel = nonconsecutive9.search
+    monkeypatch.setattr(nonconsecutive9, "search", lambda *args: calls.append(args) or kernel(*args))
+    for name in ("nonconsecutive", "x+nonconsecutive", "anti-king"):
+        puzzle = Grid.empty("3x3").with_geometry(name)
+        assert bitmask.search(puzzle, limit=1, max_nodes=10**5, keep=1).solution.is_solution_of(puzzle)
+    assert len(calls) == 1
+    assert isinstance(Request.make("3x3", variant="nonconsecutive").tables[2], nonconsecutive9.Nonconsecutive9Tables)
+    assert isinstance(Request.make("3x3", variant="x+nonconsecutive").tables[2], variant81.Tables81)
