@@ -149,3 +149,36 @@ def test_conflicts_name_the_variant_rule() -> None:
 def test_variants_are_refused_where_they_are_not_supported_yet() -> None:
     with pytest.raises(ValueError, match="classic grids only"):
         bitdoku.search(Grid.parse("." * 81, variant="x"), strategy="pt_dfs", threads=2)
+
+
+def _jigsaw_maps(count: int) -> list[str]:
+    """Distinct region maps: the boxes, with a cell swapped between two boxes side by side in some bands."""
+    boxes = [3 * (r // 3) + c // 3 for r in range(9) for c in range(9)]
+    swaps = [None] + [(row, col) for row in range(3) for col in (2, 5)]
+    maps = []
+    for picks in itertools.product(swaps, repeat=3):
+        regions = list(boxes)
+        for band, pick in enumerate(picks):
+            if pick is not None:
+                cell = 9 * (3 * band + pick[0]) + pick[1]
+                regions[cell], regions[cell + 1] = regions[cell + 1], regions[cell]
+        maps.append("".join("ABCDEFGHI"[region] for region in regions))
+    return maps[1 : count + 1]
+
+
+def test_the_table_caches_keep_a_bounded_number_of_geometries() -> None:
+    # a file of distinct jigsaw maps must not keep every map's tables for the life of the process
+    from bitdoku.geometry import GEOMETRIES_KEPT, _tables
+    from bitdoku.kernels import jigsaw9
+
+    maps = _jigsaw_maps(GEOMETRIES_KEPT + 8)
+    assert len(set(maps)) == len(maps) == GEOMETRIES_KEPT + 8
+    def answer(regions: str) -> tuple[object, int]:
+        result = bitdoku.search(Grid.parse("." * 81 + "\n" + regions, variant="jigsaw"), limit=3, max_nodes=20_000)
+        return result.status, result.count
+
+    answers = [answer(regions) for regions in maps]
+    assert _tables.cache_info().currsize <= GEOMETRIES_KEPT
+    assert jigsaw9.tables_for.cache_info().currsize <= GEOMETRIES_KEPT
+    # maps whose tables were dropped are built again, with the same answers
+    assert [answer(regions) for regions in maps[:4]] == answers[:4]

@@ -18,7 +18,7 @@ The classic geometry of a shape gives the same units, in the same order, as ``Sh
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -220,6 +220,13 @@ def consecutive_mask(digit: int, n: int) -> int:
     return ((bit << 1) | (bit >> 1)) & ((1 << n) - 1)
 
 
+#: How many geometries' tables each cache keeps (this module's, the kernels', the reference engine's and the
+#: logic's), the most recently used. Enough for any file on a few maps, each built once; bounded because geometries
+#: come from input: a file of distinct jigsaw maps kept every map's tables for the life of the process (9x9: tens
+#: of KB a map across the caches; larger shapes: up to a few MB), so a large or hostile one could exhaust memory.
+GEOMETRIES_KEPT = 64
+
+
 @cache
 def _classic(shape: Shape) -> Geometry:
     return Geometry(shape)
@@ -234,7 +241,7 @@ def _windows(shape: Shape) -> list[NDArray[np.int32]]:
     return [cells[top : top + r, left : left + c].ravel() for top in tops for left in lefts]
 
 
-@cache
+@lru_cache(maxsize=GEOMETRIES_KEPT)
 def _relations(shape: Shape, rules: frozenset[str], regions: tuple[int, ...] | None) -> tuple[tuple[int, ...], ...]:
     tables = _tables(shape, rules, regions)
     found = []
@@ -258,7 +265,7 @@ def _csr(lists: list[list[int]]) -> tuple[NDArray[np.int32], NDArray[np.int32]]:
     return start, items
 
 
-@cache
+@lru_cache(maxsize=GEOMETRIES_KEPT)
 def _tables(shape: Shape, rules: frozenset[str], regions: tuple[int, ...] | None) -> GeometryTables:
     """Build the tables of one geometry (pure, so caching it changes no result)."""
     n, n_cells = shape.n, shape.n_cells

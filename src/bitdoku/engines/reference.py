@@ -22,10 +22,10 @@ It is never the fast path: a hard 9x9 puzzle takes it about a second.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 
 from bitdoku.engines.result import SearchResult, SearchStats, Status, conflict_result, status_of
-from bitdoku.geometry import Geometry, consecutive_mask
+from bitdoku.geometry import GEOMETRIES_KEPT, Geometry, consecutive_mask
 from bitdoku.grid import Grid
 
 
@@ -81,7 +81,7 @@ def search(puzzle: Grid, *, limit: int, max_nodes: int, keep: int) -> SearchResu
     return SearchResult(status, count, tuple(solutions), SearchStats(nodes=nodes, backtracks=backtracks))
 
 
-@cache
+@lru_cache(maxsize=GEOMETRIES_KEPT)
 def _cell_tables(geometry: Geometry) -> tuple[list[list[int]], list[list[int]], list[list[int]]]:
     """For each cell: its units, its peers outside those units (relations) and its orthogonal neighbours when
     they may not hold consecutive digits."""

@@ -34,7 +34,7 @@ peers are unit mates (no knight, king or nonconsecutive relation); None otherwis
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -112,7 +112,7 @@ def _band_mask(cells: list[int]) -> NDArray[np.int64]:
     return out
 
 
-@cache
+@lru_cache(maxsize=64)  # bounded as geometry.GEOMETRIES_KEPT: geometries come from input
 def tables_for(geometry: Geometry) -> NDArray[np.int64] | None:
     """The extra-unit masks of a 9x9 geometry that is the classic one plus extra units, or None when it is not
     (another size, jigsaw regions, or a relation between cells outside the units). Cached per geometry."""

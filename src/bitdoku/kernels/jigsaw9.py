@@ -33,7 +33,7 @@ The generator keeps ``variant81`` (its fills and removal checks draw the committ
 from __future__ import annotations
 
 import itertools
-from functools import cache
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -147,7 +147,7 @@ def _cells(bits: int) -> frozenset[int]:
     return frozenset(cell for cell in range(N_CELLS) if bits >> cell & 1)
 
 
-@cache
+@lru_cache(maxsize=64)  # bounded as geometry.GEOMETRIES_KEPT: geometries come from input
 def tables_for(geometry: Geometry) -> NDArray[np.int64] | None:
     """The peer and unit masks of a 9x9 jigsaw geometry (rows, columns, regions, perhaps extra units; no relation
     between cells outside the units), or None for any other geometry. Cached per geometry."""

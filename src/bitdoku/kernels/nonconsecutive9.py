@@ -35,7 +35,7 @@ unit and no other relation than the nonconsecutive one; None otherwise.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
@@ -115,7 +115,7 @@ def _orthogonal(cell: int) -> list[int]:
             if 0 <= r < 9 and 0 <= c < 9]
 
 
-@cache
+@lru_cache(maxsize=64)  # bounded as geometry.GEOMETRIES_KEPT: geometries come from input
 def tables_for(geometry: Geometry) -> Nonconsecutive9Tables | None:
     """The masks of a 9x9 geometry that is the classic one plus the nonconsecutive relation, or None when it is
     not (another size, jigsaw regions, extra units, knight or king relations). Cached per geometry."""

@@ -39,7 +39,7 @@ flag (``stop[0] != 0`` gives ``STOPPED``, checked with the node budget) are hono
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
@@ -113,7 +113,7 @@ def _masks(lists: list[list[int]]) -> NDArray[np.uint64]:
     return out
 
 
-@cache
+@lru_cache(maxsize=64)  # bounded as geometry.GEOMETRIES_KEPT: geometries come from input
 def board_tables(geometry: Geometry) -> Tables81:
     """The masks of a 9x9 geometry, from its ``Geometry.tables`` (cached per geometry; the arrays are read-only)."""
     tables = geometry.tables

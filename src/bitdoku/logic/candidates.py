@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -30,7 +30,7 @@ from bitdoku.formats.pencilmarks import (
     parse_candidate_picture,
     parse_pencilmarks,
 )
-from bitdoku.geometry import Geometry, consecutive_mask
+from bitdoku.geometry import GEOMETRIES_KEPT, Geometry, consecutive_mask
 from bitdoku.grid import Grid
 from bitdoku.shape import Shape
 
@@ -98,7 +98,7 @@ def layout_of(where: Shape | Geometry) -> Layout:
     return _layout(where if isinstance(where, Geometry) else Geometry.classic(where))
 
 
-@cache
+@lru_cache(maxsize=GEOMETRIES_KEPT)
 def _layout(geometry: Geometry) -> Layout:
     tables = geometry.tables
     n = geometry.shape.n

@@ -17,10 +17,11 @@ claims for a region.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import cache
+from functools import lru_cache
 
 import numpy as np
 
+from bitdoku.geometry import GEOMETRIES_KEPT
 from bitdoku.logic._locked_fast import locked
 from bitdoku.logic.candidates import CandidateGrid, Layout, suits_compiled_finders
 from bitdoku.logic.changes import Changes, digits_in
@@ -78,7 +79,7 @@ def _compiled_steps(cg: CandidateGrid, technique: str, rows: list[list[int]],
         yield from _locked(cg, technique, d + 1, cells, unit, target)
 
 
-@cache
+@lru_cache(maxsize=2 * GEOMETRIES_KEPT)  # two kinds a layout
 def _locked_tables(layout: Layout, kind: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The compiled search's tables: the units searched (areas or lines), all units, and each unit's segments
     as crossing units and bitsets of positions."""
@@ -94,7 +95,7 @@ def _locked_tables(layout: Layout, kind: int) -> tuple[np.ndarray, np.ndarray, n
     return order, units, targets, segments
 
 
-@cache
+@lru_cache(maxsize=GEOMETRIES_KEPT)
 def areas_and_lines(layout: Layout) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The units that point (boxes, regions, windows) and those that claim (rows, columns, diagonals): an extra
     unit is a line when its cells lie on one row, column or diagonal."""
@@ -147,7 +148,7 @@ def _confined(cg: CandidateGrid, technique: str, unit: int, changes: Changes | N
                 yield from _locked(cg, technique, d + 1, cells, unit, target)
 
 
-@cache
+@lru_cache(maxsize=GEOMETRIES_KEPT * 256)  # a layout has at most 3 * 64 units and its extra ones
 def _segment_bits(layout: Layout, unit: int) -> tuple[tuple[int, tuple[int, ...], int], ...]:
     """The unit's segments (``Layout.segments``: the crossing unit and the cells shared), each with its cells as
     a bitset: a pure function of the layout, built once."""
