@@ -100,14 +100,6 @@ FEW_CHANGES = 4
 N_LINES = 18
 
 
-def _band_mask(cells: list[int]) -> NDArray[np.int64]:
-    """Cells as three band words."""
-    out = np.zeros(3, np.int64)
-    for cell in cells:
-        out[band.CELL_BAND[cell]] |= np.int64(1) << np.int64(band.CELL_POS[cell])
-    return out
-
-
 def leftover_pairs(regions: list[set[int]]) -> list[tuple[frozenset[int], frozenset[int]]]:
     """The law of leftovers of a jigsaw map: for a run of k whole rows (or columns) and any k regions, the cells of
     the rows outside the regions and the cells of the regions outside the rows hold the same digits, as many times
@@ -167,20 +159,20 @@ def tables_for(geometry: Geometry) -> NDArray[np.int64] | None:
         mates[cell].discard(cell)
         if mates[cell] != set(tables.peers[tables.peer_start[cell] : tables.peer_start[cell + 1]].tolist()):
             return None  # knight or king relations: not units
-        table[PEERS + cell] = table[PEERS_AT + 30 * band.CELL_BAND[cell] + band.CELL_POS[cell]] = _band_mask(
+        table[PEERS + cell] = table[PEERS_AT + 30 * band.CELL_BAND[cell] + band.CELL_POS[cell]] = extra9._band_mask(
             sorted(mates[cell]))
     for row, members in enumerate(units):
         for cell in members:
             table[CELL_UNITS + 30 * band.CELL_BAND[cell] + band.CELL_POS[cell], 0] |= 1 << row
     table[SIZES, 0] = len(units)
     for row, members in enumerate(units):
-        table[UNITS + row] = _band_mask(members)
+        table[UNITS + row] = extra9._band_mask(members)
     table[SIZES, 1] = len(pairs)
     start = UNITS + len(units)  # the cells of every pair, then each pair's two sides
-    table[start] = _band_mask(sorted(set().union(*(inside | outside for inside, outside in pairs))))
+    table[start] = extra9._band_mask(sorted(set().union(*(inside | outside for inside, outside in pairs))))
     for pair, (inside, outside) in enumerate(pairs):
-        table[start + 1 + 2 * pair] = _band_mask(sorted(inside))
-        table[start + 2 + 2 * pair] = _band_mask(sorted(outside))
+        table[start + 1 + 2 * pair] = extra9._band_mask(sorted(inside))
+        table[start + 2 + 2 * pair] = extra9._band_mask(sorted(outside))
         for side, cells in ((1, inside), (2, outside)):
             for cell in cells:
                 table[CELL_UNITS + 30 * band.CELL_BAND[cell] + band.CELL_POS[cell], side] |= 1 << pair

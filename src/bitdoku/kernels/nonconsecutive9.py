@@ -42,6 +42,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from bitdoku.kernels import extra9
 from bitdoku.kernels import sudoku9 as band
 from bitdoku.kernels.bits import lowest_bit_index, popcount
 from bitdoku.kernels.jit import borrowing
@@ -100,14 +101,6 @@ class Nonconsecutive9Tables(NamedTuple):
     adjacent: NDArray[np.int64]
 
 
-def _band_mask(cells: list[int]) -> NDArray[np.int64]:
-    """Cells as three band words."""
-    out = np.zeros(3, np.int64)
-    for cell in cells:
-        out[band.CELL_BAND[cell]] |= np.int64(1) << np.int64(band.CELL_POS[cell])
-    return out
-
-
 def _orthogonal(cell: int) -> list[int]:
     """The cells beside ``cell`` (up, down, left, right)."""
     row, column = divmod(cell, 9)
@@ -137,8 +130,8 @@ def tables_for(geometry: Geometry) -> Nonconsecutive9Tables | None:
         near = tables.adjacent[tables.adjacent_start[cell] : tables.adjacent_start[cell + 1]].tolist()
         if sorted(near) != sorted(_orthogonal(cell)):
             return None
-        peers[cell] = _band_mask(sorted(mates[cell]))
-        adjacent[cell] = _band_mask(near)
+        peers[cell] = extra9._band_mask(sorted(mates[cell]))
+        adjacent[cell] = extra9._band_mask(near)
     made = Nonconsecutive9Tables(peers, adjacent)
     for table in made:
         table.flags.writeable = False
@@ -371,22 +364,6 @@ def _propagate(states, k, flags, scratch):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _digits(states, k, b, pos):
-    """The digits (a 9-bit mask) still possible in cell ``pos`` of band ``b``."""
-    mask = np.int64(0)
-    for digit in range(9):
-        mask |= ((np.int64(states[k, 3 * digit + b]) >> pos) & 1) << digit
-    return mask
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _with_count(c0, c1, c2, c3, count):
-    """The cells whose bit-sliced count is ``count``."""
-    return (c0 if count & 1 else ~c0) & (c1 if count & 2 else ~c1) & (c2 if count & 4 else ~c2) & (
-        c3 if count & 8 else ~c3)
-
-
-@njit(cache=True, nogil=True, inline="always")
 def _weight(states, k, digit, m0, m1, m2, t0, t1, t2):
     """The cells of a mask holding ``digit``, those with two candidates counted ``PAIR_WEIGHT`` times."""
     x0 = np.int64(states[k, 3 * digit]) & m0
@@ -426,11 +403,11 @@ def choose(states, k, tables):
         base = band.S_COUNT + 4 * b
         c0, c1 = np.int64(states[k, base]), np.int64(states[k, base + 1])
         c2, c3 = np.int64(states[k, base + 2]), np.int64(states[k, base + 3])
-        one = unsolved & _with_count(c0, c1, c2, c3, 1)
+        one = unsolved & extra9._with_count(c0, c1, c2, c3, 1)
         if one != 0:
             pos = lowest_bit_index(one)
-            return 9 * (3 * b + pos // 10) + pos % 10, _digits(states, k, b, pos)
-        two = unsolved & _with_count(c0, c1, c2, c3, 2)
+            return 9 * (3 * b + pos // 10) + pos % 10, extra9._digits(states, k, b, pos)
+        two = unsolved & extra9._with_count(c0, c1, c2, c3, 2)
         if b == 0:
             t0 = two
         elif b == 1:
@@ -438,7 +415,7 @@ def choose(states, k, tables):
         else:
             t2 = two
         for count in range(2, best_count):
-            if unsolved & _with_count(c0, c1, c2, c3, count) != 0:
+            if unsolved & extra9._with_count(c0, c1, c2, c3, count) != 0:
                 best_count = count
                 break
         planes += 1
@@ -447,7 +424,7 @@ def choose(states, k, tables):
     x0 = x1 = x2 = np.int64(0)
     for b in range(3):
         base = band.S_COUNT + 4 * b
-        cells = np.int64(states[k, S_UNSOLVED + b]) & _with_count(
+        cells = np.int64(states[k, S_UNSOLVED + b]) & extra9._with_count(
             np.int64(states[k, base]), np.int64(states[k, base + 1]), np.int64(states[k, base + 2]),
             np.int64(states[k, base + 3]), best_count)
         if b == 0:
@@ -460,19 +437,19 @@ def choose(states, k, tables):
     if popcount(x0) + popcount(x1) + popcount(x2) == 1:
         b = 0 if x0 != 0 else (1 if x1 != 0 else 2)
         pos = lowest_bit_index(x0 | x1 | x2)
-        return 9 * (3 * b + pos // 10) + pos % 10, _digits(states, k, b, pos)
+        return 9 * (3 * b + pos // 10) + pos % 10, extra9._digits(states, k, b, pos)
     best_score = -1
     for b in range(3):
         cells = x0 if b == 0 else (x1 if b == 1 else x2)
         while cells != 0:
             pos = lowest_bit_index(cells)
             cells &= cells - 1
-            score = _score(states, k, 9 * (3 * b + pos // 10) + pos % 10, _digits(states, k, b, pos), tables, t0, t1,
-                           t2)
+            cell = 9 * (3 * b + pos // 10) + pos % 10
+            score = _score(states, k, cell, extra9._digits(states, k, b, pos), tables, t0, t1, t2)
             if score > best_score:
-                best_cell, best_score = 9 * (3 * b + pos // 10) + pos % 10, score
+                best_cell, best_score = cell, score
     b = band.CELL_BAND[best_cell]
-    return best_cell, _digits(states, k, b, band.CELL_POS[best_cell])
+    return best_cell, extra9._digits(states, k, b, band.CELL_POS[best_cell])
 
 
 @borrowing
