@@ -1,6 +1,7 @@
-"""What the tests of the 9x9 variant kernels on the band state (``extra9``, ``jigsaw9``) share: random puzzles of
-a geometry, a kernel's search, and the two cross-checks, against the reference engine and against the
-digit-major kernel (``variant81``), which run every variant 9x9 grid and are the kernels' twins."""
+"""What the tests of the 9x9 variant kernels on the band state (``extra9``, ``jigsaw9``, ``nonconsecutive9``)
+share: random puzzles of a geometry, a kernel's search, the two cross-checks, against the reference engine and
+against the digit-major kernel (``variant81``), which run every variant 9x9 grid and are the kernels' twins, and
+the checks of ``count_many``, the node budget and the stop flag."""
 
 from __future__ import annotations
 
@@ -83,3 +84,34 @@ def assert_matches_the_digit_major_kernel(kernel: ModuleType, puzzle: Grid, flag
         assert kept == twin_kept
     for cells in kept:
         assert puzzle.with_cells(cells).is_solution_of(puzzle)
+
+
+def assert_count_many_matches_search(kernel: ModuleType, geometry: Geometry, blanks: int) -> None:
+    """The kernel's ``count_many`` gives each row the status, count and nodes its ``search`` gives it: five random
+    puzzles of the geometry with ``blanks`` to ``blanks + 4`` blanks, and an invalid row (``INVALID``)."""
+    rows = []
+    for seed in range(5):
+        cells = random_grid(geometry, seed)
+        cells[np.random.default_rng(seed).choice(81, blanks + seed, replace=False)] = 0
+        rows.append(cells)
+    rows.append(np.full(81, 1, np.uint8))  # invalid
+    puzzles_array = np.stack(rows)
+    statuses, counts, nodes = (np.zeros(len(rows), np.int64) for _ in range(3))
+    kernel.count_many(puzzles_array, kernel.tables_for(geometry), 2, 10**6, codes.ALL_RULES, statuses, counts, nodes,
+                      NO_STOP)
+    for row, cells in enumerate(puzzles_array):
+        code, stats, _ = search(kernel, Grid(cells.tobytes(), Shape(3, 3), geometry), limit=2)
+        assert (statuses[row], counts[row], nodes[row]) == (code, stats[codes.STAT_SOLUTIONS], stats[codes.STAT_NODES])
+    assert statuses[-1] == codes.INVALID
+
+
+def assert_budget_and_stop_end_the_search(kernel: ModuleType, geometry: Geometry) -> None:
+    """On the empty grid of the geometry, a 50-node budget ends the search after 50 nodes (``BUDGET_EXHAUSTED``),
+    and a raised stop flag ends it (``STOPPED``)."""
+    stats = np.zeros(codes.N_STATS, np.int64)
+    args = (np.zeros(81, np.uint8), kernel.tables_for(geometry), 10**9)
+    assert kernel.search(*args, 50, codes.ALL_RULES, np.zeros((0, 81), np.uint8), stats, NO_STOP) == (
+        codes.BUDGET_EXHAUSTED)
+    assert stats[codes.STAT_NODES] == 50
+    assert kernel.search(*args, 10**6, codes.ALL_RULES, np.zeros((0, 81), np.uint8), stats,
+                         np.ones(1, np.int64)) == codes.STOPPED

@@ -10,6 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.kernels.band9_twins import (
     NO_STOP,
+    assert_budget_and_stop_end_the_search,
+    assert_count_many_matches_search,
     assert_matches_the_digit_major_kernel,
     assert_matches_the_reference_engine,
     puzzles,
@@ -86,32 +88,11 @@ def test_the_extra_units_cut_the_count_of_a_sparse_puzzle(geometry: Geometry) ->
 
 
 def test_count_many_gives_each_row_what_search_gives_it() -> None:
-    geometry = Geometry.parse("x+windoku")
-    rows = []
-    for seed in range(5):
-        cells = random_grid(geometry, seed)
-        cells[np.random.default_rng(seed).choice(81, 50 + seed, replace=False)] = 0
-        rows.append(cells)
-    rows.append(np.full(81, 1, np.uint8))  # invalid
-    puzzles_array = np.stack(rows)
-    statuses, counts, nodes = (np.zeros(len(rows), np.int64) for _ in range(3))
-    extra9.count_many(puzzles_array, extra9.tables_for(geometry), 2, 10**6, codes.ALL_RULES, statuses, counts, nodes,
-                      NO_STOP)
-    for row, cells in enumerate(puzzles_array):
-        code, stats, _ = search(extra9, Grid(cells.tobytes(), Shape(3, 3), geometry), limit=2)
-        assert (statuses[row], counts[row], nodes[row]) == (code, stats[codes.STAT_SOLUTIONS], stats[codes.STAT_NODES])
-    assert statuses[-1] == codes.INVALID
+    assert_count_many_matches_search(extra9, Geometry.parse("x+windoku"), blanks=50)
 
 
 def test_the_node_budget_and_the_stop_flag_end_thesearch() -> None:
-    empty = _grid("x", {})
-    stats = np.zeros(codes.N_STATS, np.int64)
-    args = (np.frombuffer(empty.cells, np.uint8), extra9.tables_for(empty.geometry), 10**9)
-    assert extra9.search(*args, 50, codes.ALL_RULES, np.zeros((0, 81), np.uint8), stats, NO_STOP) == (
-        codes.BUDGET_EXHAUSTED)
-    assert stats[codes.STAT_NODES] == 50
-    assert extra9.search(*args, 10**6, codes.ALL_RULES, np.zeros((0, 81), np.uint8), stats,
-                         np.ones(1, np.int64)) == codes.STOPPED
+    assert_budget_and_stop_end_the_search(extra9, Geometry.parse("x"))
 
 
 def test_only_classic_grids_with_extra_units_have_tables() -> None:
