@@ -91,9 +91,11 @@ UNITS = 262
 #: The law of leftovers (``leftover_pairs``): pairs of at most this many cells a side; with the k regions that
 #: overlap the rows most only, 2, 4, 6 and 9 took 28.3, 26.5, 21.4 and 21.0 nodes a puzzle on jigsaw-1 (39.9
 #: without), 51.4, 44.9, 32.5 and 31.3 on jigsaw-3 (56.6); with any k regions, 6: 19.9 and 32.2.
-LEFTOVER_CELLS = 6
-#: At most this many pairs (a bit set in one word); the smallest first.
-MAX_LEFTOVER_PAIRS = 63
+LEFTOVER_CELLS = 7
+#: Pairs a word of a pair set (bit 63 stays clear: the words are signed).
+PAIRS_A_WORD = 63
+#: At most this many pairs (a bit set in two words); the smallest first.
+MAX_LEFTOVER_PAIRS = 2 * PAIRS_A_WORD
 #: A change of at most this many places finds its units cell by cell, a larger one by a scan of the units.
 FEW_CHANGES = 4
 #: The rows and columns, units 0-17 of every table (``_touched_lines`` finds them without a scan).
@@ -154,7 +156,9 @@ def tables_for(geometry: Geometry) -> NDArray[np.int64] | None:
         for cell in members:
             mates[cell].update(members)
     pairs = leftover_pairs([set(members) for members in units[N_LINES : N_LINES + 9]])
-    table = np.zeros((UNITS + len(units) + 1 + 2 * len(pairs), 3), np.int64)
+    start = UNITS + len(units)  # the cells of every pair, then each pair's two sides, then the second word's cells
+    high = start + 1 + 2 * len(pairs)
+    table = np.zeros((high + (30 * 3 if len(pairs) > PAIRS_A_WORD else 0), 3), np.int64)
     for cell in range(N_CELLS):
         mates[cell].discard(cell)
         if mates[cell] != set(tables.peers[tables.peer_start[cell] : tables.peer_start[cell + 1]].tolist()):
@@ -168,14 +172,17 @@ def tables_for(geometry: Geometry) -> NDArray[np.int64] | None:
     for row, members in enumerate(units):
         table[UNITS + row] = extra9._band_mask(members)
     table[SIZES, 1] = len(pairs)
-    start = UNITS + len(units)  # the cells of every pair, then each pair's two sides
     table[start] = extra9._band_mask(sorted(set().union(*(inside | outside for inside, outside in pairs))))
     for pair, (inside, outside) in enumerate(pairs):
         table[start + 1 + 2 * pair] = extra9._band_mask(sorted(inside))
         table[start + 2 + 2 * pair] = extra9._band_mask(sorted(outside))
         for side, cells in ((1, inside), (2, outside)):
             for cell in cells:
-                table[CELL_UNITS + 30 * band.CELL_BAND[cell] + band.CELL_POS[cell], side] |= 1 << pair
+                at = 30 * band.CELL_BAND[cell] + band.CELL_POS[cell]
+                if pair < PAIRS_A_WORD:
+                    table[CELL_UNITS + at, side] |= 1 << pair
+                else:  # the second word: first side in column 0, second in column 1
+                    table[high + at, side - 1] |= 1 << (pair - PAIRS_A_WORD)
     table.flags.writeable = False
     return table
 
@@ -293,6 +300,8 @@ def _leftovers(states, k, tables):
     (``leftover_pairs``), a side that can no longer hold the digit takes it from the other side. -1 when that side
     holds it filled (a contradiction), else the digits whose candidates went."""
     start = UNITS + tables[SIZES, 0]
+    high = start + 1 + 2 * tables[SIZES, 1]
+    two_words = tables[SIZES, 1] > PAIRS_A_WORD
     dirty = np.int64(states[k, S_LEFTOVER_DIRTY])
     states[k, S_LEFTOVER_DIRTY] = 0
     changed = 0
@@ -301,22 +310,33 @@ def _leftovers(states, k, tables):
         dirty &= dirty - 1
         base = 3 * digit
         w0, w1, w2 = np.int64(states[k, base]), np.int64(states[k, base + 1]), np.int64(states[k, base + 2])
-        inside = outside = np.int64(0)
+        inside = outside = inside_high = outside_high = np.int64(0)
         for b in range(3):
             x = (w0 if b == 0 else (w1 if b == 1 else w2)) & tables[start, b]
             while x != 0:
-                row = CELL_UNITS + 30 * b + lowest_bit_index(x)
+                at = 30 * b + lowest_bit_index(x)
                 x &= x - 1
-                inside |= tables[row, 1]
-                outside |= tables[row, 2]
+                inside |= tables[CELL_UNITS + at, 1]
+                outside |= tables[CELL_UNITS + at, 2]
+                if two_words:
+                    inside_high |= tables[high + at, 0]
+                    outside_high |= tables[high + at, 1]
         lone = inside ^ outside
-        if lone == 0:
+        lone_high = inside_high ^ outside_high
+        if lone | lone_high == 0:
             continue
         s0 = s1 = s2 = np.int64(0)
         while lone != 0:
             pair = lowest_bit_index(lone)
             row = start + 1 + 2 * pair + ((outside >> pair) & 1)
             lone &= lone - 1
+            s0 |= w0 & tables[row, 0]
+            s1 |= w1 & tables[row, 1]
+            s2 |= w2 & tables[row, 2]
+        while lone_high != 0:
+            pair = lowest_bit_index(lone_high)
+            row = start + 1 + 2 * (PAIRS_A_WORD + pair) + ((outside_high >> pair) & 1)
+            lone_high &= lone_high - 1
             s0 |= w0 & tables[row, 0]
             s1 |= w1 & tables[row, 1]
             s2 |= w2 & tables[row, 2]
