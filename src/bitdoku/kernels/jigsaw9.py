@@ -205,14 +205,22 @@ def _place(states, k, digit, cell, tables):
         states[k, 3 * other + b] = other_word & clear
     states[k, S_DIRTY] |= touched
     states[k, 3 * digit + b] = word  # the loop cleared the cell from its own digit too
-    states[k, S_UNSOLVED + b] = np.int64(states[k, S_UNSOLVED + b]) & clear
+    _fill(states, k, digit, cell, tables)
+    return True
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _fill(states, k, digit, cell, tables):
+    """The rest of a placement once ``cell`` holds no other candidate than ``digit``: the cell is no longer
+    unsolved, its units are solved for the digit, the digit leaves its peers (with their counts)."""
+    b = band.CELL_BAND[cell]
+    states[k, S_UNSOLVED + b] = np.int64(states[k, S_UNSOLVED + b]) & ~(np.int64(1) << band.CELL_POS[cell])
     states[k, S_SOLVED + digit] |= tables[CELL_UNITS + 30 * b + band.CELL_POS[cell], 0] & 0xFFFFFFFF
     for w in range(3):
         mask = tables[PEERS + cell, w]
         old = np.int64(states[k, 3 * digit + w])
         states[k, 3 * digit + w] = old & ~mask
         band._lose(states, k, w, old & mask)
-    return True
 
 
 @borrowing
@@ -236,8 +244,11 @@ def _naked_singles(states, k, naked, tables):
             while cells != 0:
                 pos = lowest_bit_index(cells)
                 cells &= cells - 1
-                if not _place(states, k, digit, 9 * (3 * b + pos // 10) + pos % 10, tables):
+                if np.int64(states[k, 3 * digit + b]) >> pos & 1 == 0:
                     return -1  # an earlier single took its only digit
+                # its only candidate: no other digit's word to clear (``_place`` without its loop)
+                states[k, S_DIRTY] |= np.int64(1) << digit
+                _fill(states, k, digit, 9 * (3 * b + pos // 10) + pos % 10, tables)
                 filled += 1
     return filled
 
