@@ -270,10 +270,10 @@ def _clear(states, k, digit, s0, s1, s2):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _lock(states, k, digit, x0, x1, x2, unit, tables):
-    """Clear ``digit`` from every cell that sees all its places ``x`` in a unit (the AND of their peer masks, which
-    stops as soon as it holds no candidate of the digit outside the unit: most units give nothing); 1 when some
-    went, else 0."""
+def _lock(states, k, digit, x0, x1, x2, count, unit, tables):
+    """Clear ``digit`` from every cell that sees all its ``count`` places ``x`` in a unit (the AND of their peer
+    masks, which stops as soon as it holds no candidate of the digit outside the unit: most units give nothing); 1
+    when some went, else 0."""
     base = 3 * digit
     s0 = np.int64(states[k, base]) & ~tables[unit, 0]
     s1 = np.int64(states[k, base + 1]) & ~tables[unit, 1]
@@ -289,6 +289,8 @@ def _lock(states, k, digit, x0, x1, x2, unit, tables):
     s2 &= tables[PEERS_AT + first, 2] & tables[PEERS_AT + last, 2]
     if s0 | s1 | s2 == 0:
         return 0
+    if count == 2:
+        return _clear(states, k, digit, s0, s1, s2)
     for b in range(3):  # the places between
         x = x0 if b == 0 else (x1 if b == 1 else x2)
         x &= ~((np.int64(1) << (first - 30 * b)) if 0 <= first - 30 * b < 30 else np.int64(0))
@@ -442,8 +444,9 @@ def _units(states, k, flags, tables):
                 if not _place(states, k, digit, 9 * (3 * b + pos // 10) + pos % 10, tables):
                     return -1, changed
                 filled += 1
+                todo &= ~np.int64(states[k, S_SOLVED + digit])  # the units the cell solved
             elif locked:
-                changed += _lock(states, k, digit, x0, x1, x2, row, tables)
+                changed += _lock(states, k, digit, x0, x1, x2, count, row, tables)
         if filled != 0:
             states[k, S_DIRTY] |= dirty
             return filled, changed
