@@ -91,7 +91,7 @@ UNITS = 262
 #: The law of leftovers (``leftover_pairs``): pairs of at most this many cells a side; with the k regions that
 #: overlap the rows most only, 2, 4, 6 and 9 took 28.3, 26.5, 21.4 and 21.0 nodes a puzzle on jigsaw-1 (39.9
 #: without), 51.4, 44.9, 32.5 and 31.3 on jigsaw-3 (56.6); with any k regions, 6: 19.9 and 32.2.
-LEFTOVER_CELLS = 7
+LEFTOVER_CELLS = 8
 #: Pairs a word of a pair set (bit 63 stays clear: the words are signed).
 PAIRS_A_WORD = 63
 #: At most this many pairs (a bit set in two words); the smallest first.
