@@ -291,19 +291,27 @@ def _lock(states, k, digit, x0, x1, x2, count, unit, tables):
         return 0
     if count == 2:
         return _clear(states, k, digit, s0, s1, s2)
-    for b in range(3):  # the places between
-        x = x0 if b == 0 else (x1 if b == 1 else x2)
-        x &= ~((np.int64(1) << (first - 30 * b)) if 0 <= first - 30 * b < 30 else np.int64(0))
-        x &= ~((np.int64(1) << (last - 30 * b)) if 0 <= last - 30 * b < 30 else np.int64(0))
-        while x != 0:
-            pos = lowest_bit_index(x)
-            x &= x - 1
-            cell = PEERS_AT + 30 * b + pos
-            s0 &= tables[cell, 0]
-            s1 &= tables[cell, 1]
-            s2 &= tables[cell, 2]
-            if s0 | s1 | s2 == 0:
-                return 0
+    # the places between, as bits of ``low`` (bands 0-1: a bit's index is the band position) and ``x2``
+    high = x2
+    if first < 60:
+        low &= ~(np.int64(1) << first)
+    else:
+        high &= ~(np.int64(1) << (first - 60))
+    if last < 60:
+        low &= ~(np.int64(1) << last)
+    else:
+        high &= ~(np.int64(1) << (last - 60))
+    while low | high != 0:
+        at = lowest_bit_index(low) if low != 0 else 60 + lowest_bit_index(high)
+        if low != 0:
+            low &= low - 1
+        else:
+            high &= high - 1
+        s0 &= tables[PEERS_AT + at, 0]
+        s1 &= tables[PEERS_AT + at, 1]
+        s2 &= tables[PEERS_AT + at, 2]
+        if s0 | s1 | s2 == 0:
+            return 0
     return _clear(states, k, digit, s0, s1, s2)
 
 
