@@ -21,7 +21,8 @@ over three band words (~0.9-1.0 µs a node, benchmarks/results/variant_speed5.md
   k regions, the cells of the rows outside the regions and the cells of the regions outside the rows hold the same
   digits; a digit that one side can no longer hold leaves the other side. Run when the passes above have nothing
   left, for the digits changed since it last looked; it takes half the nodes off jigsaw-1 and 43% off jigsaw-3
-  (benchmarks/results/variant_speed6.md), at ~0.1-0.25 µs a node;
+  (benchmarks/results/variant_speed6.md), at ~0.1-0.25 µs a node; up to 126 pairs (two words a pair set) take
+  another 6.5% off jigsaw-1 and 7% off jigsaw-3 (variant_speed8.md);
 * branching: ``extra9``'s choice (fewest candidates; among the cells with the fewest, the one whose digits its
   peers hold most, two-candidate peers weighing more).
 
@@ -80,21 +81,25 @@ STATE_WORDS = S_SOLVED + 9
 MAX_DEPTH = band.MAX_DEPTH
 #: Rows of the table (``tables_for``), three band words each: each cell's peers, the same by band position
 #: (``30 * band + pos``: a bit of ``x0 | x1 << 30`` or ``x2 << 60`` is its own row), the sizes, the units
-#: (rows, columns, regions, then any extra units), the cells of the leftover pairs, then each pair's two sides.
+#: (rows, columns, regions, then any extra units), the cells of the leftover pairs, then each pair's two sides, then
+#: (with more than ``PAIRS_A_WORD`` pairs) by band position the pairs of the second word whose first side holds the
+#: cell (first word) and those whose second side holds it (second word).
 PEERS = 0
 PEERS_AT = 81
-#: By band position: the cell's units as a bit set (first word), the leftover pairs whose first side holds it
-#: (second word), those whose second side holds it (third word).
+#: By band position: the cell's units as a bit set (first word), the leftover pairs of the first word (0-62) whose
+#: first side holds it (second word), those whose second side holds it (third word).
 CELL_UNITS = 171
 SIZES = 261  # the number of units, the number of leftover pairs
 UNITS = 262
 #: The law of leftovers (``leftover_pairs``): pairs of at most this many cells a side; with the k regions that
 #: overlap the rows most only, 2, 4, 6 and 9 took 28.3, 26.5, 21.4 and 21.0 nodes a puzzle on jigsaw-1 (39.9
-#: without), 51.4, 44.9, 32.5 and 31.3 on jigsaw-3 (56.6); with any k regions, 6: 19.9 and 32.2.
+#: without), 51.4, 44.9, 32.5 and 31.3 on jigsaw-3 (56.6); with any k regions, 6: 19.9 and 32.2 (54 and 65 pairs,
+#: one word); 7 and 8 in two words (103 and 126 pairs, 126 and 126 capped): 18.6 and 18.6, 30.2 and 30.1; jigsaw-2
+#: 10.6, 10.3, 10.0 (benchmarks/results/variant_speed8.md). A map's pairs take ~2, 3.4 and 5 ms to list.
 LEFTOVER_CELLS = 8
 #: Pairs a word of a pair set (bit 63 stays clear: the words are signed).
 PAIRS_A_WORD = 63
-#: At most this many pairs (a bit set in two words); the smallest first.
+#: At most this many pairs (a pair set is two words); the smallest first.
 MAX_LEFTOVER_PAIRS = 2 * PAIRS_A_WORD
 #: A change of at most this many places finds its units cell by cell, a larger one by a scan of the units.
 FEW_CHANGES = 4
