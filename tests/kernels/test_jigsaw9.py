@@ -168,6 +168,57 @@ def test_leftover_pairs_are_the_smallest_pairs_of_the_definition(seed: int) -> N
     assert jigsaw9.leftover_pairs(regions) == _every_leftover_pair(regions)[: jigsaw9.MAX_LEFTOVER_PAIRS]
 
 
+
+def _recorded_pairs(tables: np.ndarray) -> list[tuple[frozenset[int], frozenset[int]]]:
+    """The leftover pairs as ``tables_for`` records them cell by cell: the first word's pair sets in the cells' units
+    rows, the second word's in the block after the pairs' sides."""
+    n_units, n_pairs = int(tables[jigsaw9.SIZES, 0]), int(tables[jigsaw9.SIZES, 1])
+    high = jigsaw9.UNITS + n_units + 1 + 2 * n_pairs
+    sides: list[tuple[set[int], set[int]]] = [(set(), set()) for _ in range(n_pairs)]
+    for cell in range(81):
+        at = 30 * int(sudoku9.CELL_BAND[cell]) + int(sudoku9.CELL_POS[cell])
+        for pair in range(n_pairs):
+            word, bit = (jigsaw9.CELL_UNITS + at, 1), pair
+            if pair >= jigsaw9.PAIRS_A_WORD:
+                word, bit = (high + at, 0), pair - jigsaw9.PAIRS_A_WORD
+            for side in range(2):
+                if int(tables[word[0], word[1] + side]) >> bit & 1:
+                    sides[pair][side].add(cell)
+    return [(frozenset(inside), frozenset(outside)) for inside, outside in sides]
+
+
+@pytest.mark.parametrize("geometry", GEOMETRIES[:4], ids=("fixed map", "seed 4", "seed 5", "seed 6"))
+def test_the_tables_hold_every_leftover_pair_in_both_words(geometry: Geometry) -> None:
+    # more pairs than one word holds (sides of up to 8 cells): the second word's pairs sit in a block of their own
+    regions = [set(members) for members in geometry.tables.units.tolist()[18:27]]
+    pairs = jigsaw9.leftover_pairs(regions)
+    assert len(pairs) > jigsaw9.PAIRS_A_WORD
+    assert _recorded_pairs(jigsaw9.tables_for(geometry)) == pairs
+
+
+@pytest.mark.parametrize("geometry", GEOMETRIES[:4], ids=("fixed map", "seed 4", "seed 5", "seed 6"))
+def test_the_second_word_of_leftover_pairs_takes_candidates_on_its_own(geometry: Geometry) -> None:
+    # the first word's pairs switched off (their cells' pair sets cleared): the second word's still take candidates
+    # at the root of some sparse puzzles, and never a digit of a solution
+    tables = jigsaw9.tables_for(geometry)
+    second_only = tables.copy()
+    second_only[jigsaw9.CELL_UNITS : jigsaw9.CELL_UNITS + 90, 1:] = 0
+    without = tables.copy()
+    without[jigsaw9.SIZES, 1] = 0
+    narrower = 0
+    for seed in range(12):
+        cells = random_grid(geometry, seed)
+        cells[np.random.default_rng(seed).choice(81, 56, replace=False)] = 0
+        puzzle = Grid(cells.tobytes(), Shape(3, 3), geometry)
+        solutions = search(variant81, puzzle, limit=200)[2]  # the oracle: no leftovers there
+        with_second, plain = _root_candidates(second_only, cells), _root_candidates(without, cells)
+        assert not (with_second & ~plain).any()
+        narrower += int((plain & ~with_second).any())
+        for solution in solutions:
+            digits = np.frombuffer(solution, np.uint8).astype(np.int64) - 1
+            assert with_second[np.arange(81), digits].all()
+    assert narrower > 0
+
 def _root_candidates(tables: np.ndarray, cells: np.ndarray) -> np.ndarray:
     """bool[81, 9]: the candidates the root's propagation leaves (a one-node budget)."""
     states = np.zeros((jigsaw9.MAX_DEPTH, jigsaw9.STATE_WORDS), np.uint32)

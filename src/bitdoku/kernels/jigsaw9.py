@@ -21,7 +21,8 @@ over three band words (~0.9-1.0 µs a node, benchmarks/results/variant_speed5.md
   k regions, the cells of the rows outside the regions and the cells of the regions outside the rows hold the same
   digits; a digit that one side can no longer hold leaves the other side. Run when the passes above have nothing
   left, for the digits changed since it last looked; it takes half the nodes off jigsaw-1 and 43% off jigsaw-3
-  (benchmarks/results/variant_speed6.md), at ~0.1-0.25 µs a node;
+  (benchmarks/results/variant_speed6.md), at ~0.1-0.25 µs a node; up to 126 pairs (two words a pair set) take
+  another 6.5% off jigsaw-1 and 7% off jigsaw-3 (variant_speed8.md);
 * branching: ``extra9``'s choice (fewest candidates; among the cells with the fewest, the one whose digits its
   peers hold most, two-candidate peers weighing more).
 
@@ -80,20 +81,26 @@ STATE_WORDS = S_SOLVED + 9
 MAX_DEPTH = band.MAX_DEPTH
 #: Rows of the table (``tables_for``), three band words each: each cell's peers, the same by band position
 #: (``30 * band + pos``: a bit of ``x0 | x1 << 30`` or ``x2 << 60`` is its own row), the sizes, the units
-#: (rows, columns, regions, then any extra units), the cells of the leftover pairs, then each pair's two sides.
+#: (rows, columns, regions, then any extra units), the cells of the leftover pairs, then each pair's two sides, then
+#: (with more than ``PAIRS_A_WORD`` pairs) by band position the pairs of the second word whose first side holds the
+#: cell (first word) and those whose second side holds it (second word).
 PEERS = 0
 PEERS_AT = 81
-#: By band position: the cell's units as a bit set (first word), the leftover pairs whose first side holds it
-#: (second word), those whose second side holds it (third word).
+#: By band position: the cell's units as a bit set (first word), the leftover pairs of the first word (0-62) whose
+#: first side holds it (second word), those whose second side holds it (third word).
 CELL_UNITS = 171
 SIZES = 261  # the number of units, the number of leftover pairs
 UNITS = 262
 #: The law of leftovers (``leftover_pairs``): pairs of at most this many cells a side; with the k regions that
 #: overlap the rows most only, 2, 4, 6 and 9 took 28.3, 26.5, 21.4 and 21.0 nodes a puzzle on jigsaw-1 (39.9
-#: without), 51.4, 44.9, 32.5 and 31.3 on jigsaw-3 (56.6); with any k regions, 6: 19.9 and 32.2.
-LEFTOVER_CELLS = 6
-#: At most this many pairs (a bit set in one word); the smallest first.
-MAX_LEFTOVER_PAIRS = 63
+#: without), 51.4, 44.9, 32.5 and 31.3 on jigsaw-3 (56.6); with any k regions, 6: 19.9 and 32.2 (54 and 65 pairs,
+#: one word); 7 and 8 in two words (103 and 126 pairs, 126 and 126 capped): 18.6 and 18.6, 30.2 and 30.1; jigsaw-2
+#: 10.6, 10.3, 10.0 (benchmarks/results/variant_speed8.md). A map's pairs take ~2, 3.4 and 5 ms to list.
+LEFTOVER_CELLS = 8
+#: Pairs a word of a pair set (bit 63 stays clear: the words are signed).
+PAIRS_A_WORD = 63
+#: At most this many pairs (a pair set is two words); the smallest first.
+MAX_LEFTOVER_PAIRS = 2 * PAIRS_A_WORD
 #: A change of at most this many places finds its units cell by cell, a larger one by a scan of the units.
 FEW_CHANGES = 4
 #: The rows and columns, units 0-17 of every table (``_touched_lines`` finds them without a scan).
@@ -154,7 +161,9 @@ def tables_for(geometry: Geometry) -> NDArray[np.int64] | None:
         for cell in members:
             mates[cell].update(members)
     pairs = leftover_pairs([set(members) for members in units[N_LINES : N_LINES + 9]])
-    table = np.zeros((UNITS + len(units) + 1 + 2 * len(pairs), 3), np.int64)
+    start = UNITS + len(units)  # the cells of every pair, then each pair's two sides, then the second word's cells
+    high = start + 1 + 2 * len(pairs)
+    table = np.zeros((high + (30 * 3 if len(pairs) > PAIRS_A_WORD else 0), 3), np.int64)
     for cell in range(N_CELLS):
         mates[cell].discard(cell)
         if mates[cell] != set(tables.peers[tables.peer_start[cell] : tables.peer_start[cell + 1]].tolist()):
@@ -168,14 +177,17 @@ def tables_for(geometry: Geometry) -> NDArray[np.int64] | None:
     for row, members in enumerate(units):
         table[UNITS + row] = extra9._band_mask(members)
     table[SIZES, 1] = len(pairs)
-    start = UNITS + len(units)  # the cells of every pair, then each pair's two sides
     table[start] = extra9._band_mask(sorted(set().union(*(inside | outside for inside, outside in pairs))))
     for pair, (inside, outside) in enumerate(pairs):
         table[start + 1 + 2 * pair] = extra9._band_mask(sorted(inside))
         table[start + 2 + 2 * pair] = extra9._band_mask(sorted(outside))
         for side, cells in ((1, inside), (2, outside)):
             for cell in cells:
-                table[CELL_UNITS + 30 * band.CELL_BAND[cell] + band.CELL_POS[cell], side] |= 1 << pair
+                at = 30 * band.CELL_BAND[cell] + band.CELL_POS[cell]
+                if pair < PAIRS_A_WORD:
+                    table[CELL_UNITS + at, side] |= 1 << pair
+                else:  # the second word: first side in column 0, second in column 1
+                    table[high + at, side - 1] |= 1 << (pair - PAIRS_A_WORD)
     table.flags.writeable = False
     return table
 
@@ -198,14 +210,22 @@ def _place(states, k, digit, cell, tables):
         states[k, 3 * other + b] = other_word & clear
     states[k, S_DIRTY] |= touched
     states[k, 3 * digit + b] = word  # the loop cleared the cell from its own digit too
-    states[k, S_UNSOLVED + b] = np.int64(states[k, S_UNSOLVED + b]) & clear
+    _fill(states, k, digit, cell, tables)
+    return True
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _fill(states, k, digit, cell, tables):
+    """The rest of a placement once ``cell`` holds no other candidate than ``digit``: the cell is no longer
+    unsolved, its units are solved for the digit, the digit leaves its peers (with their counts)."""
+    b = band.CELL_BAND[cell]
+    states[k, S_UNSOLVED + b] = np.int64(states[k, S_UNSOLVED + b]) & ~(np.int64(1) << band.CELL_POS[cell])
     states[k, S_SOLVED + digit] |= tables[CELL_UNITS + 30 * b + band.CELL_POS[cell], 0] & 0xFFFFFFFF
     for w in range(3):
         mask = tables[PEERS + cell, w]
         old = np.int64(states[k, 3 * digit + w])
         states[k, 3 * digit + w] = old & ~mask
         band._lose(states, k, w, old & mask)
-    return True
 
 
 @borrowing
@@ -229,8 +249,11 @@ def _naked_singles(states, k, naked, tables):
             while cells != 0:
                 pos = lowest_bit_index(cells)
                 cells &= cells - 1
-                if not _place(states, k, digit, 9 * (3 * b + pos // 10) + pos % 10, tables):
+                if np.int64(states[k, 3 * digit + b]) >> pos & 1 == 0:
                     return -1  # an earlier single took its only digit
+                # its only candidate: no other digit's word to clear (``_place`` without its loop)
+                states[k, S_DIRTY] |= np.int64(1) << digit
+                _fill(states, k, digit, 9 * (3 * b + pos // 10) + pos % 10, tables)
                 filled += 1
     return filled
 
@@ -252,10 +275,10 @@ def _clear(states, k, digit, s0, s1, s2):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _lock(states, k, digit, x0, x1, x2, unit, tables):
-    """Clear ``digit`` from every cell that sees all its places ``x`` in a unit (the AND of their peer masks, which
-    stops as soon as it holds no candidate of the digit outside the unit: most units give nothing); 1 when some
-    went, else 0."""
+def _lock(states, k, digit, x0, x1, x2, count, unit, tables):
+    """Clear ``digit`` from every cell that sees all its ``count`` places ``x`` in a unit (the AND of their peer
+    masks, which stops as soon as it holds no candidate of the digit outside the unit: most units give nothing); 1
+    when some went, else 0."""
     base = 3 * digit
     s0 = np.int64(states[k, base]) & ~tables[unit, 0]
     s1 = np.int64(states[k, base + 1]) & ~tables[unit, 1]
@@ -271,19 +294,29 @@ def _lock(states, k, digit, x0, x1, x2, unit, tables):
     s2 &= tables[PEERS_AT + first, 2] & tables[PEERS_AT + last, 2]
     if s0 | s1 | s2 == 0:
         return 0
-    for b in range(3):  # the places between
-        x = x0 if b == 0 else (x1 if b == 1 else x2)
-        x &= ~((np.int64(1) << (first - 30 * b)) if 0 <= first - 30 * b < 30 else np.int64(0))
-        x &= ~((np.int64(1) << (last - 30 * b)) if 0 <= last - 30 * b < 30 else np.int64(0))
-        while x != 0:
-            pos = lowest_bit_index(x)
-            x &= x - 1
-            cell = PEERS_AT + 30 * b + pos
-            s0 &= tables[cell, 0]
-            s1 &= tables[cell, 1]
-            s2 &= tables[cell, 2]
-            if s0 | s1 | s2 == 0:
-                return 0
+    if count == 2:
+        return _clear(states, k, digit, s0, s1, s2)
+    # the places between, as bits of ``low`` (bands 0-1: a bit's index is the band position) and ``x2``
+    high = x2
+    if first < 60:
+        low &= ~(np.int64(1) << first)
+    else:
+        high &= ~(np.int64(1) << (first - 60))
+    if last < 60:
+        low &= ~(np.int64(1) << last)
+    else:
+        high &= ~(np.int64(1) << (last - 60))
+    while low | high != 0:
+        at = lowest_bit_index(low) if low != 0 else 60 + lowest_bit_index(high)
+        if low != 0:
+            low &= low - 1
+        else:
+            high &= high - 1
+        s0 &= tables[PEERS_AT + at, 0]
+        s1 &= tables[PEERS_AT + at, 1]
+        s2 &= tables[PEERS_AT + at, 2]
+        if s0 | s1 | s2 == 0:
+            return 0
     return _clear(states, k, digit, s0, s1, s2)
 
 
@@ -293,6 +326,8 @@ def _leftovers(states, k, tables):
     (``leftover_pairs``), a side that can no longer hold the digit takes it from the other side. -1 when that side
     holds it filled (a contradiction), else the digits whose candidates went."""
     start = UNITS + tables[SIZES, 0]
+    high = start + 1 + 2 * tables[SIZES, 1]
+    two_words = tables[SIZES, 1] > PAIRS_A_WORD
     dirty = np.int64(states[k, S_LEFTOVER_DIRTY])
     states[k, S_LEFTOVER_DIRTY] = 0
     changed = 0
@@ -301,22 +336,33 @@ def _leftovers(states, k, tables):
         dirty &= dirty - 1
         base = 3 * digit
         w0, w1, w2 = np.int64(states[k, base]), np.int64(states[k, base + 1]), np.int64(states[k, base + 2])
-        inside = outside = np.int64(0)
+        inside = outside = inside_high = outside_high = np.int64(0)
         for b in range(3):
             x = (w0 if b == 0 else (w1 if b == 1 else w2)) & tables[start, b]
             while x != 0:
-                row = CELL_UNITS + 30 * b + lowest_bit_index(x)
+                at = 30 * b + lowest_bit_index(x)
                 x &= x - 1
-                inside |= tables[row, 1]
-                outside |= tables[row, 2]
+                inside |= tables[CELL_UNITS + at, 1]
+                outside |= tables[CELL_UNITS + at, 2]
+                if two_words:
+                    inside_high |= tables[high + at, 0]
+                    outside_high |= tables[high + at, 1]
         lone = inside ^ outside
-        if lone == 0:
+        lone_high = inside_high ^ outside_high
+        if lone | lone_high == 0:
             continue
         s0 = s1 = s2 = np.int64(0)
         while lone != 0:
             pair = lowest_bit_index(lone)
             row = start + 1 + 2 * pair + ((outside >> pair) & 1)
             lone &= lone - 1
+            s0 |= w0 & tables[row, 0]
+            s1 |= w1 & tables[row, 1]
+            s2 |= w2 & tables[row, 2]
+        while lone_high != 0:
+            pair = lowest_bit_index(lone_high)
+            row = start + 1 + 2 * (PAIRS_A_WORD + pair) + ((outside_high >> pair) & 1)
+            lone_high &= lone_high - 1
             s0 |= w0 & tables[row, 0]
             s1 |= w1 & tables[row, 1]
             s2 |= w2 & tables[row, 2]
@@ -411,8 +457,9 @@ def _units(states, k, flags, tables):
                 if not _place(states, k, digit, 9 * (3 * b + pos // 10) + pos % 10, tables):
                     return -1, changed
                 filled += 1
+                todo &= ~np.int64(states[k, S_SOLVED + digit])  # the units the cell solved
             elif locked:
-                changed += _lock(states, k, digit, x0, x1, x2, row, tables)
+                changed += _lock(states, k, digit, x0, x1, x2, count, row, tables)
         if filled != 0:
             states[k, S_DIRTY] |= dirty
             return filled, changed
