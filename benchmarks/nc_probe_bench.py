@@ -19,7 +19,8 @@ Run from the repository root with ``PYTHONPATH=src``::
   recorded one. A setting is a probe depth (``_probe`` at the nodes with fewer open branch points than it; 0:
   never) and a mode (the patch's ``PROBE_*`` flag bits: 512 singles-only probes, 1024 one sweep, 2048 only the
   peers and neighbours of the branching cell, 1 << 21 naked-singles-only probes, 1 << 22 probing the cells of the
-  fewest candidates when that is three or more, 1 << 23 only after a failed sibling). Needs the patch.
+  fewest candidates when that is three or more, 1 << 23 only after a failed sibling, 1 << 24 only cells whose
+  two digits are consecutive). Needs the patch.
 """
 
 from __future__ import annotations
