@@ -20,7 +20,6 @@ from bitdoku.kernels.boards import (
     _blame,
     _choose_weighted,
     _load,
-    _luby,
     _mark_all,
     _next_marked,
     _pairs,
@@ -30,6 +29,7 @@ from bitdoku.kernels.boards import (
     _scratch,
     first_solution,
     is_box_geometry,
+    luby,
     search_boards,
     state_words,
 )
@@ -371,7 +371,7 @@ def test_search_boards_honours_the_node_budget():
 
 
 def test_luby_sequence():
-    assert [_luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+    assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
 
 
 def test_box_geometry_is_recognised_only_for_plain_tables():

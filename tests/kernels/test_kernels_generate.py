@@ -229,8 +229,10 @@ def test_batched_attempts_check_minimality_when_asked():
 
 def _plain_fill(geometry, seed: int, guided: bool, tables=None) -> np.ndarray:
     """The fill's restart schedule written out: a budget of N*N nodes, doubled at each restart; with ``guided``,
-    each restart draws a random digit a cell (``draw_guide``) and searches without ``RANDOM_ORDER``."""
+    each restart draws a random digit a cell (``draw_guide``), searches without ``RANDOM_ORDER`` and has a budget
+    of 40 nodes times the Luby sequence 1, 1, 2, 1, 1, 2, 4, ... instead."""
     from bitdoku.kernels import variant81
+    from bitdoku.kernels.boards import luby
     from bitdoku.kernels.fill import draw_guide
 
     tables = variant81.board_tables(geometry) if tables is None else tables
@@ -238,15 +240,17 @@ def _plain_fill(geometry, seed: int, guided: bool, tables=None) -> np.ndarray:
     found = np.zeros((1, 81), np.uint8)
     stats = np.zeros(S.N_STATS, np.int64)
     budget = 81
+    run = 1
     while True:
         guide = np.zeros(81 if guided else 0, np.uint8)
         if guided:
             draw_guide(state, 9, guide)
         flags = S.ALL_RULES if guided else S.ALL_RULES | S.RANDOM_ORDER
-        code = _search_any(geometry, tables, budget, flags, found, stats, state, guide)
+        code = _search_any(geometry, tables, 40 * luby(run) if guided else budget, flags, found, stats, state, guide)
         if code == S.LIMIT_REACHED:
             return found[0]
         budget *= 2
+        run += 1
 
 
 def _search_any(geometry, tables, budget, flags, found, stats, state, guide):

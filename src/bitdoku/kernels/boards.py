@@ -635,7 +635,7 @@ def first_solution(cells, n, r, max_nodes, flags, solutions, stats, rng, unit, s
     run = 1
     while True:
         depth = max(FIRST_DEPTH, stats[STAT_MAX_DEPTH] + 2)  # no run regrows the stack an earlier run needed
-        status = _search(cells, n, r, np.int64(1), max_nodes - stats[STAT_NODES], _luby(run) * unit,
+        status = _search(cells, n, r, np.int64(1), max_nodes - stats[STAT_NODES], luby(run) * unit,
                          flags | RANDOM_ORDER, solutions, run_stats, rng, no_guide, np.int64(-1), depth,
                          weights, stop)
         for slot in (STAT_NODES, STAT_GUESSES, STAT_BACKTRACKS, STAT_PLACEMENTS):
@@ -651,7 +651,7 @@ def first_solution(cells, n, r, max_nodes, flags, solutions, stats, rng, unit, s
 
 
 @njit(cache=True, nogil=True)
-def _luby(i):
+def luby(i):
     """The i-th term (i >= 1) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ..."""
     while True:
         k = 1
