@@ -174,16 +174,15 @@ def _strike(states, k, digit, cell, tables):
 @borrowing
 def _strike_filled(states, k, before0, before1, before2, tables):
     """``_strike`` for every cell on an extra unit that a band-kernel pass filled (empty in ``before``, filled
-    now); False on a contradiction."""
+    now); False on a contradiction. The cell's digit by one vector test (``sudoku9._digits_meeting``), not a loop
+    that stops at a random digit."""
     for b in range(3):
         before = before0 if b == 0 else (before1 if b == 1 else before2)
         filled = before & ~np.int64(states[k, S_UNSOLVED + b]) & tables[ON_EXTRA, b]
         while filled != 0:
             pos = lowest_bit_index(filled)
             filled &= filled - 1
-            digit = 0
-            while digit < 8 and (np.int64(states[k, 3 * digit + b]) >> pos) & 1 == 0:
-                digit += 1
+            digit = lowest_bit_index(band._digits_meeting(band._band_words(states, k, b), np.int64(1) << pos))
             if not _strike(states, k, digit, 9 * (3 * b + pos // 10) + pos % 10, tables):
                 return False
     return True
@@ -278,7 +277,9 @@ def _lock(states, k, digit, x0, x1, x2, tables):
 @borrowing
 def _propagate(states, k, flags, tables):
     """The band kernel's rules in ``flags`` and the extra units' strikes and hidden singles, to a fixpoint; the
-    cells filled, or -1 on a contradiction."""
+    cells filled, or -1 on a contradiction. The extra-unit pass runs after the band kernel's hidden singles, not
+    before: every rule only clears candidates, so the fixpoint (and the nodes) are the same in any order, and the
+    pass (a snapshot test a digit) runs less often: X 1.07x, Windoku 1.06-1.17x (variant_speed7.md)."""
     naked = flags & NAKED_SINGLES != 0
     filled = 0
     while True:
@@ -290,12 +291,6 @@ def _propagate(states, k, flags, tables):
         filled += count
         if count > 0:
             continue
-        count, changed = _extra_units(states, k, flags, tables)
-        if count < 0:
-            return -1
-        filled += count
-        if count > 0 or changed > 0:
-            continue
         if flags & HIDDEN_SINGLES:
             count = band._hidden_singles(states, k)
             if count < 0 or (count > 0 and not _strike_filled(states, k, u0, u1, u2, tables)):
@@ -303,6 +298,12 @@ def _propagate(states, k, flags, tables):
             filled += count
             if count > 0:
                 continue
+        count, changed = _extra_units(states, k, flags, tables)
+        if count < 0:
+            return -1
+        filled += count
+        if count > 0 or changed > 0:
+            continue
         if flags & LOCKED_CANDIDATES:
             count = band._locked_candidates(states, k)
             if count < 0:
