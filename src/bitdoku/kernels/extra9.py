@@ -92,7 +92,8 @@ OWN_PEERS = 81
 ALL_PEERS = 162
 ON_EXTRA = 243
 SIZES = 244
-UNITS = 245
+DIAGONALS = 245
+UNITS = 246
 #: Windoku's implied units: the cells of rows 1, 5, 9 in columns 2-4 (and 6-8) hold every digit once, since
 #: columns 2-4 hold each digit three times and their two windows twice; the same across, and rows 1, 5, 9 by
 #: columns 1, 5, 9 is what rows 1, 5, 9 leave. Units of every solution, so strikes, hidden singles and locked
@@ -104,12 +105,21 @@ WINDOKU_IMPLIED = [[9 * row + column for row in rows for column in columns]
                    + [(lines, _EDGE_LINES) for lines in _WINDOW_LINES] + [(_EDGE_LINES, _EDGE_LINES)]]
 
 
+#: X's two diagonals, r1c1-r9c9 and r1c9-r9c1: when they are all the extra units, ``_diagonals`` runs in place of
+#: ``_extra_units`` and the strikes (``DIAGONALS`` in the table).
+X_DIAGONALS = [[10 * row for row in range(9)], [8 * row + 8 for row in range(9)]]
+
+
 def _band_mask(cells: list[int]) -> NDArray[np.int64]:
     """Cells as three band words."""
     out = np.zeros(3, np.int64)
     for cell in cells:
         out[band.CELL_BAND[cell]] |= np.int64(1) << np.int64(band.CELL_POS[cell])
     return out
+
+
+MAIN0, MAIN1, MAIN2 = (int(word) for word in _band_mask(X_DIAGONALS[0]))
+ANTI0, ANTI1, ANTI2 = (int(word) for word in _band_mask(X_DIAGONALS[1]))
 
 
 @lru_cache(maxsize=64)  # bounded as geometry.GEOMETRIES_KEPT: geometries come from input
@@ -145,6 +155,7 @@ def tables_for(geometry: Geometry) -> NDArray[np.int64] | None:
         table[ALL_PEERS + cell] = _band_mask(sorted(mates[cell]))
     table[ON_EXTRA] = _band_mask(sorted({cell for members in extra for cell in members}))
     table[SIZES] = len(own), len(extra), "windoku" not in geometry.rules  # the last: ``choose``'s ties
+    table[DIAGONALS, 0] = sorted(map(sorted, extra)) == sorted(map(sorted, X_DIAGONALS))
     for row, members in enumerate(extra):
         table[UNITS + row] = _band_mask(members)
     table.flags.writeable = False
@@ -242,6 +253,128 @@ def _extra_units(states, k, flags, tables):
             elif locked and count <= 3 and _lock(states, k, digit, x0, x1, x2, tables):
                 changed += 1
     return filled, changed
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _diagonal(states, k, digit, m0, m1, m2, hidden, locked, tables):
+    """One diagonal (band masks ``m``) for one digit: its strike, hidden single and locked candidates at once.
+    Strikes are lazy on this path: a cell filled on the diagonal clears the digit from the rest of it here, not at
+    the placement. -1 on a contradiction (no place, or two cells filled with the digit), 1 when it filled a cell,
+    2 when it cleared candidates, else 0."""
+    base = 3 * digit
+    w0, w1, w2 = np.int64(states[k, base]), np.int64(states[k, base + 1]), np.int64(states[k, base + 2])
+    x0, x1, x2 = w0 & m0, w1 & m1, w2 & m2
+    if x0 | x1 | x2 == 0:
+        return -1
+    f0 = x0 & ~np.int64(states[k, S_UNSOLVED])
+    f1 = x1 & ~np.int64(states[k, S_UNSOLVED + 1])
+    f2 = x2 & ~np.int64(states[k, S_UNSOLVED + 2])
+    if f0 | f1 | f2 != 0:  # the digit is placed on the diagonal: strike the rest
+        if popcount(f0) + popcount(f1) + popcount(f2) > 1:
+            return -1
+        r0, r1, r2 = x0 & ~f0, x1 & ~f1, x2 & ~f2
+        if r0 | r1 | r2 == 0:
+            return 0
+        states[k, base] = w0 & ~r0
+        states[k, base + 1] = w1 & ~r1
+        states[k, base + 2] = w2 & ~r2
+        band._lose(states, k, 0, r0)
+        band._lose(states, k, 1, r1)
+        band._lose(states, k, 2, r2)
+        states[k, S_HIDDEN_DIRTY] |= np.int64(1) << digit
+        states[k, S_LOCKED_DIRTY] |= np.int64(1) << digit
+        return 2
+    count = popcount(x0) + popcount(x1) + popcount(x2)
+    if count == 1:
+        if not hidden:
+            return 0
+        b = 0 if x0 != 0 else (1 if x1 != 0 else 2)
+        pos = lowest_bit_index(x0 | x1 | x2)
+        return 1 if _place(states, k, digit, 9 * (3 * b + pos // 10) + pos % 10, tables) else -1
+    if locked and count <= 3 and _lock(states, k, digit, x0, x1, x2, tables):
+        return 2
+    return 0
+
+
+@borrowing
+def _diagonals(states, k, flags, tables):
+    """``_extra_units`` for X, strikes included: both diagonals of each digit whose candidates in the diagonals'
+    empty cells changed since the last pass (the snapshot holds the digit's words on the diagonals' empty cells,
+    so a placement there counts as a change and brings its strike). (-1 on a contradiction, else the cells filled;
+    boards changed)."""
+    hidden = flags & HIDDEN_SINGLES != 0
+    locked = flags & LOCKED_CANDIDATES != 0
+    filled = changed = 0
+    on0 = MAIN0 | ANTI0
+    on1 = MAIN1 | ANTI1
+    on2 = MAIN2 | ANTI2
+    for digit in range(9):
+        base = 3 * digit
+        seen = S_EXTRA_SEEN + base
+        w0 = np.int64(states[k, base]) & on0
+        w1 = np.int64(states[k, base + 1]) & on1
+        w2 = np.int64(states[k, base + 2]) & on2
+        d0 = w0 ^ np.int64(states[k, seen])
+        d1 = w1 ^ np.int64(states[k, seen + 1])
+        d2 = w2 ^ np.int64(states[k, seen + 2])
+        if d0 | d1 | d2 == 0:
+            continue
+        states[k, seen] = w0
+        states[k, seen + 1] = w1
+        states[k, seen + 2] = w2
+        for anti in range(2):
+            if anti == 0:
+                if (d0 & MAIN0) | (d1 & MAIN1) | (d2 & MAIN2) == 0:
+                    continue
+                result = _diagonal(states, k, digit, MAIN0, MAIN1, MAIN2, hidden, locked, tables)
+            else:
+                if (d0 & ANTI0) | (d1 & ANTI1) | (d2 & ANTI2) == 0:
+                    continue
+                result = _diagonal(states, k, digit, ANTI0, ANTI1, ANTI2, hidden, locked, tables)
+            if result < 0:
+                return -1, changed
+            if result == 1:
+                filled += 1
+            elif result == 2:
+                changed += 1
+    return filled, changed
+
+
+@borrowing
+def _propagate_diagonals(states, k, flags, tables):
+    """``_propagate`` for X: ``_diagonals`` in place of the extra-unit pass and the strikes. The same fixpoint,
+    so the same nodes."""
+    naked = flags & NAKED_SINGLES != 0
+    filled = 0
+    while True:
+        u0, u1, u2 = np.int64(states[k, S_UNSOLVED]), np.int64(states[k, S_UNSOLVED + 1]), np.int64(
+            states[k, S_UNSOLVED + 2])
+        count = band._naked_singles(states, k, naked)
+        if count < 0 or (count > 0 and not _strike_filled(states, k, u0, u1, u2, tables)):
+            return -1
+        filled += count
+        if count > 0:
+            continue
+        if flags & HIDDEN_SINGLES:
+            count = band._hidden_singles(states, k)
+            if count < 0 or (count > 0 and not _strike_filled(states, k, u0, u1, u2, tables)):
+                return -1
+            filled += count
+            if count > 0:
+                continue
+        count, changed = _diagonals(states, k, flags, tables)
+        if count < 0:
+            return -1
+        filled += count
+        if count > 0 or changed > 0:
+            continue
+        if flags & LOCKED_CANDIDATES:
+            count = band._locked_candidates(states, k)
+            if count < 0:
+                return -1
+            if count > 0:
+                continue
+        return filled
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -423,34 +556,54 @@ def choose(states, k, tables, peers, ties=False):
                 if count < best_count:
                     best_b, best_pos, best_count = b, pos, count
     if t0 | t1 | t2 != 0:
-        best_score = -1
-        for b in range(3):
-            two = t0 if b == 0 else (t1 if b == 1 else t2)
-            while two != 0:
-                pos = lowest_bit_index(two)
-                two &= two - 1
-                if best_score < 0 and popcount(t0) + popcount(t1) + popcount(t2) == 1:
-                    best_b, best_pos = b, pos
-                    break
-                row = peers + 9 * (3 * b + pos // 10) + pos % 10
-                p0, p1, p2 = tables[row, 0], tables[row, 1], tables[row, 2]
-                digits = _digits(states, k, b, pos)
-                score = 0
-                while digits != 0:
-                    digit = lowest_bit_index(digits)
-                    digits &= digits - 1
-                    x0 = np.int64(states[k, 3 * digit]) & p0
-                    x1 = np.int64(states[k, 3 * digit + 1]) & p1
-                    x2 = np.int64(states[k, 3 * digit + 2]) & p2
-                    score += popcount(x0) + popcount(x1) + popcount(x2) + (PAIR_WEIGHT - 1) * (
-                        popcount(x0 & t0) + popcount(x1 & t1) + popcount(x2 & t2))
-                if score > best_score:
-                    best_score, best_b, best_pos = score, b, pos
+        if popcount(t0) + popcount(t1) + popcount(t2) == 1:
+            best_b = 0 if t0 != 0 else (1 if t1 != 0 else 2)
+            best_pos = lowest_bit_index(t0 | t1 | t2)
+        else:
+            best_b, best_pos = _best_pair(states, k, tables, peers, t0, t1, t2)
     if best_pos < 0:
         return -1, np.int64(0)
     if ties and t0 | t1 | t2 == 0:
         best_b, best_pos = _best_tie(states, k, tables, peers, best_count)
     return 9 * (3 * best_b + best_pos // 10) + best_pos % 10, _digits(states, k, best_b, best_pos)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _best_pair(states, k, tables, peers, t0, t1, t2):
+    """Among the two-candidate cells ``t`` (two or more), the one whose digits its peers hold most, two-candidate
+    peers counted ``PAIR_WEIGHT`` times, the first on a tie: (band, position). Bands 0 and 1 side by side in one
+    64-bit word (as ``sudoku9._hidden_singles`` does; a band word has 30 bits), the cell's two-candidate peers one
+    mask for both digits, its digits by one vector test (``sudoku9._digits_meeting``): the same scores in about
+    half the instructions of a three-band score a digit with a nine-word gather."""
+    t01 = t0 | (t1 << 32)
+    best_score = best_b = best_pos = -1
+    for b in range(3):
+        two = t0 if b == 0 else (t1 if b == 1 else t2)
+        if two == 0:
+            continue
+        words = band._band_words(states, k, b)
+        while two != 0:
+            pos = lowest_bit_index(two)
+            two &= two - 1
+            row = peers + 27 * b + band.POS_CELL[pos]
+            p01 = tables[row, 0] | (tables[row, 1] << 32)
+            p2 = tables[row, 2]
+            digits = band._digits_meeting(words, np.int64(1) << pos)
+            score = _pair_score(states, k, lowest_bit_index(digits), p01, p2, p01 & t01, p2 & t2) + _pair_score(
+                states, k, lowest_bit_index(digits & (digits - 1)), p01, p2, p01 & t01, p2 & t2)
+            if score > best_score:
+                best_score, best_b, best_pos = score, b, pos
+    return best_b, best_pos
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _pair_score(states, k, digit, p01, p2, pair01, pair2):
+    """A digit's share of ``_best_pair``'s score: its places among the peers ``p`` (bands 0 and 1 in ``p01``),
+    plus ``PAIR_WEIGHT - 1`` times those among the two-candidate peers ``pair``."""
+    w01 = np.int64(states[k, 3 * digit]) | (np.int64(states[k, 3 * digit + 1]) << 32)
+    w2 = np.int64(states[k, 3 * digit + 2])
+    return popcount(w01 & p01) + popcount(w2 & p2) + (PAIR_WEIGHT - 1) * (popcount(w01 & pair01) + popcount(
+        w2 & pair2))
 
 
 @borrowing
@@ -504,7 +657,11 @@ def search_in(states, frames, cells, tables, limit, max_nodes, flags, solutions,
     stats[STAT_NODES] = 1
     if not _strike_implied(states, tables):
         return COMPLETE
-    filled = _propagate(states, np.int64(0), flags, tables)
+    diagonals = tables[DIAGONALS, 0] != 0
+    if diagonals:
+        filled = _propagate_diagonals(states, np.int64(0), flags, tables)
+    else:
+        filled = _propagate(states, np.int64(0), flags, tables)
     if filled < 0:
         return COMPLETE
     placements = filled
@@ -552,8 +709,12 @@ def search_in(states, frames, cells, tables, limit, max_nodes, flags, solutions,
                 top -= 1
                 target = frame
             filled = -1
-            if _place(states, target, digit, frames[frame, 0], tables):
-                filled = _propagate(states, target, flags, tables)
+            cell = frames[frame, 0]
+            if _place(states, target, digit, cell, tables):
+                if diagonals:
+                    filled = _propagate_diagonals(states, target, flags, tables)
+                else:
+                    filled = _propagate(states, target, flags, tables)
             if filled >= 0:
                 placements += filled + 1
                 advanced = True
