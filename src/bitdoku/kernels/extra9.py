@@ -13,19 +13,20 @@ the extra units beside them, as masks in the band layout (three words a mask, on
 * hidden singles and locked candidates in the extra units (``_extra_units``), only in the units where a digit's
   places changed since they were last scanned (a snapshot of each digit's words on the extra units' cells): no
   place fails, one place fills it, two or three leave every cell that sees them all (the AND of their peer masks,
-  classic and extra: pointing from a diagonal or a window into a row, column or box, and back);
+  classic and extra: pointing from a diagonal or a window into a row, column or box, and back), after the band
+  kernel's hidden singles; for X, ``_diagonals`` does the same with the two diagonals as constants;
 * Windoku's five implied units (``WINDOKU_IMPLIED``) are extra units too;
 * branching: the band kernel's fewest candidates, but among two-candidate cells the one whose digits its peers,
   classic and extra, hold most (``choose``); for X (not Windoku) the same score among three or more candidates
-  when no cell has two.
+  when no cell has two, and two-candidate cells on a diagonal before the others.
 
 Locked candidates from a row, column or box into an extra unit (its places all on a diagonal or in a window) were
 tried and lost: fewer nodes, more time (benchmarks/results/variant_speed4.md). They, and the scored ties, are all
-that ``variant81`` does and this kernel does not: with both, X takes exactly ``variant81``'s nodes
-(benchmarks/results/variant_speed6.md, ``variant_nodes_bench.py roots``). So the search differs from
-``variant81``'s (other nodes, solutions in another order), but not its answers: solution counts and statuses
-(``INVALID`` for equal givens in a unit of the rules, ``CONTRADICTION`` for an empty cell the givens leave without
-a candidate) are the same, which the tests hold against the reference engine and ``variant81``.
+that ``variant81`` does and this kernel does not: with both (and no diagonal first), X takes exactly
+``variant81``'s nodes (benchmarks/results/variant_speed6.md, ``variant_nodes_bench.py roots``). So the search
+differs from ``variant81``'s (other nodes, solutions in another order), but not its answers: solution counts and
+statuses (``INVALID`` for equal givens in a unit of the rules, ``CONTRADICTION`` for an empty cell the givens leave
+without a candidate) are the same, which the tests hold against the reference engine and ``variant81``.
 
 Which geometries: ``tables_for`` gives tables only for a geometry whose units start with the classic 27 and whose
 peers are unit mates (no knight, king or nonconsecutive relation); None otherwise, and the caller keeps
@@ -84,7 +85,8 @@ MAX_DEPTH = band.MAX_DEPTH
 #: Rows of the table (``tables_for``), three band words each: each cell's extra-unit mates (implied units too),
 #: the same of the geometry's own extra units only (the givens' strikes at loading), each cell's peers (classic and
 #: extra), the cells on some extra unit, the numbers of the geometry's extra units and of all of them (implied ones
-#: after) and whether ``choose`` scores ties above two candidates (not for Windoku), then the extra units. One array,
+#: after) and whether ``choose`` scores ties above two candidates (not for Windoku), whether the extra units are X's
+#: two diagonals and nothing else (``_diagonals``, first column), then the extra units. One array,
 #: not a named tuple of five: each array a compiled call takes costs the dispatcher's unboxing (0.3 µs a call and
 #: more, measured).
 EXTRA_PEERS = 0
@@ -105,8 +107,8 @@ WINDOKU_IMPLIED = [[9 * row + column for row in rows for column in columns]
                    + [(lines, _EDGE_LINES) for lines in _WINDOW_LINES] + [(_EDGE_LINES, _EDGE_LINES)]]
 
 
-#: X's two diagonals, r1c1-r9c9 and r1c9-r9c1: when they are all the extra units, ``_diagonals`` runs in place of
-#: ``_extra_units`` and the strikes (``DIAGONALS`` in the table).
+#: X's two diagonals, r1c1-r9c9 and r1c9-r9c1: when they are all the extra units (``DIAGONALS`` in the table),
+#: ``_diagonals`` runs in place of ``_extra_units`` and ``choose`` takes two-candidate cells on them first.
 X_DIAGONALS = [[10 * row for row in range(9)], [8 * row + 8 for row in range(9)]]
 
 
@@ -257,39 +259,20 @@ def _extra_units(states, k, flags, tables):
 
 @njit(cache=True, nogil=True, inline="always")
 def _diagonal(states, k, digit, m0, m1, m2, hidden, locked, tables):
-    """One diagonal (band masks ``m``) for one digit: its strike, hidden single and locked candidates at once.
-    Strikes are lazy on this path: a cell filled on the diagonal clears the digit from the rest of it here, not at
-    the placement. -1 on a contradiction (no place, or two cells filled with the digit), 1 when it filled a cell,
-    2 when it cleared candidates, else 0."""
-    base = 3 * digit
-    w0, w1, w2 = np.int64(states[k, base]), np.int64(states[k, base + 1]), np.int64(states[k, base + 2])
-    x0, x1, x2 = w0 & m0, w1 & m1, w2 & m2
+    """``_extra_units`` for one digit in one diagonal (band masks ``m``, constants): no place fails, one place fills
+    it, two or three leave every cell that sees them all. -1 on a contradiction, 1 when it filled a cell, 2 when it
+    cleared candidates, else 0."""
+    x0 = np.int64(states[k, 3 * digit]) & m0
+    x1 = np.int64(states[k, 3 * digit + 1]) & m1
+    x2 = np.int64(states[k, 3 * digit + 2]) & m2
     if x0 | x1 | x2 == 0:
         return -1
-    f0 = x0 & ~np.int64(states[k, S_UNSOLVED])
-    f1 = x1 & ~np.int64(states[k, S_UNSOLVED + 1])
-    f2 = x2 & ~np.int64(states[k, S_UNSOLVED + 2])
-    if f0 | f1 | f2 != 0:  # the digit is placed on the diagonal: strike the rest
-        if popcount(f0) + popcount(f1) + popcount(f2) > 1:
-            return -1
-        r0, r1, r2 = x0 & ~f0, x1 & ~f1, x2 & ~f2
-        if r0 | r1 | r2 == 0:
-            return 0
-        states[k, base] = w0 & ~r0
-        states[k, base + 1] = w1 & ~r1
-        states[k, base + 2] = w2 & ~r2
-        band._lose(states, k, 0, r0)
-        band._lose(states, k, 1, r1)
-        band._lose(states, k, 2, r2)
-        states[k, S_HIDDEN_DIRTY] |= np.int64(1) << digit
-        states[k, S_LOCKED_DIRTY] |= np.int64(1) << digit
-        return 2
     count = popcount(x0) + popcount(x1) + popcount(x2)
     if count == 1:
-        if not hidden:
-            return 0
         b = 0 if x0 != 0 else (1 if x1 != 0 else 2)
         pos = lowest_bit_index(x0 | x1 | x2)
+        if not hidden or (np.int64(states[k, S_UNSOLVED + b]) >> pos) & 1 == 0:
+            return 0  # the digit is placed on this diagonal (its strike took the rest)
         return 1 if _place(states, k, digit, 9 * (3 * b + pos // 10) + pos % 10, tables) else -1
     if locked and count <= 3 and _lock(states, k, digit, x0, x1, x2, tables):
         return 2
@@ -298,10 +281,9 @@ def _diagonal(states, k, digit, m0, m1, m2, hidden, locked, tables):
 
 @borrowing
 def _diagonals(states, k, flags, tables):
-    """``_extra_units`` for X, strikes included: both diagonals of each digit whose candidates in the diagonals'
-    empty cells changed since the last pass (the snapshot holds the digit's words on the diagonals' empty cells,
-    so a placement there counts as a change and brings its strike). (-1 on a contradiction, else the cells filled;
-    boards changed)."""
+    """``_extra_units`` for X (``DIAGONALS`` in the table): the same snapshot test a digit, then each diagonal whose
+    places of the digit changed, its masks constants instead of rows of the table (the same deductions, so the same
+    nodes). (-1 on a contradiction, else the cells filled; boards changed)."""
     hidden = flags & HIDDEN_SINGLES != 0
     locked = flags & LOCKED_CANDIDATES != 0
     filled = changed = 0
@@ -342,8 +324,8 @@ def _diagonals(states, k, flags, tables):
 
 @borrowing
 def _propagate_diagonals(states, k, flags, tables):
-    """``_propagate`` for X: ``_diagonals`` in place of the extra-unit pass and the strikes. The same fixpoint,
-    so the same nodes."""
+    """``_propagate`` with ``_diagonals`` for the extra-unit pass (X): the same fixpoint, so the same nodes, in
+    1.13x less time on the X set (variant_speed7.md)."""
     naked = flags & NAKED_SINGLES != 0
     filled = 0
     while True:
@@ -518,13 +500,15 @@ def _digits(states, k, b, pos):
 
 
 @borrowing
-def choose(states, k, tables, peers, ties=False):
+def choose(states, k, tables, peers, ties=False, prefer=-1):
     """The empty cell with the fewest candidates and its digits (cell -1 when the grid is full): the band
     kernel's counts, but among two-candidate cells the one whose digits its peers, classic and extra, hold most,
     two-candidate peers counted ``PAIR_WEIGHT`` times (``variant81._pair_score``'s rule, here on the band words).
     ``peers``: the row of ``tables`` where each cell's peer masks start (shared with ``jigsaw9``). With ``ties``,
     when no cell has two candidates, the same score picks among the cells with the fewest (``variant81``'s rule
-    too): X 40.4 -> 38.2 nodes a puzzle, jigsaw a little fewer, Windoku 7.1 -> 7.2 (so not there)."""
+    too): X 40.4 -> 38.2 nodes a puzzle, jigsaw a little fewer, Windoku 7.1 -> 7.2 (so not there). ``prefer``: a
+    row of ``tables`` whose cells go first among the two-candidate cells (the score then picks among them), -1 for
+    none: X's diagonal cells, 38.2 -> 36.1 nodes a puzzle (a placement there strikes the most peers)."""
     best_b = best_pos = -1
     best_count = 10
     t0 = t1 = t2 = np.int64(0)
@@ -556,11 +540,14 @@ def choose(states, k, tables, peers, ties=False):
                 if count < best_count:
                     best_b, best_pos, best_count = b, pos, count
     if t0 | t1 | t2 != 0:
-        if popcount(t0) + popcount(t1) + popcount(t2) == 1:
-            best_b = 0 if t0 != 0 else (1 if t1 != 0 else 2)
-            best_pos = lowest_bit_index(t0 | t1 | t2)
+        c0, c1, c2 = t0, t1, t2
+        if prefer >= 0 and (t0 & tables[prefer, 0]) | (t1 & tables[prefer, 1]) | (t2 & tables[prefer, 2]) != 0:
+            c0, c1, c2 = t0 & tables[prefer, 0], t1 & tables[prefer, 1], t2 & tables[prefer, 2]
+        if popcount(c0) + popcount(c1) + popcount(c2) == 1:
+            best_b = 0 if c0 != 0 else (1 if c1 != 0 else 2)
+            best_pos = lowest_bit_index(c0 | c1 | c2)
         else:
-            best_b, best_pos = _best_pair(states, k, tables, peers, t0, t1, t2)
+            best_b, best_pos = _best_pair(states, k, tables, peers, t0, t1, t2, c0, c1, c2)
     if best_pos < 0:
         return -1, np.int64(0)
     if ties and t0 | t1 | t2 == 0:
@@ -569,16 +556,16 @@ def choose(states, k, tables, peers, ties=False):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _best_pair(states, k, tables, peers, t0, t1, t2):
-    """Among the two-candidate cells ``t`` (two or more), the one whose digits its peers hold most, two-candidate
-    peers counted ``PAIR_WEIGHT`` times, the first on a tie: (band, position). Bands 0 and 1 side by side in one
-    64-bit word (as ``sudoku9._hidden_singles`` does; a band word has 30 bits), the cell's two-candidate peers one
-    mask for both digits, its digits by one vector test (``sudoku9._digits_meeting``): the same scores in about
-    half the instructions of a three-band score a digit with a nine-word gather."""
+def _best_pair(states, k, tables, peers, t0, t1, t2, c0, c1, c2):
+    """Among the cells ``c`` (two or more of the two-candidate cells ``t``), the one whose digits its peers hold
+    most, two-candidate peers counted ``PAIR_WEIGHT`` times, the first on a tie: (band, position). Bands 0 and 1
+    side by side in one 64-bit word (as ``sudoku9._hidden_singles`` does; a band word has 30 bits), the cell's
+    two-candidate peers one mask for both digits, its digits by one vector test (``sudoku9._digits_meeting``): the
+    same scores in about half the instructions of a three-band score a digit with a nine-word gather."""
     t01 = t0 | (t1 << 32)
     best_score = best_b = best_pos = -1
     for b in range(3):
-        two = t0 if b == 0 else (t1 if b == 1 else t2)
+        two = c0 if b == 0 else (c1 if b == 1 else c2)
         if two == 0:
             continue
         words = band._band_words(states, k, b)
@@ -668,7 +655,7 @@ def search_in(states, frames, cells, tables, limit, max_nodes, flags, solutions,
     top = np.int64(0)
     status = COMPLETE
     while True:
-        cell, mask = choose(states, top, tables, ALL_PEERS, tables[SIZES, 2] != 0)
+        cell, mask = choose(states, top, tables, ALL_PEERS, tables[SIZES, 2] != 0, ON_EXTRA if diagonals else -1)
         if cell < 0:
             found = stats[STAT_SOLUTIONS]
             if found < solutions.shape[0]:
