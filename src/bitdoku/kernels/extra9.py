@@ -75,6 +75,9 @@ S_LOCKED_DIRTY = band.S_LOCKED_DIRTY
 #: ``choose``'s weight of a two-candidate peer: 1, 6 and 10 took 48.9, 40.4 and 40.5 nodes a puzzle on the X set,
 #: 24.8, 22.0 and 22.2 on Windoku (benchmarks/results/variant_speed4.md); ``variant81`` uses 6 too.
 PAIR_WEIGHT = 6
+#: The same weight for X, whose two-candidate cells on a diagonal go first: 6, 12 and 20 took 36.1, 35.4 and 35.3
+#: nodes a puzzle (40 and 200 as 20: the two-candidate peers decide, the others break ties); Windoku 7.1 at 6 and 20.
+X_PAIR_WEIGHT = 20
 #: After the band kernel's words: each digit's words as the extra units last saw them, on the extra units' cells
 #: (three a digit): a unit none of whose places changed since gives nothing new.
 S_EXTRA_SEEN = band.STATE_WORDS
@@ -500,15 +503,16 @@ def _digits(states, k, b, pos):
 
 
 @borrowing
-def choose(states, k, tables, peers, ties=False, prefer=-1):
+def choose(states, k, tables, peers, ties=False, prefer=-1, weight=PAIR_WEIGHT):
     """The empty cell with the fewest candidates and its digits (cell -1 when the grid is full): the band
     kernel's counts, but among two-candidate cells the one whose digits its peers, classic and extra, hold most,
-    two-candidate peers counted ``PAIR_WEIGHT`` times (``variant81._pair_score``'s rule, here on the band words).
+    two-candidate peers counted ``weight`` times (``variant81._pair_score``'s rule, here on the band words).
     ``peers``: the row of ``tables`` where each cell's peer masks start (shared with ``jigsaw9``). With ``ties``,
     when no cell has two candidates, the same score picks among the cells with the fewest (``variant81``'s rule
     too): X 40.4 -> 38.2 nodes a puzzle, jigsaw a little fewer, Windoku 7.1 -> 7.2 (so not there). ``prefer``: a
     row of ``tables`` whose cells go first among the two-candidate cells (the score then picks among them), -1 for
-    none: X's diagonal cells, 38.2 -> 36.1 nodes a puzzle (a placement there strikes the most peers)."""
+    none: X's diagonal cells, 38.2 -> 36.1 nodes a puzzle (a placement there strikes the most peers). ``weight``:
+    the two-candidate peers' weight in the score (``X_PAIR_WEIGHT`` for X)."""
     best_b = best_pos = -1
     best_count = 10
     t0 = t1 = t2 = np.int64(0)
@@ -547,7 +551,7 @@ def choose(states, k, tables, peers, ties=False, prefer=-1):
             best_b = 0 if c0 != 0 else (1 if c1 != 0 else 2)
             best_pos = lowest_bit_index(c0 | c1 | c2)
         else:
-            best_b, best_pos = _best_pair(states, k, tables, peers, t0, t1, t2, c0, c1, c2)
+            best_b, best_pos = _best_pair(states, k, tables, peers, t0, t1, t2, c0, c1, c2, weight)
     if best_pos < 0:
         return -1, np.int64(0)
     if ties and t0 | t1 | t2 == 0:
@@ -556,9 +560,9 @@ def choose(states, k, tables, peers, ties=False, prefer=-1):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _best_pair(states, k, tables, peers, t0, t1, t2, c0, c1, c2):
+def _best_pair(states, k, tables, peers, t0, t1, t2, c0, c1, c2, weight):
     """Among the cells ``c`` (two or more of the two-candidate cells ``t``), the one whose digits its peers hold
-    most, two-candidate peers counted ``PAIR_WEIGHT`` times, the first on a tie: (band, position). Bands 0 and 1
+    most, two-candidate peers counted ``weight`` times, the first on a tie: (band, position). Bands 0 and 1
     side by side in one 64-bit word (as ``sudoku9._hidden_singles`` does; a band word has 30 bits), the cell's
     two-candidate peers one mask for both digits, its digits by one vector test (``sudoku9._digits_meeting``): the
     same scores in about half the instructions of a three-band score a digit with a nine-word gather."""
@@ -576,20 +580,20 @@ def _best_pair(states, k, tables, peers, t0, t1, t2, c0, c1, c2):
             p01 = tables[row, 0] | (tables[row, 1] << 32)
             p2 = tables[row, 2]
             digits = band._digits_meeting(words, np.int64(1) << pos)
-            score = _pair_score(states, k, lowest_bit_index(digits), p01, p2, p01 & t01, p2 & t2) + _pair_score(
-                states, k, lowest_bit_index(digits & (digits - 1)), p01, p2, p01 & t01, p2 & t2)
+            score = _pair_score(states, k, lowest_bit_index(digits), p01, p2, p01 & t01, p2 & t2, weight) + (
+                _pair_score(states, k, lowest_bit_index(digits & (digits - 1)), p01, p2, p01 & t01, p2 & t2, weight))
             if score > best_score:
                 best_score, best_b, best_pos = score, b, pos
     return best_b, best_pos
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _pair_score(states, k, digit, p01, p2, pair01, pair2):
+def _pair_score(states, k, digit, p01, p2, pair01, pair2, weight):
     """A digit's share of ``_best_pair``'s score: its places among the peers ``p`` (bands 0 and 1 in ``p01``),
-    plus ``PAIR_WEIGHT - 1`` times those among the two-candidate peers ``pair``."""
+    plus ``weight - 1`` times those among the two-candidate peers ``pair``."""
     w01 = np.int64(states[k, 3 * digit]) | (np.int64(states[k, 3 * digit + 1]) << 32)
     w2 = np.int64(states[k, 3 * digit + 2])
-    return popcount(w01 & p01) + popcount(w2 & p2) + (PAIR_WEIGHT - 1) * (popcount(w01 & pair01) + popcount(
+    return popcount(w01 & p01) + popcount(w2 & p2) + (weight - 1) * (popcount(w01 & pair01) + popcount(
         w2 & pair2))
 
 
@@ -645,6 +649,7 @@ def search_in(states, frames, cells, tables, limit, max_nodes, flags, solutions,
     if not _strike_implied(states, tables):
         return COMPLETE
     diagonals = tables[DIAGONALS, 0] != 0
+    prefer, weight = (ON_EXTRA, X_PAIR_WEIGHT) if diagonals else (-1, PAIR_WEIGHT)
     if diagonals:
         filled = _propagate_diagonals(states, np.int64(0), flags, tables)
     else:
@@ -655,7 +660,7 @@ def search_in(states, frames, cells, tables, limit, max_nodes, flags, solutions,
     top = np.int64(0)
     status = COMPLETE
     while True:
-        cell, mask = choose(states, top, tables, ALL_PEERS, tables[SIZES, 2] != 0, ON_EXTRA if diagonals else -1)
+        cell, mask = choose(states, top, tables, ALL_PEERS, tables[SIZES, 2] != 0, prefer, weight)
         if cell < 0:
             found = stats[STAT_SOLUTIONS]
             if found < solutions.shape[0]:
