@@ -37,6 +37,7 @@ def load_variant(path: Path) -> ModuleType:
     """A copy of the kernel imported as a module named after its file."""
     spec = importlib.util.spec_from_file_location(path.stem, path)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # Numba's cache imports the module by name when it loads a compiled kernel
     spec.loader.exec_module(module)
     return module
 
