@@ -19,8 +19,10 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 from types import ModuleType
@@ -33,11 +35,16 @@ from variants_bench import load_set
 from bitdoku.kernels import status as codes
 
 
-def load_variant(path: Path) -> ModuleType:
-    """A copy of the kernel imported as a module named after its file."""
-    spec = importlib.util.spec_from_file_location(path.stem, path)
+def load_variant(path: Path, index: int, scratch: Path) -> ModuleType:
+    """A copy of the kernel imported as a module of its own (``extra9_ab_<index>``), from a copy in ``scratch``: a
+    package file loaded under another name would leave compiled kernels in the cache that the package's own
+    imports cannot load (Numba's cache imports the module by name)."""
+    name = f"extra9_ab_{index}"
+    copy = scratch / f"{name}.py"
+    shutil.copyfile(path, copy)
+    spec = importlib.util.spec_from_file_location(name, copy)
     module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # Numba's cache imports the module by name when it loads a compiled kernel
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
 
@@ -50,11 +57,10 @@ def count_batch(kernel: ModuleType, tables: np.ndarray, cells: np.ndarray, max_n
     return (time.thread_time() - start) / len(cells), statuses, counts, nodes
 
 
-def compare(name: str, variants: list[Path], rounds: int) -> None:
+def compare(name: str, variants: list[Path], kernels: list[ModuleType], rounds: int) -> None:
     """Print one set's rows: nodes, batch and root of each variant, against the first."""
     geometry, puzzles = load_set(name)
     cells = np.stack([np.frombuffer(puzzle.cells, np.uint8) for puzzle in puzzles])
-    kernels = [load_variant(path) for path in variants]
     tables = [kernel.tables_for.__wrapped__(geometry) for kernel in kernels]  # each module's own tables
     for kernel, table in zip(kernels, tables, strict=True):
         count_batch(kernel, table, cells[:5], 10**9)  # compile or load
@@ -91,8 +97,11 @@ def main() -> None:
     print("| set | variant | nodes mean / median / max (top tenth) | puzzles with other nodes | batch µs a puzzle | "
           "first / this | root µs |")
     print("|---|---|---|---:|---|---:|---:|")
+    scratch = Path(tempfile.gettempdir()) / "extra9_ab"
+    scratch.mkdir(exist_ok=True)
+    kernels = [load_variant(path, index, scratch) for index, path in enumerate(args.variants)]
     for name in args.sets:
-        compare(name, args.variants, args.rounds)
+        compare(name, args.variants, kernels, args.rounds)
     print(f"load at the end {os.getloadavg()[0]:.2f}")
 
 
