@@ -327,8 +327,8 @@ def _diagonals(states, k, flags, tables):
 
 @borrowing
 def _propagate_diagonals(states, k, flags, tables):
-    """``_propagate`` with ``_diagonals`` for the extra-unit pass (X): the same fixpoint, so the same nodes, in
-    1.13x less time on the X set (variant_speed7.md)."""
+    """``_propagate`` with ``_diagonals`` for the extra-unit pass (X): the same fixpoint, so the same nodes
+    (1.02x on the X set, variant_speed7.md)."""
     naked = flags & NAKED_SINGLES != 0
     filled = 0
     while True:
@@ -397,7 +397,7 @@ def _propagate(states, k, flags, tables):
     """The band kernel's rules in ``flags`` and the extra units' strikes and hidden singles, to a fixpoint; the
     cells filled, or -1 on a contradiction. The extra-unit pass runs after the band kernel's hidden singles, not
     before: every rule only clears candidates, so the fixpoint (and the nodes) are the same in any order, and the
-    pass (a snapshot test a digit) runs less often: X 1.07x, Windoku 1.06-1.17x (variant_speed7.md)."""
+    pass (a snapshot test a digit) runs less often: X 1.07x, Windoku 1.17x (variant_speed7.md)."""
     naked = flags & NAKED_SINGLES != 0
     filled = 0
     while True:
