@@ -312,6 +312,7 @@ def with_classic_units(tables: np.ndarray) -> np.ndarray:
     out = np.vstack([tables[: extra9.UNITS + extra], classic])
     out[extra9.SIZES, 1] = extra + len(classic)
     out[extra9.ON_EXTRA] = extra9._band_mask(list(range(81)))
+    out[extra9.DIAGONALS, 0] = 0  # the general pass, which reads the units from the table (X's own pass does not)
     return out
 
 

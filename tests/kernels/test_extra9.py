@@ -22,7 +22,7 @@ from tests.kernels.band9_twins import (
 from bitdoku import Grid, Shape
 from bitdoku.engines import bitmask, reference
 from bitdoku.geometry import Geometry
-from bitdoku.kernels import extra9, variant81
+from bitdoku.kernels import extra9, sudoku9, variant81
 from bitdoku.kernels import status as codes
 
 JIGSAW_MAP = "AABBBBCCCAAAEEBBCCDDAEEBCCFGDAAEBCCFGDDAEBIFFGGDEEIIFFGDDEHHIIFGDHHHHIFFGGGHHHIII"
@@ -146,3 +146,59 @@ def test_scored_ties_pick_the_cell_with_the_most_peers_holding_its_digits() -> N
     assert extra9.choose(states, 0, tables, extra9.ALL_PEERS) == (0, 0x1FF)  # without: the first cell
     assert tables[extra9.SIZES, 2] == 1
     assert extra9.tables_for(Geometry.parse("windoku"))[extra9.SIZES, 2] == 0  # more nodes there: not scored
+
+
+def _root(cells: np.ndarray, tables: np.ndarray, flags: int = codes.ALL_RULES) -> tuple[int, np.ndarray]:
+    """The status of a search stopped after its root, and its state 0."""
+    states = np.zeros((extra9.MAX_DEPTH, extra9.STATE_WORDS), np.uint32)
+    status = extra9.search_in(states, np.zeros((extra9.MAX_DEPTH, 2), np.int64), cells, tables, 2, 1, flags,
+                              np.zeros((0, 81), np.uint8), np.zeros(codes.N_STATS, np.int64), NO_STOP)
+    return status, states[0]
+
+
+def _candidates(state: np.ndarray, cell: int) -> int:
+    """The digits (a 9-bit mask) a state leaves in a cell."""
+    band, pos = int(sudoku9.CELL_BAND[cell]), int(sudoku9.CELL_POS[cell])
+    return sum(((int(state[3 * digit + band]) >> pos) & 1) << digit for digit in range(9))
+
+
+@pytest.mark.parametrize("flags", RULE_FLAGS)
+def test_the_diagonal_pass_leaves_what_the_extra_unit_pass_leaves(flags: int) -> None:
+    # X runs ``_diagonals`` (the diagonals as constants); the table without the mark runs the general pass. Random
+    # X puzzles of 40-64 blanks: most roots stop unsolved, where both passes must leave the same candidates.
+    geometry = Geometry.parse("x")
+    tables = extra9.tables_for(geometry)
+    general = tables.copy()
+    general[extra9.DIAGONALS, 0] = 0
+    unsolved = 0
+    for seed in range(60):
+        cells = random_grid(geometry, seed)
+        cells[np.random.default_rng(seed).choice(81, 40 + seed % 25, replace=False)] = 0
+        status, state = _root(cells, tables, flags)
+        general_status, general_state = _root(cells, general, flags)
+        assert status == general_status
+        if status == codes.BUDGET_EXHAUSTED:  # the root's fixpoint, without a contradiction or a solution
+            assert (state[: sudoku9.S_UNSOLVED + 3] == general_state[: sudoku9.S_UNSOLVED + 3]).all()
+            unsolved += 1
+    assert unsolved >= 20
+
+
+def test_choose_takes_two_candidate_cells_on_a_diagonal_first() -> None:
+    # roots of random X puzzles where the best-scored two-candidate cell is off the diagonals, and some are on them
+    geometry = Geometry.parse("x")
+    tables = extra9.tables_for(geometry)
+    diagonal = {cell for members in extra9.X_DIAGONALS for cell in members}
+    seen = 0
+    for seed in range(40):
+        cells = random_grid(geometry, seed)
+        cells[np.random.default_rng(seed).choice(81, 56, replace=False)] = 0
+        status, state = _root(cells, tables)
+        pairs = [cell for cell in range(81) if bin(_candidates(state, cell)).count("1") == 2 and cells[cell] == 0]
+        states = state[None, :]
+        scored, _ = extra9.choose(states, 0, tables, extra9.ALL_PEERS, True)
+        if status != codes.BUDGET_EXHAUSTED or scored in diagonal or not diagonal & set(pairs):
+            continue
+        seen += 1
+        cell, digits = extra9.choose(states, 0, tables, extra9.ALL_PEERS, True, extra9.ON_EXTRA)
+        assert cell in diagonal and cell in pairs and digits == _candidates(state, cell)
+    assert seen >= 3
