@@ -29,11 +29,11 @@ from bitdoku.kernels.boards import (
     _scratch,
     first_solution,
     is_box_geometry,
-    luby,
     search_boards,
     state_words,
 )
 from bitdoku.kernels.dfs import search_generic
+from bitdoku.kernels.restarts import luby
 from bitdoku.kernels.rng import new_state
 from bitdoku.shape import Shape
 

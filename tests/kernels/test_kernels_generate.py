@@ -232,8 +232,8 @@ def _plain_fill(geometry, seed: int, guided: bool, tables=None) -> np.ndarray:
     each restart draws a random digit a cell (``draw_guide``), searches without ``RANDOM_ORDER`` and has a budget
     of 40 nodes times the Luby sequence 1, 1, 2, 1, 1, 2, 4, ... instead."""
     from bitdoku.kernels import variant81
-    from bitdoku.kernels.boards import luby
     from bitdoku.kernels.fill import draw_guide
+    from bitdoku.kernels.restarts import luby
 
     tables = variant81.board_tables(geometry) if tables is None else tables
     state = rng.new_state(seed)

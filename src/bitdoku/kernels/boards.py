@@ -34,6 +34,7 @@ from numba import njit
 
 from bitdoku.kernels.bits import full_mask, lowest_bit_index, popcount
 from bitdoku.kernels.jit import borrowing
+from bitdoku.kernels.restarts import luby
 from bitdoku.kernels.rng import below, random_bit
 from bitdoku.kernels.status import (
     ALL_RULES,
@@ -648,18 +649,6 @@ def first_solution(cells, n, r, max_nodes, flags, solutions, stats, rng, unit, s
         if stop[0] != 0:
             return STOPPED
         run += 1
-
-
-@njit(cache=True, nogil=True)
-def luby(i):
-    """The i-th term (i >= 1) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ..."""
-    while True:
-        k = 1
-        while (1 << k) - 1 < i:
-            k += 1
-        if i == (1 << k) - 1:
-            return 1 << (k - 1)
-        i -= (1 << (k - 1)) - 1
 
 
 @njit(cache=True, nogil=True)

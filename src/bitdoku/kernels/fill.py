@@ -15,7 +15,7 @@ there (9x9: 8,843 nodes a grid on 60 seeds), where the kernel's own branching (t
 score) with a random digit tried first at each cell (a *guide* of random digits, drawn afresh at each restart)
 takes 5,045 on the same seeds, and one attempt at a minimal puzzle 1.2x fewer nodes in all
 (benchmarks/results/nc_generate.md). Every grid can still come out (the guide that is the grid gives it). Its runs
-get budgets on the Luby schedule (``boards.luby``: 1, 1, 2, 1, 1, 2, 4, ... times ``GUIDED_RESTART_UNIT`` nodes),
+get budgets on the Luby schedule (``restarts.luby``: 1, 1, 2, 1, 1, 2, 4, ... times ``GUIDED_RESTART_UNIT`` nodes),
 not the doubling one: with a fresh guide each run, many short runs beat a few long ones (2,441 nodes a grid against
 5,279 on 600 seeds, with a unit of 81), and the grids that short runs find make cheaper minimal puzzles: 9x9
 nonconsecutive attempts took 1.3-1.5x fewer nodes in all, the fill's and the removal checks' (their puzzles keep
@@ -28,7 +28,7 @@ from numba import njit, types
 from numba.extending import overload
 
 from bitdoku.kernels import variant81
-from bitdoku.kernels.boards import luby
+from bitdoku.kernels.restarts import luby
 from bitdoku.kernels.rng import below
 from bitdoku.kernels.status import (
     ALL_RULES,
