@@ -325,43 +325,6 @@ def _diagonals(states, k, flags, tables):
     return filled, changed
 
 
-@borrowing
-def _propagate_diagonals(states, k, flags, tables):
-    """``_propagate`` with ``_diagonals`` for the extra-unit pass (X): the same fixpoint, so the same nodes
-    (1.02x on the X set, variant_speed7.md)."""
-    naked = flags & NAKED_SINGLES != 0
-    filled = 0
-    while True:
-        u0, u1, u2 = np.int64(states[k, S_UNSOLVED]), np.int64(states[k, S_UNSOLVED + 1]), np.int64(
-            states[k, S_UNSOLVED + 2])
-        count = band._naked_singles(states, k, naked)
-        if count < 0 or (count > 0 and not _strike_filled(states, k, u0, u1, u2, tables)):
-            return -1
-        filled += count
-        if count > 0:
-            continue
-        if flags & HIDDEN_SINGLES:
-            count = band._hidden_singles(states, k)
-            if count < 0 or (count > 0 and not _strike_filled(states, k, u0, u1, u2, tables)):
-                return -1
-            filled += count
-            if count > 0:
-                continue
-        count, changed = _diagonals(states, k, flags, tables)
-        if count < 0:
-            return -1
-        filled += count
-        if count > 0 or changed > 0:
-            continue
-        if flags & LOCKED_CANDIDATES:
-            count = band._locked_candidates(states, k)
-            if count < 0:
-                return -1
-            if count > 0:
-                continue
-        return filled
-
-
 @njit(cache=True, nogil=True, inline="always")
 def _lock(states, k, digit, x0, x1, x2, tables):
     """Clear ``digit`` from every cell that sees all its places ``x`` in a unit; whether a board changed."""
@@ -397,8 +360,10 @@ def _propagate(states, k, flags, tables):
     """The band kernel's rules in ``flags`` and the extra units' strikes and hidden singles, to a fixpoint; the
     cells filled, or -1 on a contradiction. The extra-unit pass runs after the band kernel's hidden singles, not
     before: every rule only clears candidates, so the fixpoint (and the nodes) are the same in any order, and the
-    pass (a snapshot test a digit) runs less often: X 1.07x, Windoku 1.17x (variant_speed7.md)."""
+    pass (a snapshot test a digit) runs less often: X 1.07x, Windoku 1.17x (variant_speed7.md). For X (``DIAGONALS``
+    in the table) the pass is ``_diagonals``, the same deductions with the diagonals as constants."""
     naked = flags & NAKED_SINGLES != 0
+    diagonals = tables[DIAGONALS, 0] != 0
     filled = 0
     while True:
         u0, u1, u2 = np.int64(states[k, S_UNSOLVED]), np.int64(states[k, S_UNSOLVED + 1]), np.int64(
@@ -416,7 +381,10 @@ def _propagate(states, k, flags, tables):
             filled += count
             if count > 0:
                 continue
-        count, changed = _extra_units(states, k, flags, tables)
+        if diagonals:
+            count, changed = _diagonals(states, k, flags, tables)
+        else:
+            count, changed = _extra_units(states, k, flags, tables)
         if count < 0:
             return -1
         filled += count
@@ -650,10 +618,7 @@ def search_in(states, frames, cells, tables, limit, max_nodes, flags, solutions,
         return COMPLETE
     diagonals = tables[DIAGONALS, 0] != 0
     prefer, weight = (ON_EXTRA, X_PAIR_WEIGHT) if diagonals else (-1, PAIR_WEIGHT)
-    if diagonals:
-        filled = _propagate_diagonals(states, np.int64(0), flags, tables)
-    else:
-        filled = _propagate(states, np.int64(0), flags, tables)
+    filled = _propagate(states, np.int64(0), flags, tables)
     if filled < 0:
         return COMPLETE
     placements = filled
@@ -703,10 +668,7 @@ def search_in(states, frames, cells, tables, limit, max_nodes, flags, solutions,
             filled = -1
             cell = frames[frame, 0]
             if _place(states, target, digit, cell, tables):
-                if diagonals:
-                    filled = _propagate_diagonals(states, target, flags, tables)
-                else:
-                    filled = _propagate(states, target, flags, tables)
+                filled = _propagate(states, target, flags, tables)
             if filled >= 0:
                 placements += filled + 1
                 advanced = True
