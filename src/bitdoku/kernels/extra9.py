@@ -212,59 +212,30 @@ def _place(states, k, digit, cell, tables):
     return _strike(states, k, digit, cell, tables)
 
 
-@borrowing
-def _extra_units(states, k, flags, tables):
-    """Hidden singles and locked candidates in the extra units, for the digits the band kernel marks dirty (its
-    own passes read and clear the marks next): a unit without a place for the digit fails, one place fills it, two
-    or three leave every cell that sees them all (the AND of their peer masks, classic and extra). (-1 on a
-    contradiction, else the cells filled; boards changed)."""
-    hidden = flags & HIDDEN_SINGLES != 0
-    locked = flags & LOCKED_CANDIDATES != 0
-    filled = changed = 0
-    units = tables[UNITS : UNITS + tables[SIZES, 1]]
-    on0, on1, on2 = tables[ON_EXTRA, 0], tables[ON_EXTRA, 1], tables[ON_EXTRA, 2]
-    for digit in range(9):
-        base = 3 * digit
-        seen = S_EXTRA_SEEN + base
-        w0 = np.int64(states[k, base]) & on0
-        w1 = np.int64(states[k, base + 1]) & on1
-        w2 = np.int64(states[k, base + 2]) & on2
-        d0 = w0 ^ np.int64(states[k, seen])
-        d1 = w1 ^ np.int64(states[k, seen + 1])
-        d2 = w2 ^ np.int64(states[k, seen + 2])
-        if d0 | d1 | d2 == 0:
-            continue
+@njit(cache=True, nogil=True, inline="always")
+def _changed_places(states, k, digit, on0, on1, on2):
+    """The places of ``digit`` on the extra units' cells (band masks ``on``) that changed since the last call
+    for it (a snapshot in ``S_EXTRA_SEEN``, updated here): a unit none of whose places changed gives nothing new."""
+    base = 3 * digit
+    seen = S_EXTRA_SEEN + base
+    w0 = np.int64(states[k, base]) & on0
+    w1 = np.int64(states[k, base + 1]) & on1
+    w2 = np.int64(states[k, base + 2]) & on2
+    d0 = w0 ^ np.int64(states[k, seen])
+    d1 = w1 ^ np.int64(states[k, seen + 1])
+    d2 = w2 ^ np.int64(states[k, seen + 2])
+    if d0 | d1 | d2 != 0:
         states[k, seen] = w0
         states[k, seen + 1] = w1
         states[k, seen + 2] = w2
-        for unit in range(units.shape[0]):
-            if (d0 & units[unit, 0]) | (d1 & units[unit, 1]) | (d2 & units[unit, 2]) == 0:
-                continue
-            w0 = np.int64(states[k, base])
-            w1 = np.int64(states[k, base + 1])
-            w2 = np.int64(states[k, base + 2])
-            x0, x1, x2 = w0 & units[unit, 0], w1 & units[unit, 1], w2 & units[unit, 2]
-            if x0 | x1 | x2 == 0:
-                return -1, changed
-            count = popcount(x0) + popcount(x1) + popcount(x2)
-            if count == 1:
-                b = 0 if x0 != 0 else (1 if x1 != 0 else 2)
-                pos = lowest_bit_index(x0 | x1 | x2)
-                if not hidden or (np.int64(states[k, S_UNSOLVED + b]) >> pos) & 1 == 0:
-                    continue  # the digit is placed in this unit
-                if not _place(states, k, digit, 9 * (3 * b + pos // 10) + pos % 10, tables):
-                    return -1, changed
-                filled += 1
-            elif locked and count <= 3 and _lock(states, k, digit, x0, x1, x2, tables):
-                changed += 1
-    return filled, changed
+    return d0, d1, d2
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _diagonal(states, k, digit, m0, m1, m2, hidden, locked, tables):
-    """``_extra_units`` for one digit in one diagonal (band masks ``m``, constants): no place fails, one place fills
-    it, two or three leave every cell that sees them all. -1 on a contradiction, 1 when it filled a cell, 2 when it
-    cleared candidates, else 0."""
+def _unit(states, k, digit, m0, m1, m2, hidden, locked, tables):
+    """One digit in one extra unit (band masks ``m``): no place fails, one place fills it, two or three leave every
+    cell that sees them all (the AND of their peer masks, classic and extra). -1 on a contradiction, 1 when it
+    filled a cell, 2 when it cleared candidates, else 0."""
     x0 = np.int64(states[k, 3 * digit]) & m0
     x1 = np.int64(states[k, 3 * digit + 1]) & m1
     x2 = np.int64(states[k, 3 * digit + 2]) & m2
@@ -275,7 +246,7 @@ def _diagonal(states, k, digit, m0, m1, m2, hidden, locked, tables):
         b = 0 if x0 != 0 else (1 if x1 != 0 else 2)
         pos = lowest_bit_index(x0 | x1 | x2)
         if not hidden or (np.int64(states[k, S_UNSOLVED + b]) >> pos) & 1 == 0:
-            return 0  # the digit is placed on this diagonal (its strike took the rest)
+            return 0  # the digit is placed in this unit (its strike took the rest)
         return 1 if _place(states, k, digit, 9 * (3 * b + pos // 10) + pos % 10, tables) else -1
     if locked and count <= 3 and _lock(states, k, digit, x0, x1, x2, tables):
         return 2
@@ -283,39 +254,51 @@ def _diagonal(states, k, digit, m0, m1, m2, hidden, locked, tables):
 
 
 @borrowing
-def _diagonals(states, k, flags, tables):
-    """``_extra_units`` for X (``DIAGONALS`` in the table): the same snapshot test a digit, then each diagonal whose
-    places of the digit changed, its masks constants instead of rows of the table (the same deductions, so the same
-    nodes). (-1 on a contradiction, else the cells filled; boards changed)."""
+def _extra_units(states, k, flags, tables):
+    """Hidden singles and locked candidates (``_unit``) in the extra units whose places of a digit changed since
+    this pass last saw them (``_changed_places``). (-1 on a contradiction, else the cells filled; boards
+    changed)."""
     hidden = flags & HIDDEN_SINGLES != 0
     locked = flags & LOCKED_CANDIDATES != 0
     filled = changed = 0
-    on0 = MAIN0 | ANTI0
-    on1 = MAIN1 | ANTI1
-    on2 = MAIN2 | ANTI2
+    units = tables[UNITS : UNITS + tables[SIZES, 1]]
     for digit in range(9):
-        base = 3 * digit
-        seen = S_EXTRA_SEEN + base
-        w0 = np.int64(states[k, base]) & on0
-        w1 = np.int64(states[k, base + 1]) & on1
-        w2 = np.int64(states[k, base + 2]) & on2
-        d0 = w0 ^ np.int64(states[k, seen])
-        d1 = w1 ^ np.int64(states[k, seen + 1])
-        d2 = w2 ^ np.int64(states[k, seen + 2])
+        d0, d1, d2 = _changed_places(states, k, digit, tables[ON_EXTRA, 0], tables[ON_EXTRA, 1], tables[ON_EXTRA, 2])
         if d0 | d1 | d2 == 0:
             continue
-        states[k, seen] = w0
-        states[k, seen + 1] = w1
-        states[k, seen + 2] = w2
+        for unit in range(units.shape[0]):
+            if (d0 & units[unit, 0]) | (d1 & units[unit, 1]) | (d2 & units[unit, 2]) == 0:
+                continue
+            result = _unit(states, k, digit, units[unit, 0], units[unit, 1], units[unit, 2], hidden, locked, tables)
+            if result < 0:
+                return -1, changed
+            if result == 1:
+                filled += 1
+            elif result == 2:
+                changed += 1
+    return filled, changed
+
+
+@borrowing
+def _diagonals(states, k, flags, tables):
+    """``_extra_units`` for X (``DIAGONALS`` in the table): the same steps, with the two diagonals' masks as
+    constants instead of rows of the table (the same deductions, so the same nodes)."""
+    hidden = flags & HIDDEN_SINGLES != 0
+    locked = flags & LOCKED_CANDIDATES != 0
+    filled = changed = 0
+    for digit in range(9):
+        d0, d1, d2 = _changed_places(states, k, digit, MAIN0 | ANTI0, MAIN1 | ANTI1, MAIN2 | ANTI2)
+        if d0 | d1 | d2 == 0:
+            continue
         for anti in range(2):
             if anti == 0:
                 if (d0 & MAIN0) | (d1 & MAIN1) | (d2 & MAIN2) == 0:
                     continue
-                result = _diagonal(states, k, digit, MAIN0, MAIN1, MAIN2, hidden, locked, tables)
+                result = _unit(states, k, digit, MAIN0, MAIN1, MAIN2, hidden, locked, tables)
             else:
                 if (d0 & ANTI0) | (d1 & ANTI1) | (d2 & ANTI2) == 0:
                     continue
-                result = _diagonal(states, k, digit, ANTI0, ANTI1, ANTI2, hidden, locked, tables)
+                result = _unit(states, k, digit, ANTI0, ANTI1, ANTI2, hidden, locked, tables)
             if result < 0:
                 return -1, changed
             if result == 1:
