@@ -32,6 +32,7 @@ if TYPE_CHECKING:
         ShapeError,
     )
     from bitdoku.formats.reader import Entry, read_entries, read_puzzles
+    from bitdoku.geometry import Geometry
     from bitdoku.grid import Conflict, Grid
     from bitdoku.logic import CandidateGrid, Rating, Step, explain, hint, rate
     from bitdoku.pipeline import solve_file
@@ -61,6 +62,7 @@ _LAZY = {
     "Entry": "bitdoku.formats.reader",
     "read_entries": "bitdoku.formats.reader",
     "read_puzzles": "bitdoku.formats.reader",
+    "Geometry": "bitdoku.geometry",
     "Conflict": "bitdoku.grid",
     "Grid": "bitdoku.grid",
     "Shape": "bitdoku.shape",
@@ -101,6 +103,7 @@ __all__ = [
     "Conflict",
     "Entry",
     "GenerationLimitError",
+    "Geometry",
     "Grid",
     "InvalidGridError",
     "MissingExtraError",

@@ -16,9 +16,17 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from bitdoku.engines.bitmask import STATUSES, explain_status, kernel_tables, public_statuses, stats_of
+from bitdoku.engines.bitmask import (
+    STATUSES,
+    explain_status,
+    kernel_tables,
+    public_statuses,
+    stats_of,
+    variant_kernel,
+)
 from bitdoku.engines.result import SearchResult, Status, default_max_nodes
 from bitdoku.errors import ParseError, ShapeError
+from bitdoku.geometry import Geometry
 from bitdoku.grid import Grid
 from bitdoku.kernels import status as codes
 from bitdoku.kernels.batch import search_rows
@@ -40,7 +48,7 @@ class BatchResult:
     ``status_codes``: uint8 (k,), indices into ``bitdoku.batch.STATUSES`` (use ``statuses`` or ``status(i)``).
     ``counts``: int64 (k,), solutions found (at most the limit). ``stats``: int64 (k, N_STATS), the kernel's
     counters, columns named by ``bitdoku.kernels.status.STAT_NAMES``. ``time_limit``: the seconds each row had
-    (None: no limit).
+    (None: no limit). ``geometry``: the variant of every row, None for classic grids.
     """
 
     puzzles: NDArray[np.uint8]
@@ -52,6 +60,8 @@ class BatchResult:
     shape: Shape
     max_nodes: int
     time_limit: float | None = None
+    #: The variant's rules, shared by every row (None: classic).
+    geometry: Geometry | None = None
 
     def __len__(self) -> int:
         return len(self.status_codes)
@@ -71,20 +81,24 @@ class BatchResult:
     def result(self, row: int) -> SearchResult:
         """Row ``row`` as the ``SearchResult`` that ``bitdoku.search`` would give (with one solution kept)."""
         status = self.status(row)
-        solution = (Grid(self.solutions[row].tobytes(), self.shape),) if status.has_solution else ()
+        solution = (self._grid(self.solutions[row]),) if status.has_solution else ()
         code = int(self.kernel_codes[row])
         reason = None
         if code in (codes.INVALID, codes.CONTRADICTION, codes.BUDGET_EXHAUSTED, codes.STOPPED):  # they need a sentence
-            reason = explain_status(code, Grid(self.puzzles[row].tobytes(), self.shape), self.max_nodes,
-                                    self.time_limit, self.stats[row])
+            reason = explain_status(code, self._grid(self.puzzles[row]), self.max_nodes, self.time_limit,
+                                    self.stats[row])
         time_limit = self.time_limit if code == codes.STOPPED else None
         return SearchResult(status, int(self.counts[row]), solution, stats_of(self.stats[row]), reason, time_limit)
+
+    def _grid(self, cells: NDArray[np.uint8]) -> Grid:
+        return Grid(cells.tobytes(), self.shape, self.geometry)
 
 
 def solve_many(
     puzzles: ArrayLike | Iterable[Grid | str],
     *,
     shape: Shape | str | None = None,
+    variant: str | Geometry | None = None,
     limit: int = 1,
     max_nodes: int | None = None,
     threads: int | None = None,
@@ -99,6 +113,11 @@ def solve_many(
     row still searching after it ends with ``Status.LIMIT`` and the rest go on (a limit for the whole call would
     leave the rows after a hard one unanswered; ``bitdoku.timelimit``).
 
+    ``variant`` (a name such as ``"x"``, or a ``Geometry``: a jigsaw's carries its region map) puts every row
+    under the variant's rules, searched by its compiled kernel (``engines.bitmask.variant_kernel``) with the
+    loop of ``kernels/variant_rows.py``. Grids that carry a variant need no ``variant``: a batch takes one set
+    of rules, so grids under different rules (jigsaws of different maps) go in separate calls.
+
     Example
     -------
     >>> result = solve_many(["..3..4.221......", "1.3.3.........1.", "11.............."], limit=2)
@@ -107,7 +126,13 @@ def solve_many(
     >>> result.solutions[0]
     array([1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1], dtype=uint8)
     """
+    if not isinstance(puzzles, np.ndarray):
+        puzzles = list(puzzles)
+        if variant is not None and puzzles and isinstance(puzzles[0], str):
+            puzzles = [Grid.parse(text, shape, variant) for text in puzzles]
+            variant = None  # each grid carries the rules now (a jigsaw's text its own map)
     array, shape = as_puzzle_array(puzzles, shape)
+    geometry = _batch_geometry(puzzles, shape, variant)
     max_nodes = default_max_nodes(shape) if max_nodes is None else max_nodes
     if limit < 1 or max_nodes < 1:
         raise ValueError(f"limit and max_nodes must be at least 1, not {limit} and {max_nodes}")
@@ -115,24 +140,64 @@ def solve_many(
     solutions = np.zeros_like(array)
     kernel_codes = np.zeros(k, dtype=np.int8)
     stats = np.zeros((k, codes.N_STATS), dtype=np.int64)
-    tables = kernel_tables(shape)
+    search = _rows_search(shape, geometry, rules)
     clock = RowClock(time_limit)
 
     def run(start: int, end: int) -> None:
         with clock.slot() as stop:
-            search_rows(array[start:end], *tables, limit, max_nodes, rules,
-                        solutions[start:end], kernel_codes[start:end], stats[start:end], stop)
+            search(array[start:end], limit, max_nodes, solutions[start:end], kernel_codes[start:end],
+                   stats[start:end], stop)
 
     run_sliced(run, k, threads)
     counts = stats[:, codes.STAT_SOLUTIONS].copy()
     statuses = public_statuses(kernel_codes, counts, limit)
-    return BatchResult(array, solutions, statuses, counts, stats, kernel_codes, shape, max_nodes, clock.seconds)
+    return BatchResult(array, solutions, statuses, counts, stats, kernel_codes, shape, max_nodes, clock.seconds,
+                       geometry)
+
+
+def _batch_geometry(puzzles: ArrayLike | list, shape: Shape, variant: str | Geometry | None) -> Geometry | None:
+    """The one variant geometry of a batch (None for classic): ``variant``'s, or the one its grids carry."""
+    if variant is not None:
+        if isinstance(variant, Geometry) and variant.shape != shape:
+            raise ShapeError(f"a {variant.shape} geometry does not fit a batch of {shape} grids")
+        geometry = Geometry.parse(variant, shape)
+    else:
+        grids = puzzles if isinstance(puzzles, list) and puzzles and isinstance(puzzles[0], Grid) else []
+        geometries = {grid.geometry for grid in grids}
+        if len(geometries) > 1:
+            names = ", ".join(sorted(g.name for g in geometries))
+            raise ValueError(f"a batch takes grids under one set of rules, not several ({names}; jigsaws of "
+                             "different region maps count as different rules): search them in separate calls")
+        geometry = geometries.pop() if geometries else None
+    return None if geometry is None or geometry.is_classic else geometry
+
+
+def _rows_search(shape: Shape, geometry: Geometry | None, rules: int) -> Callable[..., None]:
+    """``search(puzzles, limit, max_nodes, solutions, status, stats, stop)`` over rows: the classic loops of
+    ``kernels/batch.py``, or the variant kernel's loop of ``kernels/variant_rows.py``."""
+    if geometry is None:
+        tables = kernel_tables(shape)
+
+        def classic(puzzles, limit, max_nodes, solutions, status, stats, stop):
+            search_rows(puzzles, *tables, limit, max_nodes, rules, solutions, status, stats, stop)
+
+        return classic
+    from bitdoku.kernels import variant_rows
+
+    name, tables = variant_kernel(geometry, rules)
+    rows = getattr(variant_rows, f"{name}_rows")
+
+    def variant(puzzles, limit, max_nodes, solutions, status, stats, stop):
+        rows(puzzles, tables, limit, max_nodes, rules, solutions, status, stats, stop)
+
+    return variant
 
 
 def count_many(
     puzzles: ArrayLike | Iterable[Grid | str],
     *,
     shape: Shape | str | None = None,
+    variant: str | Geometry | None = None,
     limit: int = 2,
     max_nodes: int | None = None,
     threads: int | None = None,
@@ -145,9 +210,11 @@ def count_many(
     -------
     >>> count_many([".............." "..", "..3..4.221......"], limit=1000).counts
     array([288,   1])
+    >>> count_many(["1" + "." * 15, "1" * 16], variant="x").statuses
+    [<Status.MULTIPLE: 'multiple'>, <Status.INVALID: 'invalid'>]
     """
-    return solve_many(puzzles, shape=shape, limit=limit, max_nodes=max_nodes, threads=threads, rules=rules,
-                      time_limit=time_limit)
+    return solve_many(puzzles, shape=shape, variant=variant, limit=limit, max_nodes=max_nodes, threads=threads,
+                      rules=rules, time_limit=time_limit)
 
 
 def default_threads() -> int:

@@ -5,8 +5,8 @@ A file in the line format takes the vectorised path of ``bitdoku.pipeline``: chu
 searched by the batch kernels and answered as one block of bytes (each command gives its ``LineAnswers``).
 JSON and pictures, single puzzles, other engines, strategies and clusters take the per-puzzle path, which
 ``--per-puzzle`` also forces (the tests compare the two byte for byte). Variant puzzles (``--variant``, or JSON
-lines that name a variant) are searched one at a time by ``bitdoku.search``, which picks the engine for their
-rules; they still stream, a chunk at a time, and the classic puzzles around them keep the batch kernels.
+lines that name a variant) take the per-puzzle path's chunks too: each chunk is searched as one batch per shape
+and rules (``bitdoku.batch.solve_many`` with the variant's kernel; a jigsaw's rules include its region map).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from bitdoku.engines.registry import Engine
     from bitdoku.engines.result import SearchResult, Status
     from bitdoku.formats.reader import Entry
+    from bitdoku.geometry import Geometry
     from bitdoku.grid import Grid
     from bitdoku.shape import Shape
 
@@ -100,22 +101,27 @@ class _Run:
 def _vectorisable(inputs: Inputs, plan: Plan) -> bool:
     from bitdoku.engines.registry import get_engine
 
-    return (inputs.source is not None and inputs.rules is None and not plan.per_puzzle and plan.strategy == "dfs"
+    one_rules = inputs.rules is None or not inputs.rules.paired  # a jigsaw whose lines bring their own maps: no
+    return (inputs.source is not None and one_rules and not plan.per_puzzle and plan.strategy == "dfs"
             and plan.cluster is None and get_engine(plan.engine).batched)
 
 
 def _answer_chunks(inputs: Inputs, plan: Plan, answers: LineAnswers, show: Shower, run: _Run,
                    advance: Callable[[int], None], *, lenient: bool, skip: int) -> None:
-    """The vectorised path: chunks of the file as arrays, each answered as one block of bytes (a chunk that
-    holds JSON lines naming a variant goes through ``show`` instead, one puzzle at a time)."""
+    """The vectorised path: chunks of the file as arrays, each answered as one block of bytes. With
+    ``--variant`` every puzzle is searched under its rules (which override a JSON line's own, as
+    ``Rules.apply`` does on the per-puzzle path); without, a chunk that holds JSON lines naming a variant goes
+    through ``show`` instead."""
     from dataclasses import replace
 
     from bitdoku.pipeline.chunks import EntryChunk, prefetched, read_chunks
     from bitdoku.pipeline.files import Search, answer_chunk
 
-    search = Search(plan.limit, plan.max_nodes, plan.threads, plan.time_limit)
+    rules = inputs.rules
+    search = Search(plan.limit, plan.max_nodes, plan.threads, plan.time_limit, rules and rules.variant,
+                    rules and rules.regions)
     for chunk in prefetched(read_chunks(inputs.source, shape=inputs.shape, skip=skip)):  # type: ignore[arg-type]
-        if isinstance(chunk, EntryChunk) and any(_is_variant(entry) for entry in chunk.entries):
+        if rules is None and isinstance(chunk, EntryChunk) and any(_is_variant(entry) for entry in chunk.entries):
             each = replace(inputs, entries=iter(chunk.entries), single=False)
             _answer_each(each, plan, show, run, advance, lenient=lenient, output=OutputFormat.line, skip=0)
             continue
@@ -294,21 +300,17 @@ _batch_shapes: set[Shape] = set()
 
 
 def _search_chunk(chunk: list[Entry], plan: Plan) -> list[SearchResult | None]:
-    """Search the good entries of a chunk: classic ones as one batch per shape, variants one by one."""
+    """Search the good entries of a chunk as one batch per shape and rules (a variant's, or a jigsaw's map)."""
     from bitdoku.batch import solve_many
     from bitdoku.engines.registry import get_engine
-    from bitdoku.solver import search
 
-    rows_by_shape: dict[Shape, list[int]] = {}
+    rows_by_rules: dict[tuple[Shape, Geometry], list[int]] = {}
     results: list[SearchResult | None] = [None] * len(chunk)
     for index, entry in enumerate(chunk):
-        if _is_variant(entry):
-            results[index] = search(entry.grid, limit=plan.limit, keep=plan.keep,  # type: ignore[arg-type]
-                                    engine=plan.engine, max_nodes=plan.max_nodes, time_limit=plan.time_limit)
-        elif entry.grid is not None:
-            rows_by_shape.setdefault(entry.grid.shape, []).append(index)
-    for shape, rows in rows_by_shape.items():
-        if shape not in _batch_shapes:
+        if entry.grid is not None:
+            rows_by_rules.setdefault((entry.grid.shape, entry.grid.geometry), []).append(index)
+    for (shape, geometry), rows in rows_by_rules.items():
+        if geometry.is_classic and shape not in _batch_shapes:
             _batch_shapes.add(shape)
             say_if_compiling(get_engine(plan.engine), shape, plan.limit, batch=True)
         batch = solve_many(

@@ -7,6 +7,8 @@ their status codes and stats slots map onto ``Status`` and ``SearchStats``.
 
 from __future__ import annotations
 
+from importlib import import_module
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -19,7 +21,7 @@ from bitdoku.kernels.dfs import search as search_kernel
 from bitdoku.shape import Shape
 from bitdoku.timelimit import TimeLimit, limit_reason
 
-#: The cells of the variant grids that go to the digit-major kernel (``kernels/variant81.py``): 9x9.
+#: The cells of the variant grids that go to the 9x9 variant kernels (``variant_kernel``).
 N_CELLS_81 = 81
 
 
@@ -44,38 +46,42 @@ def search(puzzle: Grid, *, limit: int, max_nodes: int, keep: int, rules: int = 
 
 def _run_kernel(puzzle: Grid, limit: int, max_nodes: int, rules: int, solutions: NDArray[np.uint8],
                 stats: NDArray[np.int64], stop: NDArray[np.int64], band_kernels: bool = True) -> int:
-    """The kernel's status code for a puzzle: the classic kernels (``dfs.search``), or for a variant the kernels that
-    read the geometry's tables: for 9x9, the band kernel with extra units (``kernels/extra9.py``: X, Windoku, no
-    relation between cells, 2-4x faster there), the band kernel with regions (``kernels/jigsaw9.py``: jigsaw) or
-    the band kernel with the nonconsecutive relation (``kernels/nonconsecutive9.py``) or
-    the digit-major one (``kernels/variant81.py``: the others, and all of them without ``band_kernels`` or with
-    ``RANDOM_ORDER``); the cell-by-cell one for other sizes (``kernels/variant.py``). Each variant kernel is
-    compiled on the first variant grid it takes."""
+    """The kernel's status code for a puzzle: the classic kernels (``dfs.search``), or ``variant_kernel``'s."""
     cells = np.frombuffer(puzzle.cells, dtype=np.uint8)
     if puzzle.geometry.is_classic:
         units, cell_units, peers = puzzle.shape.tables
         return search_kernel(cells, puzzle.n, units, cell_units, peers, limit, max_nodes, rules, solutions, stats,
                              stop)
-    if puzzle.shape.n_cells == N_CELLS_81 and band_kernels and rules & codes.RANDOM_ORDER == 0:
-        from bitdoku.kernels import extra9, jigsaw9, nonconsecutive9
+    name, tables = variant_kernel(puzzle.geometry, rules, band_kernels)
+    if name == "variant":
+        from bitdoku.kernels.variant import search as variant_search
 
-        extra = extra9.tables_for(puzzle.geometry)
-        if extra is not None:
-            return extra9.search(cells, extra, limit, max_nodes, rules, solutions, stats, stop)
-        regions = jigsaw9.tables_for(puzzle.geometry)
-        if regions is not None:
-            return jigsaw9.search(cells, regions, limit, max_nodes, rules, solutions, stats, stop)
-        relation = nonconsecutive9.tables_for(puzzle.geometry)
-        if relation is not None:
-            return nonconsecutive9.search(cells, relation, limit, max_nodes, rules, solutions, stats, stop)
-    if puzzle.shape.n_cells == N_CELLS_81:
-        from bitdoku.kernels.variant81 import board_tables
-        from bitdoku.kernels.variant81 import search as kernel81
+        n, geometry_tables = tables
+        return variant_search(cells, n, geometry_tables, limit, max_nodes, rules, solutions, stats, stop)
+    kernel = import_module(f"bitdoku.kernels.{name}")
+    return kernel.search(cells, tables, limit, max_nodes, rules, solutions, stats, stop)
 
-        return kernel81(cells, board_tables(puzzle.geometry), limit, max_nodes, rules, solutions, stats, stop)
-    from bitdoku.kernels.variant import search as variant_kernel
 
-    return variant_kernel(cells, puzzle.n, puzzle.geometry.tables, limit, max_nodes, rules, solutions, stats, stop)
+def variant_kernel(geometry: Geometry, rules: int = codes.ALL_RULES, band_kernels: bool = True) -> tuple[str, object]:
+    """The kernel that searches grids of a variant geometry (a module of ``bitdoku.kernels``) and its tables.
+
+    For 9x9: the band kernel with extra units (``extra9``: X, Windoku, no relation between cells, 2-4x faster
+    there), the band kernel with regions (``jigsaw9``: jigsaw) or the band kernel with the nonconsecutive relation
+    (``nonconsecutive9``), else the digit-major one (``variant81``: the others, and all of them without
+    ``band_kernels`` or with ``RANDOM_ORDER``); for other sizes the cell-by-cell one (``variant``, whose tables are
+    ``(n, geometry.tables)``). Each kernel is compiled on the first grid it takes. ``kernels/variant_rows.py`` has
+    the batch loop of each (``<name>_rows``).
+    """
+    if geometry.shape.n_cells != N_CELLS_81:
+        return "variant", (geometry.shape.n, geometry.tables)
+    if band_kernels and rules & codes.RANDOM_ORDER == 0:
+        for name in ("extra9", "jigsaw9", "nonconsecutive9"):
+            tables = import_module(f"bitdoku.kernels.{name}").tables_for(geometry)
+            if tables is not None:
+                return name, tables
+    from bitdoku.kernels.variant81 import board_tables
+
+    return "variant81", board_tables(geometry)
 
 
 def warm_up(shape: Shape, limit: int = 1) -> None:

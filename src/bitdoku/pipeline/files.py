@@ -15,6 +15,7 @@ from bitdoku.batch import BatchResult, solve_many
 from bitdoku.engines.result import Status
 from bitdoku.errors import ParseError
 from bitdoku.formats.reader import Entry
+from bitdoku.geometry import Geometry
 from bitdoku.pipeline.answers import solution_line, solve_lines
 from bitdoku.pipeline.chunks import Chunk, EntryChunk, PlainChunk, prefetched, read_chunks
 from bitdoku.pipeline.outfile import ResultFile
@@ -27,17 +28,21 @@ ERROR_LINE = b"error\n"
 @dataclass(frozen=True)
 class Search:
     """How each chunk is searched: the solution limit, node budget, threads and time limit (a puzzle's) of
-    ``solve_many``."""
+    ``solve_many``, and the rules of every puzzle: a ``variant`` name (None: classic) and, for a jigsaw, the
+    ``regions`` map they all share."""
 
     limit: int = 2
     max_nodes: int | None = None
     threads: int | None = None
     time_limit: float | None = None
+    variant: str | None = None
+    regions: str | None = None
 
     def __call__(self, puzzles: np.ndarray, shape: Shape) -> BatchResult:
         budget = {"max_nodes": self.max_nodes} if self.max_nodes else {}
-        return solve_many(puzzles, shape=shape, limit=self.limit, threads=self.threads, time_limit=self.time_limit,
-                          **budget)
+        geometry = Geometry.parse(self.variant, shape, self.regions) if self.variant is not None else None
+        return solve_many(puzzles, shape=shape, variant=geometry, limit=self.limit, threads=self.threads,
+                          time_limit=self.time_limit, **budget)
 
 
 @dataclass
