@@ -126,13 +126,7 @@ def solve_many(
     >>> result.solutions[0]
     array([1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1], dtype=uint8)
     """
-    if not isinstance(puzzles, np.ndarray):
-        puzzles = list(puzzles)
-        if variant is not None and puzzles and isinstance(puzzles[0], str):
-            puzzles = [Grid.parse(text, shape, variant) for text in puzzles]
-            variant = None  # each grid carries the rules now (a jigsaw's text its own map)
-    array, shape = as_puzzle_array(puzzles, shape)
-    geometry = _batch_geometry(puzzles, shape, variant)
+    array, shape, geometry = as_variant_batch(puzzles, shape, variant)
     max_nodes = default_max_nodes(shape) if max_nodes is None else max_nodes
     if limit < 1 or max_nodes < 1:
         raise ValueError(f"limit and max_nodes must be at least 1, not {limit} and {max_nodes}")
@@ -153,6 +147,21 @@ def solve_many(
     statuses = public_statuses(kernel_codes, counts, limit)
     return BatchResult(array, solutions, statuses, counts, stats, kernel_codes, shape, max_nodes, clock.seconds,
                        geometry)
+
+
+def as_variant_batch(
+    puzzles: ArrayLike | Iterable[Grid | str], shape: Shape | str | None = None,
+    variant: str | Geometry | None = None,
+) -> tuple[NDArray[np.uint8], Shape, Geometry | None]:
+    """``as_puzzle_array``, and the rules of every row: ``variant``'s geometry, or the one its grids carry (None
+    for classic grids). Text is read under ``variant`` (a jigsaw's two lines bring their own map)."""
+    if not isinstance(puzzles, np.ndarray):
+        puzzles = list(puzzles)
+        if variant is not None and puzzles and isinstance(puzzles[0], str):
+            puzzles = [Grid.parse(text, shape, variant) for text in puzzles]
+            variant = None  # each grid carries the rules now
+    array, shape = as_puzzle_array(puzzles, shape)
+    return array, shape, _batch_geometry(puzzles, shape, variant)
 
 
 def _batch_geometry(puzzles: ArrayLike | list, shape: Shape, variant: str | Geometry | None) -> Geometry | None:

@@ -277,6 +277,34 @@ def test_cli_solve_on_the_cluster_prints_what_the_threads_print(client, tmp_path
     assert remote.stdout.splitlines()[-1] == "error"
 
 
+def test_variant_batches_on_the_cluster_equal_the_local_batch(client):
+    x_lines = [*sample_lines("top1465_sample.txt")[:6], "." * 81, "1" * 81]
+    result = dd.solve_many(client, x_lines, variant="x", chunk_size=3, limit=2)
+    _assert_same(result, local_solve_many(x_lines, variant="x", limit=2, threads=1))
+    assert result.geometry is not None and result.geometry.name == "x"
+    assert result.result(0).solutions == () or result.result(0).solutions[0].variant == "x"
+
+
+def test_cli_variant_files_on_the_cluster_print_what_the_threads_print(client, tmp_path):
+    from typer.testing import CliRunner
+
+    from bitdoku.cli.main import app
+    from bitdoku.data import sample_path
+
+    runner = CliRunner()
+    jigsaws = str(sample_path("jigsaw_janko_9x9.txt"))  # a map a puzzle: arrays by map
+    local = runner.invoke(app, ["count", "--variant", "jigsaw", jigsaws])
+    remote = runner.invoke(app, ["count", "--variant", "jigsaw", jigsaws, "--cluster", client.scheduler.address])
+    assert remote.stdout == local.stdout and remote.exit_code == local.exit_code == 0
+    path = tmp_path / "x.txt"
+    path.write_text("\n".join(sample_lines("top1465_sample.txt")[:8]) + "\n")
+    local = runner.invoke(app, ["solve", "--variant", "x", str(path)])
+    remote = runner.invoke(app, ["solve", "--variant", "x", str(path), "--cluster", client.scheduler.address])
+    assert remote.stdout == local.stdout and remote.exit_code == local.exit_code
+    classic = runner.invoke(app, ["solve", str(path)])
+    assert classic.stdout != remote.stdout  # the diagonals were searched on the cluster
+
+
 def test_cli_lines_of_a_failed_chunk_say_failed_with_their_exit_code(client, tmp_path, monkeypatch):
     from typer.testing import CliRunner
 

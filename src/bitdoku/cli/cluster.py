@@ -1,9 +1,9 @@
 """``--cluster``: search a file of puzzles on a Dask cluster instead of this machine's threads.
 
-The file is still read as a stream of entries; each chunk of entries becomes one uint8 array per shape, and
-the arrays go through ``bitdoku.parallel.distributed.solve_chunks``, which keeps a bounded number on the
-cluster and hands results back in input order. So the output is the same, line for line, as without
-``--cluster``, and memory stays bounded whatever the file's size.
+The file is still read as a stream of entries; each chunk of entries becomes one uint8 array per shape and
+rules (a variant's, a jigsaw's map), and the arrays go through ``bitdoku.parallel.distributed.solve_chunks``,
+which keeps a bounded number on the cluster and hands results back in input order. So the output is the same,
+line for line, as without ``--cluster``, and memory stays bounded whatever the file's size.
 
 Typer 0.29 ignores Click's ``flag_value`` (its vendored parser has no optional option values), so ``main``
 writes ``local`` after a bare ``--cluster`` before the arguments are parsed.
@@ -23,6 +23,7 @@ from bitdoku.engines.registry import ENGINES, get_engine
 from bitdoku.engines.result import SearchResult
 from bitdoku.errors import BitdokuError
 from bitdoku.formats.reader import Entry
+from bitdoku.geometry import Geometry
 from bitdoku.shape import Shape
 
 if TYPE_CHECKING:
@@ -61,7 +62,8 @@ def cluster_results(
 
 @dataclass
 class _Chunk:
-    """A chunk of entries waiting for the results of its arrays (one per shape among its good entries)."""
+    """A chunk of entries waiting for the results of its arrays (one per shape and rules among its good
+    entries)."""
 
     entries: list[Entry]
     arrays_left: int
@@ -90,22 +92,23 @@ class _Chunk:
 
 
 def _stream(client, entries: Iterator[Entry], plan: Plan, chunk_size: int):
-    """Feed ``solve_chunks`` one array per shape of each chunk of entries, and give the entries back in order."""
+    """Feed ``solve_chunks`` one array per shape and rules of each chunk of entries, and give the entries back in
+    order."""
     from bitdoku.parallel.distributed import solve_chunks
 
     waiting: deque[tuple[_Chunk, list[int]]] = deque()  # one item per array, in the order they are submitted
 
-    def arrays() -> Iterator[tuple[np.ndarray, Shape]]:
+    def arrays() -> Iterator[tuple[np.ndarray, Shape, Geometry | None]]:
         while entries_read := list(islice(entries, chunk_size)):
-            groups = _rows_by_shape(entries_read)
+            groups = _rows_by_rules(entries_read)
             chunk = _Chunk(entries_read, arrays_left=max(1, len(groups)))
             if not groups:  # only bad lines: an empty array keeps the chunk in step (searched without a task)
                 waiting.append((chunk, []))
-                yield np.empty((0, 16), np.uint8), Shape(2, 2)
-            for shape, rows in groups.items():
+                yield np.empty((0, 16), np.uint8), Shape(2, 2), None
+            for (shape, geometry), rows in groups.items():
                 waiting.append((chunk, rows))
                 cells = b"".join(entries_read[i].grid.cells for i in rows)  # type: ignore[union-attr]
-                yield np.frombuffer(cells, np.uint8).reshape(len(rows), shape.n_cells), shape
+                yield np.frombuffer(cells, np.uint8).reshape(len(rows), shape.n_cells), shape, geometry
 
     options = {"max_nodes": plan.max_nodes} if plan.max_nodes else {}
     for _, outcome in solve_chunks(client, arrays(), limit=plan.limit, time_limit=plan.time_limit, **options):
@@ -115,11 +118,14 @@ def _stream(client, entries: Iterator[Entry], plan: Plan, chunk_size: int):
             yield from chunk.items()
 
 
-def _rows_by_shape(entries: list[Entry]) -> dict[Shape, list[int]]:
-    """The indices of the good entries, grouped by shape (a file may mix 9x9 and 16x16 puzzles)."""
-    groups: dict[Shape, list[int]] = {}
+def _rows_by_rules(entries: list[Entry]) -> dict[tuple[Shape, Geometry | None], list[int]]:
+    """The indices of the good entries, grouped by shape and rules (a file may mix 9x9 and 16x16 puzzles, or
+    jigsaws of several maps); None for classic rules."""
+    groups: dict[tuple[Shape, Geometry | None], list[int]] = {}
     for index, entry in enumerate(entries):
         if entry.grid is not None:
-            groups.setdefault(entry.grid.shape, []).append(index)
+            geometry = entry.grid.geometry
+            key = (entry.grid.shape, None if geometry.is_classic else geometry)
+            groups.setdefault(key, []).append(index)
     return groups
 

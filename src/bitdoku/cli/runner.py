@@ -200,9 +200,6 @@ def _results(inputs: Inputs, plan: Plan, skip: int = 0) -> Iterator[tuple[Entry,
     if plan.cluster is not None and not inputs.single:
         from bitdoku.cli.cluster import cluster_results
 
-        if inputs.rules is not None:
-            raise ValueError("--cluster ships classic puzzles only; search variant files without it")
-
         yield from cluster_results(entries, plan, plan.cluster)
         return
     if inputs.single or not engine.batched or plan.strategy != "dfs":

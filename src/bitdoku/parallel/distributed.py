@@ -25,11 +25,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from bitdoku.batch import BatchResult, as_puzzle_array, default_threads
+from bitdoku.batch import BatchResult, as_variant_batch, default_threads
 from bitdoku.batch import solve_many as solve_batch
 from bitdoku.engines.bitmask import public_statuses
 from bitdoku.engines.result import SearchResult, conflict_result, default_max_nodes
 from bitdoku.errors import BitdokuError, MissingExtraError
+from bitdoku.geometry import Geometry
 from bitdoku.grid import Grid, as_grid
 from bitdoku.kernels import status as codes
 from bitdoku.parallel.farm import SchedulerStats, run_farm
@@ -68,9 +69,10 @@ class ChunkFailure(NamedTuple):
 
 def solve_chunks(
     client: Client,
-    chunks: Iterable[ArrayLike | tuple[ArrayLike, Shape]],
+    chunks: Iterable[ArrayLike | tuple[ArrayLike, Shape] | tuple[ArrayLike, Shape, Geometry | None]],
     *,
     shape: Shape | str | None = None,
+    variant: str | Geometry | None = None,
     limit: int = 1,
     max_nodes: int | None = None,
     rules: int = codes.ALL_RULES,
@@ -85,12 +87,16 @@ def solve_chunks(
     ----------
     client : distributed.Client
         The caller's client; its workers need the same bitdoku version.
-    chunks : iterable of arrays, or of ``(array, shape)`` pairs
+    chunks : iterable of arrays, or of ``(array, shape)`` pairs or ``(array, shape, geometry)`` triples
         Each a ``(k, N*N)`` uint8 array (one task each). Read lazily: at most ``in_flight`` chunks are
         on the cluster or waiting to be handed on, so memory stays bounded for any file size. A pair gives
-        the chunk's own shape, for streams that mix shapes (a 6x6 puzzle can be 2x3 or 3x2).
+        the chunk's own shape, for streams that mix shapes (a 6x6 puzzle can be 2x3 or 3x2); a triple also
+        the chunk's own rules (a variant ``Geometry``, None for classic), for streams that mix them.
     shape : Shape or str, optional
         The shape of every chunk (default: from each chunk's width).
+    variant : str or Geometry, optional
+        The rules of every chunk that does not bring its own (default: classic), as for
+        ``bitdoku.batch.solve_many``.
     limit, max_nodes, rules, time_limit
         As for ``bitdoku.batch.solve_many``, per row (the worker times its rows).
     in_flight : int, optional
@@ -124,7 +130,7 @@ def solve_chunks(
     options = (limit, max_nodes, rules, check_seconds(time_limit))
     source = enumerate(chunks)
     running = distributed.as_completed()
-    rows_of: dict[Any, tuple[int, NDArray[np.uint8], Shape]] = {}  # future -> (chunk index, puzzles, shape)
+    rows_of: dict[Any, tuple[int, NDArray[np.uint8], Shape, Geometry | None]] = {}  # future -> its chunk
     ready: dict[int, BatchResult | ChunkFailure] = {}  # finished, waiting for the chunks before them
     submitted = handed_on = 0
     exhausted = False
@@ -135,15 +141,15 @@ def solve_chunks(
                 if item is None:
                     exhausted = True
                     break
-                index, (array, chunk_shape) = item[0], _chunk_of(item[1], fixed)
+                index, (array, chunk_shape, geometry) = item[0], _chunk_of(item[1], fixed, variant)
                 if len(array):
-                    future = _submit_chunk(client, array, chunk_shape, options, scatter)
-                    rows_of[future] = (index, array, chunk_shape)
+                    future = _submit_chunk(client, array, chunk_shape, geometry, options, scatter)
+                    rows_of[future] = (index, array, chunk_shape, geometry)
                     running.add(future)
                     stats.tasks += 1
                 else:  # nothing to ship: an empty result, made here
-                    ready[index] = solve_batch(array, shape=chunk_shape, limit=limit, max_nodes=max_nodes, threads=1,
-                                               time_limit=time_limit)
+                    ready[index] = solve_batch(array, shape=chunk_shape, variant=geometry, limit=limit,
+                                               max_nodes=max_nodes, threads=1, time_limit=time_limit)
                 submitted += 1
             while handed_on in ready:
                 yield handed_on, ready.pop(handed_on)
@@ -153,8 +159,8 @@ def solve_chunks(
                     return
                 continue
             future = next(running)  # the chunk at handed_on is still running, so this never runs dry
-            index, array, chunk_shape = rows_of.pop(future)
-            ready[index] = _outcome(future, index, array, chunk_shape, options, stats)
+            index, array, chunk_shape, geometry = rows_of.pop(future)
+            ready[index] = _outcome(future, index, array, chunk_shape, geometry, options, stats)
     finally:
         if rows_of:  # the caller stopped early: free the cluster
             client.cancel(list(rows_of))
@@ -166,6 +172,7 @@ def solve_many(
     puzzles: ArrayLike | Iterable[Grid | str],
     *,
     shape: Shape | str | None = None,
+    variant: str | Geometry | None = None,
     chunk_size: int = 4096,
     limit: int = 1,
     max_nodes: int | None = None,
@@ -175,7 +182,7 @@ def solve_many(
     time_limit: float | None = None,
 ) -> BatchResult:
     """``bitdoku.batch.solve_many`` on a cluster: the same ``BatchResult``, searched in chunks of rows
-    (``time_limit``: seconds for each row, as there).
+    (``time_limit``: seconds for each row, and ``variant``: the rules of every row, as there).
 
     Raises
     ------
@@ -191,27 +198,30 @@ def solve_many(
     ...     solve_many(client, ["..3..4.221......", "11..............", "1..............."], limit=2).statuses
     [<Status.UNIQUE: 'unique'>, <Status.INVALID: 'invalid'>, <Status.MULTIPLE: 'multiple'>]
     """
-    array, shape = as_puzzle_array(puzzles, shape)
+    array, shape, geometry = as_variant_batch(puzzles, shape, variant)
     if chunk_size < 1:
         raise ValueError(f"chunk_size must be at least 1, not {chunk_size}")
-    chunks = (array[start : start + chunk_size] for start in range(0, len(array), chunk_size))
+    chunks = ((array[start : start + chunk_size], shape, geometry) for start in range(0, len(array), chunk_size))
     results = []
-    for index, result in solve_chunks(client, chunks, shape=shape, limit=limit, max_nodes=max_nodes, rules=rules,
+    for index, result in solve_chunks(client, chunks, limit=limit, max_nodes=max_nodes, rules=rules,
                                       scatter=scatter, stats=stats, time_limit=time_limit):
         if isinstance(result, ChunkFailure):
             first = index * chunk_size + 1
             raise BitdokuError(f"rows {first:,}-{first + result.rows - 1:,} failed on the cluster: {result.message}")
         results.append(result)
     if not results:
-        return solve_batch(array, shape=shape, limit=limit, max_nodes=max_nodes, threads=1, time_limit=time_limit)
+        return solve_batch(array, shape=shape, variant=geometry, limit=limit, max_nodes=max_nodes, threads=1,
+                           time_limit=time_limit)
     return concatenate(results)
 
 
 def concatenate(results: list[BatchResult]) -> BatchResult:
-    """One ``BatchResult`` from the results of consecutive chunks (of one shape and node budget), in order."""
+    """One ``BatchResult`` from the results of consecutive chunks (of one shape, rules and node budget), in
+    order."""
     first = results[0]
     arrays = [np.concatenate([getattr(r, name) for r in results]) for name in _ROW_FIELDS]
-    return BatchResult(*arrays, shape=first.shape, max_nodes=first.max_nodes, time_limit=first.time_limit)
+    return BatchResult(*arrays, shape=first.shape, max_nodes=first.max_nodes, time_limit=first.time_limit,
+                       geometry=first.geometry)
 
 
 _ROW_FIELDS = ("puzzles", "solutions", "status_codes", "counts", "stats", "kernel_codes")
@@ -221,7 +231,7 @@ _ChunkOptions = tuple[int, int | None, int, float | None]
 
 
 def _solve_chunk(puzzles: NDArray[np.uint8], shape: Shape, limit: int, max_nodes: int | None, rules: int,
-                 time_limit: float | None = None):
+                 time_limit: float | None = None, geometry: Geometry | None = None):
     """The task a worker runs: one chunk on one thread; returns only what the client cannot derive.
 
     The reply is the solutions, the kernel codes and the counters (int32 when the budget fits: a counter never
@@ -229,38 +239,42 @@ def _solve_chunk(puzzles: NDArray[np.uint8], shape: Shape, limit: int, max_nodes
     (``_rebuild``). That is half the bytes of a whole ``BatchResult``, and on fast batches the bytes are the cost.
     """
     start = time.perf_counter()
-    result = solve_batch(puzzles, shape=shape, limit=limit, max_nodes=max_nodes, threads=1, rules=rules,
-                         time_limit=time_limit)
+    result = solve_batch(puzzles, shape=shape, variant=geometry, limit=limit, max_nodes=max_nodes, threads=1,
+                         rules=rules, time_limit=time_limit)
     stats = result.stats.astype(np.int32) if result.max_nodes < 2**31 else result.stats
     return result.solutions, result.kernel_codes, stats, time.perf_counter() - start
 
 
 def _rebuild(puzzles: NDArray[np.uint8], reply: tuple, shape: Shape, limit: int, max_nodes: int | None,
-             time_limit: float | None = None) -> BatchResult:
+             time_limit: float | None = None, geometry: Geometry | None = None) -> BatchResult:
     """The ``BatchResult`` of a chunk from its puzzles and a worker's reply (``_solve_chunk``)."""
     solutions, kernel_codes, stats, _ = reply
     stats = stats.astype(np.int64)
     max_nodes = default_max_nodes(shape) if max_nodes is None else max_nodes
     counts = stats[:, codes.STAT_SOLUTIONS].copy()
     statuses = public_statuses(kernel_codes, counts, limit)
-    return BatchResult(puzzles, solutions, statuses, counts, stats, kernel_codes, shape, max_nodes, time_limit)
+    return BatchResult(puzzles, solutions, statuses, counts, stats, kernel_codes, shape, max_nodes, time_limit,
+                       geometry)
 
 
-def _submit_chunk(client: Client, array: NDArray[np.uint8], shape: Shape, options: _ChunkOptions,
-                  scatter: bool):
+def _submit_chunk(client: Client, array: NDArray[np.uint8], shape: Shape, geometry: Geometry | None,
+                  options: _ChunkOptions, scatter: bool):
     """Start one chunk's task; the array goes inside the task, or ahead of it with ``scatter``."""
     payload = client.scatter(array, hash=False) if scatter else array
-    return client.submit(_solve_chunk, payload, shape, *options, pure=False, retries=RETRIES)
+    return client.submit(_solve_chunk, payload, shape, *options, geometry, pure=False, retries=RETRIES)
 
 
-def _chunk_of(item, fixed: Shape | None) -> tuple[NDArray[np.uint8], Shape]:
-    """An input chunk as a checked uint8 array and its shape."""
-    array, shape = item if isinstance(item, tuple) else (item, fixed)
-    return as_puzzle_array(array, shape)
+def _chunk_of(item, fixed: Shape | None,
+              variant: str | Geometry | None) -> tuple[NDArray[np.uint8], Shape, Geometry | None]:
+    """An input chunk as a checked uint8 array, its shape and its rules (None: classic)."""
+    if not isinstance(item, tuple):
+        item = (item, fixed)
+    array, shape, variant = item if len(item) == 3 else (*item, variant)
+    return as_variant_batch(array, shape, variant)
 
 
-def _outcome(future, index: int, puzzles: NDArray[np.uint8], shape: Shape, options: _ChunkOptions,
-             stats: SchedulerStats) -> BatchResult | ChunkFailure:
+def _outcome(future, index: int, puzzles: NDArray[np.uint8], shape: Shape, geometry: Geometry | None,
+             options: _ChunkOptions, stats: SchedulerStats) -> BatchResult | ChunkFailure:
     """A finished chunk's ``BatchResult``, or the ``ChunkFailure`` that says why not."""
     try:
         reply = future.result()
@@ -268,7 +282,7 @@ def _outcome(future, index: int, puzzles: NDArray[np.uint8], shape: Shape, optio
         return ChunkFailure(index, len(puzzles), f"{type(error).__name__}: {error}")
     stats.kernel_seconds += reply[-1]
     limit, max_nodes, _, time_limit = options
-    return _rebuild(puzzles, reply, shape, limit, max_nodes, time_limit)
+    return _rebuild(puzzles, reply, shape, limit, max_nodes, time_limit, geometry)
 
 # ----------------------------------------------------------------------------------------------- one puzzle
 
