@@ -1,4 +1,4 @@
-r"""Tried in round 14 (NOTES-kernels.md) and not kept: tdoku's triad rule in copies of the 9x9 kernel.
+r"""Tried in rounds 14 and 15 (NOTES-kernels.md) and not kept: tdoku's triad rule in copies of the 9x9 kernel.
 
 A triad (three cells of a row inside a box, or of a column inside a box) holds exactly three digits. "May": the
 digits that can go there; exactly three, and they leave the rest of the triad's two units. "Must": the digits whose
@@ -20,7 +20,10 @@ counters over the nine digits give every triad's "may" count (saturating at 4) a
 again where it reads 3); a triad confined in its box (band triads) or column (stack triads) is "must", which at the
 fixpoint of locked candidates is the same as confined in its row or box (a triad set that is a union of
 permutations has a triad alone in its row exactly when it is alone in its column). Strikes go through a plain
-function (they are rare: 6-17% of calls).
+function (they are rare: 6-17% of calls). Round 15 added ``VECTOR256`` (``vector=2``: both layouts' counters in one
+intrinsic with no vector wider than 256 bits; LLVM had put ``VECTOR``'s into the 512-bit registers, which turned out
+not to be the cost) and the stack-triads-only variants (``stacks*``: the transpose of ``bands``, the same node savings
+for a cheaper vector); results/triad_rule15.md.
 """
 
 from __future__ import annotations
@@ -59,6 +62,12 @@ VARIANTS = {
     "both_vec_once": (15, 0, 1, 0, 1, True, True, True),
     "both_vec_f2": (15, 2, 1, 0, 1, True, True),
     "both_vec_cost": (15, 0, 1, 0, 1, False, True),
+    "both_v256": (15, 0, 1, 0, 1, True, 2),  # round 15: the counters in vectors of at most 256 bits (VECTOR256)
+    "both_v256_cost": (15, 0, 1, 0, 1, False, 2),
+    "bands_v256": (7, 0, 1, 0, 1, True, 2),
+    "stacks": (11, 0, 1, 0, 1, True),  # round 15: the stack triads only (the transpose of "bands")
+    "stacks_v256": (11, 0, 1, 0, 1, True, 2),
+    "stacks_v256_cost": (11, 0, 1, 0, 1, False, 2),
 }
 
 #: The rule's code (constants substituted by ``variant``), inserted before ``_propagate``.
@@ -459,6 +468,135 @@ VECTOR_LOOP = r'''    b = _band_tallies8(states, k)
         present = _stack_presence(w0, w1, w2)
         s = _triad_counts(present, _others(present), s)
 '''
+#: The counters of both layouts in one intrinsic whose vectors are at most 256 bits (``vector=2``).
+VECTOR256 = r'''
+
+def _tally_ir(builder, lanes, saturate):
+    """IR: the per-bit count over the eight lanes of ``lanes`` as bit planes (bit 0, bit 1, and, with ``saturate``,
+    "4 or more"), three levels of bit-sliced adders on halves of the vector."""
+    i32 = ir.IntType(32)
+
+    def half(vector, count, upper):
+        start = count if upper else 0
+        mask = ir.Constant(ir.VectorType(i32, count), [start + i for i in range(count)])
+        return builder.shuffle_vector(vector, ir.Constant(vector.type, ir.Undefined), mask)
+
+    lo, hi = half(lanes, 4, False), half(lanes, 4, True)
+    a0, a1 = builder.xor(lo, hi), builder.and_(lo, hi)
+    x0, y0, x1, y1 = half(a0, 2, False), half(a0, 2, True), half(a1, 2, False), half(a1, 2, True)
+    carry = builder.and_(x0, y0)
+    s0 = builder.xor(x0, y0)
+    x1y1 = builder.xor(x1, y1)
+    s1 = builder.xor(x1y1, carry)
+    s2 = builder.or_(builder.and_(x1, y1), builder.and_(carry, x1y1))
+    zero, one = ir.Constant(i32, 0), ir.Constant(i32, 1)
+    p0, q0 = builder.extract_element(s0, zero), builder.extract_element(s0, one)
+    p1, q1 = builder.extract_element(s1, zero), builder.extract_element(s1, one)
+    carry = builder.and_(p0, q0)
+    t0 = builder.xor(p0, q0)
+    p1q1 = builder.xor(p1, q1)
+    t1 = builder.xor(p1q1, carry)
+    if not saturate:
+        return [t0, t1]
+    p2, q2 = builder.extract_element(s2, zero), builder.extract_element(s2, one)
+    c2 = builder.or_(builder.and_(p1, q1), builder.and_(carry, p1q1))
+    return [t0, t1, builder.or_(builder.or_(p2, q2), c2)]
+
+
+def _any_ir(builder, lanes):
+    """IR: the OR of the eight i32 lanes of ``lanes``."""
+    i32 = ir.IntType(32)
+    undefined = ir.Constant(lanes.type, ir.Undefined)
+    for count in (4, 2, 1):
+        lo = builder.shuffle_vector(lanes, undefined, ir.Constant(ir.VectorType(i32, count), list(range(count))))
+        hi = builder.shuffle_vector(lanes, undefined,
+                                    ir.Constant(ir.VectorType(i32, count), list(range(count, 2 * count))))
+        lanes = builder.or_(lo, hi)
+        undefined = ir.Constant(lanes.type, ir.Undefined)
+    return builder.extract_element(lanes, ir.Constant(i32, 0))
+
+
+@intrinsic
+def _tallies8(typingctx, states, k):
+    """The counters of ``_triad_counts`` for digits 1-8 of state k, band triads then stack triads (twelve words).
+
+    No vector wider than 256 bits: the 24 words are three 8-lane loads, a band's eight words two two-source
+    shuffles, and the band layout's two halves (bands 0 and 2, band 1) are tallied apart and joined as scalars.
+    (With a 1024-bit load and 512-bit lanes LLVM used the zmm registers.)
+    """
+    if not (isinstance(states, types.Array) and states.ndim == 2 and isinstance(k, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        i8, i32, i64 = ir.IntType(8), ir.IntType(32), ir.IntType(64)
+        v8 = ir.VectorType(i32, 8)
+        array = context.make_array(signature.args[0])(context, builder, args[0])
+        stride = builder.extract_value(array.strides, 0)
+        row = builder.gep(builder.bitcast(array.data, i8.as_pointer()), [builder.mul(args[1], stride)])
+        loads = [builder.load(builder.bitcast(builder.gep(row, [ir.Constant(i64, 32 * i)]), v8.as_pointer()),
+                              align=4) for i in range(3)]
+
+        def splat(value):
+            return ir.Constant(v8, [ir.Constant(i32, value)] * 8)
+
+        def gather(b):
+            index = [3 * d + b for d in range(8)]
+            first = builder.shuffle_vector(loads[0], loads[1], ir.Constant(v8, [i if i < 16 else 0 for i in index]))
+            return builder.shuffle_vector(first, loads[2], ir.Constant(
+                v8, [lane if i < 16 else 8 + i - 16 for lane, i in enumerate(index)]))
+
+        def others(x):
+            return builder.or_(builder.or_(builder.lshr(x, splat(10)), builder.lshr(x, splat(20))),
+                               builder.or_(builder.shl(x, splat(10)), builder.shl(x, splat(20))))
+
+        w = [gather(b) for b in range(3)]
+        values = []
+        if TRIAD_MODE & 4:
+            def band(x):
+                spread = builder.or_(x, builder.or_(builder.lshr(x, splat(1)), builder.lshr(x, splat(2))))
+                return builder.and_(spread, splat(TRIAD_BASE))
+
+            halves = [builder.or_(band(w[0]), builder.shl(band(w[2]), splat(1))), band(w[1])]
+            parts = []
+            for x in halves:
+                ox = others(x)
+                parts.append((_tally_ir(builder, x, True), _tally_ir(builder, builder.and_(x, builder.not_(ox)), False),
+                              _any_ir(builder, builder.and_(x, ox))))
+            low, high = parts
+            for lo, hi in zip([*low[0], *low[1], low[2]], [*high[0], *high[1], high[2]]):
+                high_word = builder.shl(builder.zext(hi, i64), ir.Constant(i64, 32))
+                values.append(builder.or_(builder.zext(lo, i64), high_word))
+        else:
+            values += [ir.Constant(i64, 0)] * 6
+        if TRIAD_MODE & 8:
+            def fold(x):
+                spread = builder.or_(x, builder.or_(builder.lshr(x, splat(10)), builder.lshr(x, splat(20))))
+                return builder.and_(spread, splat(ROW_BITS))
+
+            c = builder.or_(fold(w[0]), builder.or_(builder.shl(fold(w[1]), splat(10)),
+                                                    builder.shl(fold(w[2]), splat(20))))
+            oc = others(c)
+            may = _tally_ir(builder, c, True)
+            must = _tally_ir(builder, builder.and_(c, builder.not_(oc)), False)
+            values += [builder.zext(value, i64) for value in [*may, *must, _any_ir(builder, builder.and_(c, oc))]]
+        else:
+            values += [ir.Constant(i64, 0)] * 6
+        return context.make_tuple(builder, signature.return_type, values)
+
+    return types.UniTuple(types.int64, 12)(states, k), codegen
+'''
+VECTOR256_LOOP = r'''    t = _tallies8(states, k)
+    b = (t[0], t[1], t[2], t[3], t[4], t[5])
+    s = (t[6], t[7], t[8], t[9], t[10], t[11])
+    w0, w1, w2 = np.int64(states[k, 24]), np.int64(states[k, 25]), np.int64(states[k, 26])
+    if TRIAD_MODE & 4:
+        present = _band_presence(w0, w1, w2)
+        b = _triad_counts(present, _others(present), b)
+    if TRIAD_MODE & 8:
+        present = _stack_presence(w0, w1, w2)
+        s = _triad_counts(present, _others(present), s)
+'''
+
 
 def variant(kernel: str, mode: int, filled: int, every: int, gate: int, skip_full: int, strikes: bool,
             vector: bool = False, once: bool = False, count_row: int = -1) -> str:
@@ -468,8 +606,11 @@ def variant(kernel: str, mode: int, filled: int, every: int, gate: int, skip_ful
     """
     anchor = "\n\n@borrowing\ndef _propagate("
     rule = RULE
-    if vector:
-        counts = "\n\n@njit(cache=True, nogil=True, inline=\"always\")\ndef _triad_counts("
+    counts = "\n\n@njit(cache=True, nogil=True, inline=\"always\")\ndef _triad_counts("
+    if vector == 2:
+        rule = rule.replace(counts, VECTOR256 + counts, 1).replace(LOOP, VECTOR256_LOOP, 1)
+        assert "_tallies8(states, k)" in rule
+    elif vector:
         rule = rule.replace(counts, VECTOR + counts, 1).replace(LOOP, VECTOR_LOOP, 1)
         assert "_band_tallies8(states, k)" in rule
     for name, value in (("TRIAD_MODE", mode), ("TRIAD_FILLED", filled), ("TRIAD_EVERY", every),
