@@ -37,8 +37,12 @@ import itertools
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+import llvmlite.binding as llvm
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils, config
+from numba.extending import intrinsic
 from numpy.typing import NDArray
 
 from bitdoku.kernels import extra9
@@ -105,6 +109,50 @@ MAX_LEFTOVER_PAIRS = 2 * PAIRS_A_WORD
 FEW_CHANGES = 4
 #: The rows and columns, units 0-17 of every table (``_touched_lines`` finds them without a scan).
 N_LINES = 18
+#: ``tables[SIZES, 2]``: where each unit's gather row starts (``UNIT_GATHER``), then its 512 lock rows.
+LOCKS_AFTER = 64
+#: Whether ``_compress`` may use BMI2's ``pext`` (Numba compiles for this host's CPU unless told another).
+HAS_PEXT = bool(llvm.get_host_cpu_features().get("bmi2", False)) and config.CPU_NAME is None and (
+    config.CPU_FEATURES is None)
+
+
+@intrinsic
+def _pext(typingctx, x, mask):
+    """BMI2 ``pext``: the bits of ``x`` under ``mask``, packed to the low end in the mask's order."""
+    if not (isinstance(x, types.Integer) and isinstance(mask, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        function = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, i64]),
+                                                  "llvm.x86.bmi.pext.64")
+        words = zip(args, signature.args, strict=True)
+        return builder.call(function, [context.cast(builder, value, kind, types.int64) for value, kind in words])
+
+    return types.int64(x, mask), codegen
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _compress_pext(x, mask):
+    """The bits of ``x`` under ``mask`` packed to the low end, in one instruction (BMI2)."""
+    return _pext(x, mask)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _compress_bits(x, mask):
+    """``_compress_pext`` bit by bit, for CPUs without BMI2."""
+    out = np.int64(0)
+    i = 0
+    while mask != 0:
+        low = mask & -mask
+        out |= np.int64((x & low) != 0) << i
+        mask ^= low
+        i += 1
+    return out
+
+
+#: The bits of a word under a mask, packed to the low end (the kernel compiles only the one chosen here).
+_compress = _compress_pext if HAS_PEXT else _compress_bits
 
 
 def leftover_pairs(regions: list[set[int]]) -> list[tuple[frozenset[int], frozenset[int]]]:
@@ -163,7 +211,11 @@ def tables_for(geometry: Geometry) -> NDArray[np.int64] | None:
     pairs = leftover_pairs([set(members) for members in units[N_LINES : N_LINES + 9]])
     start = UNITS + len(units)  # the cells of every pair, then each pair's two sides, then the second word's cells
     high = start + 1 + 2 * len(pairs)
-    table = np.zeros((high + (30 * 3 if len(pairs) > PAIRS_A_WORD else 0), 3), np.int64)
+    gather = high + (30 * 3 if len(pairs) > PAIRS_A_WORD else 0)
+    table = np.zeros((gather + LOCKS_AFTER + 512 * len(units), 3), np.int64)
+    table[SIZES, 2] = gather
+    table[gather : gather + len(units)] = _gathers(units)
+    table[gather + LOCKS_AFTER :] = _locks(units, mates).reshape(-1, 3)
     for cell in range(N_CELLS):
         mates[cell].discard(cell)
         if mates[cell] != set(tables.peers[tables.peer_start[cell] : tables.peer_start[cell + 1]].tolist()):
@@ -190,6 +242,33 @@ def tables_for(geometry: Geometry) -> NDArray[np.int64] | None:
                     table[high + at, side - 1] |= 1 << (pair - PAIRS_A_WORD)
     table.flags.writeable = False
     return table
+
+
+def _gathers(units: list[list[int]]) -> NDArray[np.int64]:
+    """Each unit's gather row: the shifts that pack its cells' bits into one 9-bit word (the cells in order: band 0's
+    under ``pext``, then band 1's, then band 2's), and the cells themselves, seven bits each in that order."""
+    rows = np.zeros((len(units), 3), np.int64)
+    for unit, members in enumerate(units):
+        ordered = sorted(members)  # by band, then band position: the order pext packs them in
+        in_band = [sum(band.CELL_BAND[cell] == b for cell in ordered) for b in range(3)]
+        rows[unit, 0] = in_band[0] | (in_band[0] + in_band[1]) << 8
+        rows[unit, 1] = sum(cell << (7 * i) for i, cell in enumerate(ordered))
+    return rows
+
+
+def _locks(units: list[list[int]], mates: list[set[int]]) -> NDArray[np.int64]:
+    """For each unit and each set of two or more of its cells (a 9-bit word, ``_gathers``' order), the cells
+    outside the unit that see them all (three band words); zero for fewer than two cells."""
+    locks = np.zeros((len(units), 512, 3), np.int64)
+    for unit, members in enumerate(units):
+        ordered = sorted(members)
+        locks[unit, 0] = np.array([band.BAND_FULL] * 3, np.int64) & ~extra9._band_mask(ordered)
+        for i, cell in enumerate(ordered):
+            seen = extra9._band_mask(sorted(mates[cell]))
+            locks[unit, 1 << i : 2 << i] = locks[unit, : 1 << i] & seen
+    sizes = np.array([bin(v).count("1") for v in range(512)])
+    locks[:, sizes < 2] = 0
+    return locks
 
 
 @borrowing
@@ -420,6 +499,7 @@ def _units(states, k, flags, tables):
     locked = flags & LOCKED_CANDIDATES != 0
     filled = changed = 0
     others = ((np.int64(1) << tables[SIZES, 0]) - 1) & ~((np.int64(1) << N_LINES) - 1)  # regions and extra units
+    gather = tables[SIZES, 2]
     dirty = np.int64(states[k, S_DIRTY])
     states[k, S_DIRTY] = 0
     states[k, S_LEFTOVER_DIRTY] |= dirty
@@ -441,25 +521,29 @@ def _units(states, k, flags, tables):
         states[k, seen + 2] = w2
         todo = _changed_units(d0, d1, d2, others, tables) & ~np.int64(states[k, S_SOLVED + digit])
         while todo != 0:
-            row = UNITS + lowest_bit_index(todo)
+            unit = lowest_bit_index(todo)
             todo &= todo - 1
-            x0 = np.int64(states[k, base]) & tables[row, 0]
-            x1 = np.int64(states[k, base + 1]) & tables[row, 1]
-            x2 = np.int64(states[k, base + 2]) & tables[row, 2]
-            if x0 | x1 | x2 == 0:
+            row = UNITS + unit
+            x0 = np.int64(states[k, base])
+            x1 = np.int64(states[k, base + 1])
+            x2 = np.int64(states[k, base + 2])
+            shifts = tables[gather + unit, 0]
+            places = _compress(x0, tables[row, 0]) | (_compress(x1, tables[row, 1]) << (shifts & 255)) | (
+                _compress(x2, tables[row, 2]) << (shifts >> 8))
+            if places == 0:
                 return -1, changed
-            count = popcount(x0) + popcount(x1) + popcount(x2)
-            if count == 1:
-                b = 0 if x0 != 0 else (1 if x1 != 0 else 2)
-                pos = lowest_bit_index(x0 | x1 | x2)
-                if not hidden or (np.int64(states[k, S_UNSOLVED + b]) >> pos) & 1 == 0:
+            if places & (places - 1) == 0:
+                cell = (tables[gather + unit, 1] >> (7 * lowest_bit_index(places))) & 127
+                b = band.CELL_BAND[cell]
+                if not hidden or (np.int64(states[k, S_UNSOLVED + b]) >> band.CELL_POS[cell]) & 1 == 0:
                     continue  # the digit is placed in this unit
-                if not _place(states, k, digit, 9 * (3 * b + pos // 10) + pos % 10, tables):
+                if not _place(states, k, digit, cell, tables):
                     return -1, changed
                 filled += 1
                 todo &= ~np.int64(states[k, S_SOLVED + digit])  # the units the cell solved
             elif locked:
-                changed += _lock(states, k, digit, x0, x1, x2, count, row, tables)
+                lock = gather + LOCKS_AFTER + 512 * unit + places
+                changed += _clear(states, k, digit, x0 & tables[lock, 0], x1 & tables[lock, 1], x2 & tables[lock, 2])
         if filled != 0:
             states[k, S_DIRTY] |= dirty
             return filled, changed
