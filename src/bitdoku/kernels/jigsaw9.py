@@ -111,6 +111,8 @@ FEW_CHANGES = 4
 N_LINES = 18
 #: ``tables[SIZES, 2]``: where each unit's gather row starts (``UNIT_GATHER``), then its 512 lock rows.
 LOCKS_AFTER = 64
+#: The number of cells in each set of a unit's cells (a 9-bit word).
+LOCK_SIZES = np.array([bin(cells).count("1") for cells in range(512)])
 #: Whether ``_compress`` may use BMI2's ``pext`` (Numba compiles for this host's CPU unless told another).
 HAS_PEXT = bool(llvm.get_host_cpu_features().get("bmi2", False)) and config.CPU_NAME is None and (
     config.CPU_FEATURES is None)
@@ -215,7 +217,6 @@ def tables_for(geometry: Geometry) -> NDArray[np.int64] | None:
     table = np.zeros((gather + LOCKS_AFTER + 512 * len(units), 3), np.int64)
     table[SIZES, 2] = gather
     table[gather : gather + len(units)] = _gathers(units)
-    table[gather + LOCKS_AFTER :] = _locks(units, mates).reshape(-1, 3)
     for cell in range(N_CELLS):
         mates[cell].discard(cell)
         if mates[cell] != set(tables.peers[tables.peer_start[cell] : tables.peer_start[cell + 1]].tolist()):
@@ -240,6 +241,8 @@ def tables_for(geometry: Geometry) -> NDArray[np.int64] | None:
                     table[CELL_UNITS + at, side] |= 1 << pair
                 else:  # the second word: first side in column 0, second in column 1
                     table[high + at, side - 1] |= 1 << (pair - PAIRS_A_WORD)
+    table[gather + LOCKS_AFTER :] = _locks(table[UNITS : UNITS + len(units)], table[PEERS : PEERS + N_CELLS],
+                                           units).reshape(-1, 3)
     table.flags.writeable = False
     return table
 
@@ -256,18 +259,17 @@ def _gathers(units: list[list[int]]) -> NDArray[np.int64]:
     return rows
 
 
-def _locks(units: list[list[int]], mates: list[set[int]]) -> NDArray[np.int64]:
+def _locks(unit_masks: NDArray[np.int64], peers: NDArray[np.int64], units: list[list[int]]) -> NDArray[np.int64]:
     """For each unit and each set of two or more of its cells (a 9-bit word, ``_gathers``' order), the cells
-    outside the unit that see them all (three band words); zero for fewer than two cells."""
+    outside the unit that see them all (three band words; ``unit_masks`` and ``peers`` as in the table); zero for
+    fewer than two cells. A unit's 512 sets are built a cell at a time: the sets holding cell i are those below
+    2^i with its peers ANDed in."""
     locks = np.zeros((len(units), 512, 3), np.int64)
+    locks[:, 0] = band.BAND_FULL & ~unit_masks
     for unit, members in enumerate(units):
-        ordered = sorted(members)
-        locks[unit, 0] = np.array([band.BAND_FULL] * 3, np.int64) & ~extra9._band_mask(ordered)
-        for i, cell in enumerate(ordered):
-            seen = extra9._band_mask(sorted(mates[cell]))
-            locks[unit, 1 << i : 2 << i] = locks[unit, : 1 << i] & seen
-    sizes = np.array([bin(v).count("1") for v in range(512)])
-    locks[:, sizes < 2] = 0
+        for i, cell in enumerate(sorted(members)):
+            locks[unit, 1 << i : 2 << i] = locks[unit, : 1 << i] & peers[cell]
+    locks[:, LOCK_SIZES < 2] = 0
     return locks
 
 
