@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numba import njit
 from tests.kernels.band9_twins import (
     NO_STOP,
     assert_budget_and_stop_end_the_search,
@@ -242,3 +243,63 @@ def _root_candidates(tables: np.ndarray, cells: np.ndarray) -> np.ndarray:
                       np.zeros((0, 81), np.uint8), np.zeros(codes.N_STATS, np.int64), NO_STOP)
     return np.array([[(int(states[0, 3 * digit + sudoku9.CELL_BAND[cell]]) >> int(sudoku9.CELL_POS[cell])) & 1
                       for digit in range(9)] for cell in range(81)], bool)
+
+
+def _cells_of(words: np.ndarray) -> set[int]:
+    """The cells of three band words."""
+    return {cell for cell in range(81)
+            if int(words[int(sudoku9.CELL_BAND[cell])]) >> int(sudoku9.CELL_POS[cell]) & 1}
+
+
+def _band_words(cells: set[int]) -> np.ndarray:
+    """Three band words holding ``cells``."""
+    words = np.zeros(3, np.int64)
+    for cell in cells:
+        words[int(sudoku9.CELL_BAND[cell])] |= 1 << int(sudoku9.CELL_POS[cell])
+    return words
+
+
+def test_compressing_bits_packs_the_bits_under_the_mask_in_order() -> None:
+    # the bit-by-bit fallback (CPUs without BMI2), and pext where this CPU has it, against the definition
+    rng = np.random.default_rng(9)
+    kernels = [jigsaw9._compress_bits] + ([njit(lambda x, m: jigsaw9._pext(x, m))] if jigsaw9.HAS_PEXT else [])
+    for _ in range(300):
+        x, mask = (int(v) for v in rng.integers(0, 1 << 62, 2))
+        mask &= int(rng.integers(0, 1 << 62))  # sparser masks too
+        expected = sum(1 << i for i, bit in enumerate(b for b in range(64) if mask >> b & 1) if x >> bit & 1)
+        for kernel in kernels:
+            assert kernel(np.int64(x), np.int64(mask)) == expected
+
+
+@pytest.mark.parametrize("geometry", GEOMETRIES, ids=("fixed map", "seed 4", "seed 5", "seed 6", "with diagonals"))
+def test_a_units_places_gather_into_one_word_that_names_its_cells(geometry: Geometry) -> None:
+    # what the unit pass reads: the gather row's shifts and packed cells turn a digit's words into the unit's places
+    tables = jigsaw9.tables_for(geometry)
+    gather = int(tables[jigsaw9.SIZES, 2])
+    rng = np.random.default_rng(3)
+    for unit, members in enumerate(geometry.tables.units.tolist()):
+        shifts, packed = int(tables[gather + unit, 0]), int(tables[gather + unit, 1])
+        for _ in range(20):
+            held = {cell for cell in range(81) if rng.random() < 0.4}
+            words = _band_words(held)
+            places = int(jigsaw9._places(words[0], words[1], words[2], np.int64(unit), np.int64(gather), tables))
+            named = {(packed >> 7 * i) & 127 for i in range(9) if places >> i & 1}
+            assert places < 512 and named == held & set(members), (unit, shifts)
+
+
+@pytest.mark.parametrize("geometry", GEOMETRIES, ids=("fixed map", "seed 4", "seed 5", "seed 6", "with diagonals"))
+def test_the_lock_table_holds_the_cells_outside_a_unit_that_see_all_its_places(geometry: Geometry) -> None:
+    # by the definition, from the geometry's own peer lists: for a set of two or more of a unit's cells, every cell
+    # outside the unit that is a peer of each; nothing for fewer than two
+    tables = jigsaw9.tables_for(geometry)
+    locks = int(tables[jigsaw9.SIZES, 2]) + jigsaw9.LOCKS_AFTER
+    peers = geometry.tables
+    seen_by = [set(peers.peers[peers.peer_start[cell] : peers.peer_start[cell + 1]].tolist()) for cell in range(81)]
+    for unit, members in enumerate(geometry.tables.units.tolist()):
+        ordered = sorted(members)
+        for places in range(512):
+            cells = [ordered[i] for i in range(9) if places >> i & 1]
+            expected = set(range(81)) - set(members) if len(cells) >= 2 else set()
+            for cell in cells:
+                expected &= seen_by[cell]
+            assert _cells_of(tables[locks + 512 * unit + places]) == expected, (unit, cells)

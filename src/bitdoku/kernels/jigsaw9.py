@@ -493,6 +493,16 @@ def _changed_units(d0, d1, d2, others, tables):
     return todo
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _places(x0, x1, x2, unit, gather, tables):
+    """A unit's places of a digit (``x``: the digit's three band words) as one 9-bit word, its cells in
+    ``_gathers``' order: a pext a band under the unit's mask, shifted past the earlier bands' cells."""
+    shifts = tables[gather + unit, 0]
+    row = UNITS + unit
+    return _compress(x0, tables[row, 0]) | (_compress(x1, tables[row, 1]) << (shifts & 255)) | (
+        _compress(x2, tables[row, 2]) << (shifts >> 8))
+
+
 @borrowing
 def _units(states, k, flags, tables):
     """Hidden singles and locked candidates for the dirty digits, in the units where the digit's places changed
@@ -528,13 +538,10 @@ def _units(states, k, flags, tables):
         while todo != 0:
             unit = lowest_bit_index(todo)
             todo &= todo - 1
-            row = UNITS + unit
             x0 = np.int64(states[k, base])
             x1 = np.int64(states[k, base + 1])
             x2 = np.int64(states[k, base + 2])
-            shifts = tables[gather + unit, 0]
-            places = _compress(x0, tables[row, 0]) | (_compress(x1, tables[row, 1]) << (shifts & 255)) | (
-                _compress(x2, tables[row, 2]) << (shifts >> 8))
+            places = _places(x0, x1, x2, unit, gather, tables)
             if places == 0:
                 return -1, changed
             if places & (places - 1) == 0:
