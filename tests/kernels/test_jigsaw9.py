@@ -271,6 +271,21 @@ def test_compressing_bits_packs_the_bits_under_the_mask_in_order() -> None:
             assert kernel(np.int64(x), np.int64(mask)) == expected
 
 
+@njit
+def _places(x0: int, x1: int, x2: int, tables: np.ndarray, gather: int, unit: int) -> int:
+    return jigsaw9._places(x0, x1, x2, jigsaw9._flat(tables), gather, unit)
+
+
+@njit
+def _place_of(tables: np.ndarray, gather: int, unit: int, places: int) -> int:
+    return jigsaw9._place_of(jigsaw9._flat(tables), gather, unit, places)
+
+
+@njit
+def _lock_at(gather: int, unit: int, places: int) -> int:
+    return jigsaw9._lock_at(gather, unit, places)
+
+
 @pytest.mark.parametrize("geometry", GEOMETRIES, ids=("fixed map", "seed 4", "seed 5", "seed 6", "with diagonals"))
 def test_a_units_places_gather_into_one_word_that_names_its_cells(geometry: Geometry) -> None:
     # what the unit pass reads: the gather row's shifts and packed cells turn a digit's words into the unit's places
@@ -282,9 +297,12 @@ def test_a_units_places_gather_into_one_word_that_names_its_cells(geometry: Geom
         for _ in range(20):
             held = {cell for cell in range(81) if rng.random() < 0.4}
             words = _band_words(held)
-            places = int(jigsaw9._places(words[0], words[1], words[2], np.int64(unit), np.int64(gather), tables))
+            places = int(_places(words[0], words[1], words[2], tables, gather, unit))
             named = {(packed >> 7 * i) & 127 for i in range(9) if places >> i & 1}
             assert places < 512 and named == held & set(members), (unit, shifts)
+            one = places & -places
+            if one:
+                assert _place_of(tables, gather, unit, one) == (packed >> 7 * (one.bit_length() - 1)) & 127
 
 
 @pytest.mark.parametrize("geometry", GEOMETRIES, ids=("fixed map", "seed 4", "seed 5", "seed 6", "with diagonals"))
@@ -292,7 +310,7 @@ def test_the_lock_table_holds_the_cells_outside_a_unit_that_see_all_its_places(g
     # by the definition, from the geometry's own peer lists: for a set of two or more of a unit's cells, every cell
     # outside the unit that is a peer of each; nothing for fewer than two
     tables = jigsaw9.tables_for(geometry)
-    locks = int(tables[jigsaw9.SIZES, 2]) + jigsaw9.LOCKS_AFTER
+    gather = int(tables[jigsaw9.SIZES, 2])
     peers = geometry.tables
     seen_by = [set(peers.peers[peers.peer_start[cell] : peers.peer_start[cell + 1]].tolist()) for cell in range(81)]
     for unit, members in enumerate(geometry.tables.units.tolist()):
@@ -302,4 +320,5 @@ def test_the_lock_table_holds_the_cells_outside_a_unit_that_see_all_its_places(g
             expected = set(range(81)) - set(members) if len(cells) >= 2 else set()
             for cell in cells:
                 expected &= seen_by[cell]
-            assert _cells_of(tables[locks + 512 * unit + places]) == expected, (unit, cells)
+            at = _lock_at(gather, unit, places)
+            assert _cells_of(tables.reshape(-1)[at : at + 3]) == expected, (unit, cells)

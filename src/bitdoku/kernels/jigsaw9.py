@@ -134,6 +134,26 @@ def _pext(typingctx, x, mask):
     return types.int64(x, mask), codegen
 
 
+@intrinsic
+def _flat(typingctx, array):
+    """A C-contiguous array as a borrowed one-dimensional view of its items (``sudoku9._borrowed``'s way: no
+    memory-manager pointer, valid while ``array`` lives). Indexed with unsigned integers, a table read is one load:
+    no row stride to multiply, no negative index to wrap around."""
+    if not (isinstance(array, types.Array) and array.layout == "C"):
+        return None
+    view_type = types.Array(array.dtype, 1, "C", readonly=not array.mutable)
+
+    def codegen(context, builder, signature, args):
+        source = context.make_array(signature.args[0])(context, builder, args[0])
+        view = context.make_array(view_type)(context, builder)
+        context.populate_array(view, data=source.data, shape=cgutils.pack_array(builder, [source.nitems]),
+                               strides=cgutils.pack_array(builder, [source.itemsize]), itemsize=source.itemsize,
+                               meminfo=None)
+        return view._getvalue()
+
+    return view_type(array), codegen
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _compress_pext(x, mask):
     """The bits of ``x`` under ``mask`` packed to the low end, in one instruction (BMI2)."""
@@ -494,13 +514,26 @@ def _changed_units(d0, d1, d2, others, tables):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _places(x0, x1, x2, unit, gather, tables):
+def _places(x0, x1, x2, flat, gather, unit):
     """A unit's places of a digit (``x``: the digit's three band words) as one 9-bit word, its cells in
-    ``_gathers``' order: a pext a band under the unit's mask, shifted past the earlier bands' cells."""
-    shifts = tables[gather + unit, 0]
-    row = UNITS + unit
-    return _compress(x0, tables[row, 0]) | (_compress(x1, tables[row, 1]) << (shifts & 255)) | (
-        _compress(x2, tables[row, 2]) << (shifts >> 8))
+    ``_gathers``' order: a pext a band under the unit's mask, shifted past the earlier bands' cells. ``flat``:
+    ``_flat(tables)``; ``gather``: ``tables[SIZES, 2]``."""
+    at = np.uint64(3) * np.uint64(UNITS + unit)
+    shifts = flat[np.uint64(3) * np.uint64(gather + unit)]
+    return _compress(x0, flat[at]) | (_compress(x1, flat[at + np.uint64(1)]) << (shifts & 255)) | (
+        _compress(x2, flat[at + np.uint64(2)]) << (shifts >> 8))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _place_of(flat, gather, unit, places):
+    """The cell of a unit's one place (``places``: one bit of ``_places``' word), from its gather row."""
+    return (flat[np.uint64(3) * np.uint64(gather + unit) + np.uint64(1)] >> (7 * lowest_bit_index(places))) & 127
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _lock_at(gather, unit, places):
+    """Where in ``_flat(tables)`` the lock row of a unit's places (``_places``' word) starts."""
+    return np.uint64(3) * np.uint64(gather + LOCKS_AFTER + (unit << 9 | places))
 
 
 @borrowing
@@ -515,6 +548,7 @@ def _units(states, k, flags, tables):
     filled = changed = 0
     others = ((np.int64(1) << tables[SIZES, 0]) - 1) & ~((np.int64(1) << N_LINES) - 1)  # regions and extra units
     gather = tables[SIZES, 2]
+    flat = _flat(tables)  # the scan's reads, by unsigned index
     dirty = np.int64(states[k, S_DIRTY])
     states[k, S_DIRTY] = 0
     states[k, S_LEFTOVER_DIRTY] |= dirty
@@ -541,11 +575,11 @@ def _units(states, k, flags, tables):
             x0 = np.int64(states[k, base])
             x1 = np.int64(states[k, base + 1])
             x2 = np.int64(states[k, base + 2])
-            places = _places(x0, x1, x2, unit, gather, tables)
+            places = _places(x0, x1, x2, flat, gather, unit)
             if places == 0:
                 return -1, changed
             if places & (places - 1) == 0:
-                cell = (tables[gather + unit, 1] >> (7 * lowest_bit_index(places))) & 127
+                cell = _place_of(flat, gather, unit, places)
                 b = band.CELL_BAND[cell]
                 if not hidden or (np.int64(states[k, S_UNSOLVED + b]) >> band.CELL_POS[cell]) & 1 == 0:
                     continue  # the digit is placed in this unit
@@ -554,8 +588,9 @@ def _units(states, k, flags, tables):
                 filled += 1
                 todo &= ~np.int64(states[k, S_SOLVED + digit])  # the units the cell solved
             elif locked:
-                lock = gather + LOCKS_AFTER + 512 * unit + places
-                changed += _clear(states, k, digit, x0 & tables[lock, 0], x1 & tables[lock, 1], x2 & tables[lock, 2])
+                lock = _lock_at(gather, unit, places)
+                changed += _clear(states, k, digit, x0 & flat[lock], x1 & flat[lock + np.uint64(1)],
+                                  x2 & flat[lock + np.uint64(2)])
         if filled != 0:
             states[k, S_DIRTY] |= dirty
             return filled, changed
