@@ -9,14 +9,18 @@ over three band words (~0.9-1.0 µs a node, benchmarks/results/variant_speed5.md
 
 * placement: the cell leaves the other digits' words; the digit leaves the cell's peers (row, column, region and
   any extra unit, one three-word mask a cell), the count planes kept by ``sudoku9._lose``;
-* naked singles: the count planes give the cells with one candidate and the empty cells with none;
+* naked singles: the count planes give the cells with one candidate and the empty cells with none, and one vector
+  test a band (``sudoku9._digits_meeting``) the digits they hold;
 * units (rows, columns, regions, and any extra unit of the geometry), only for the digits marked dirty and only
   those units where the digit's places changed since they were last scanned (a snapshot of each digit's words) and
   the digit is not placed yet: no place fails, one place fills the unit, two or more leave every cell that sees
   them all (the AND of their peer masks: pointing from a region into a row or column, claiming back, and the cells
   that see two places through a row and a column). ``variant81`` stops at three places; any number here takes a
-  quarter fewer nodes. The AND starts outside the unit with the first and the last place and stops once no
-  candidate is left, which is where most tries end;
+  quarter fewer nodes. Where pext is fast, a unit's places are gathered into one 9-bit word (a pext a band under
+  the unit's masks): a hidden single is one bit, whose cell the unit's gather row names, and the cells that see
+  every place are one row of a table made once per map (512 rows a unit: each set of the unit's cells); 1.25x
+  faster a puzzle (benchmarks/results/variant_speed9.md). Elsewhere the AND of the peer masks is folded, starting
+  outside the unit with the first and the last place and stopping once no candidate is left;
 * the law of leftovers (``leftover_pairs``, a static fact of the map): for a run of k whole rows or columns and
   k regions, the cells of the rows outside the regions and the cells of the regions outside the rows hold the same
   digits; a digit that one side can no longer hold leaves the other side. Run when the passes above have nothing
