@@ -113,7 +113,8 @@ MAX_LEFTOVER_PAIRS = 2 * PAIRS_A_WORD
 FEW_CHANGES = 4
 #: The rows and columns, units 0-17 of every table (``_touched_lines`` finds them without a scan).
 N_LINES = 18
-#: ``tables[SIZES, 2]``: where each unit's gather row starts (``UNIT_GATHER``), then its 512 lock rows.
+#: ``tables[SIZES, 2]`` is where the units' gather rows start (``_gathers``, a row a unit); this many rows on, each
+#: unit's 512 lock rows (``_locks``).
 LOCKS_AFTER = 64
 #: The number of cells in each set of a unit's cells (a 9-bit word).
 LOCK_SIZES = np.array([bin(cells).count("1") for cells in range(512)])
@@ -383,52 +384,6 @@ def _clear(states, k, digit, s0, s1, s2):
     band._lose(states, k, 2, s2)
     states[k, S_DIRTY] |= np.int64(1) << digit
     return 1
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _lock(states, k, digit, x0, x1, x2, count, unit, tables):
-    """Clear ``digit`` from every cell that sees all its ``count`` places ``x`` in a unit (the AND of their peer
-    masks, which stops as soon as it holds no candidate of the digit outside the unit: most units give nothing); 1
-    when some went, else 0."""
-    base = 3 * digit
-    s0 = np.int64(states[k, base]) & ~tables[unit, 0]
-    s1 = np.int64(states[k, base + 1]) & ~tables[unit, 1]
-    s2 = np.int64(states[k, base + 2]) & ~tables[unit, 2]
-    # The first and the last place first, without a branch (a unit has two or more here): places far apart seldom
-    # share a peer, so most tries end there, and a pair ends there anyway.
-    low = x0 | (x1 << 30)
-    first = lowest_bit_index(low)
-    first = first if first < 60 else 60 + lowest_bit_index(x2)
-    last = 60 + highest_bit_index(x2) if x2 != 0 else highest_bit_index(low)
-    s0 &= tables[PEERS_AT + first, 0] & tables[PEERS_AT + last, 0]
-    s1 &= tables[PEERS_AT + first, 1] & tables[PEERS_AT + last, 1]
-    s2 &= tables[PEERS_AT + first, 2] & tables[PEERS_AT + last, 2]
-    if s0 | s1 | s2 == 0:
-        return 0
-    if count == 2:
-        return _clear(states, k, digit, s0, s1, s2)
-    # the places between, as bits of ``low`` (bands 0-1: a bit's index is the band position) and ``x2``
-    high = x2
-    if first < 60:
-        low &= ~(np.int64(1) << first)
-    else:
-        high &= ~(np.int64(1) << (first - 60))
-    if last < 60:
-        low &= ~(np.int64(1) << last)
-    else:
-        high &= ~(np.int64(1) << (last - 60))
-    while low | high != 0:
-        at = lowest_bit_index(low) if low != 0 else 60 + lowest_bit_index(high)
-        if low != 0:
-            low &= low - 1
-        else:
-            high &= high - 1
-        s0 &= tables[PEERS_AT + at, 0]
-        s1 &= tables[PEERS_AT + at, 1]
-        s2 &= tables[PEERS_AT + at, 2]
-        if s0 | s1 | s2 == 0:
-            return 0
-    return _clear(states, k, digit, s0, s1, s2)
 
 
 @njit(cache=True, nogil=True, inline="always")
