@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numba import njit
 from tests.kernels.band9_twins import (
     NO_STOP,
     assert_budget_and_stop_end_the_search,
@@ -242,3 +243,116 @@ def _root_candidates(tables: np.ndarray, cells: np.ndarray) -> np.ndarray:
                       np.zeros((0, 81), np.uint8), np.zeros(codes.N_STATS, np.int64), NO_STOP)
     return np.array([[(int(states[0, 3 * digit + sudoku9.CELL_BAND[cell]]) >> int(sudoku9.CELL_POS[cell])) & 1
                       for digit in range(9)] for cell in range(81)], bool)
+
+
+def _cells_of(words: np.ndarray) -> set[int]:
+    """The cells of three band words."""
+    return {cell for cell in range(81)
+            if int(words[int(sudoku9.CELL_BAND[cell])]) >> int(sudoku9.CELL_POS[cell]) & 1}
+
+
+def _band_words(cells: set[int]) -> np.ndarray:
+    """Three band words holding ``cells``."""
+    words = np.zeros(3, np.int64)
+    for cell in cells:
+        words[int(sudoku9.CELL_BAND[cell])] |= 1 << int(sudoku9.CELL_POS[cell])
+    return words
+
+
+def test_compressing_bits_packs_the_bits_under_the_mask_in_order() -> None:
+    # the bit-by-bit fallback (CPUs without BMI2), and pext where this CPU has it, against the definition
+    rng = np.random.default_rng(9)
+    kernels = [jigsaw9._compress_bits] + ([njit(lambda x, m: jigsaw9._pext(x, m))] if jigsaw9.HAS_PEXT else [])
+    for _ in range(300):
+        x, mask = (int(v) for v in rng.integers(0, 1 << 62, 2))
+        mask &= int(rng.integers(0, 1 << 62))  # sparser masks too
+        expected = sum(1 << i for i, bit in enumerate(b for b in range(64) if mask >> b & 1) if x >> bit & 1)
+        for kernel in kernels:
+            assert kernel(np.int64(x), np.int64(mask)) == expected
+
+
+@njit
+def _places(x0: int, x1: int, x2: int, tables: np.ndarray, gather: int, unit: int) -> int:
+    return jigsaw9._places(x0, x1, x2, jigsaw9._flat(tables), gather, unit)
+
+
+@njit
+def _place_of(tables: np.ndarray, gather: int, unit: int, places: int) -> int:
+    return jigsaw9._place_of(jigsaw9._flat(tables), gather, unit, places)
+
+
+@njit
+def _lock_at(gather: int, unit: int, places: int) -> int:
+    return jigsaw9._lock_at(gather, unit, places)
+
+
+@pytest.mark.parametrize("geometry", GEOMETRIES, ids=("fixed map", "seed 4", "seed 5", "seed 6", "with diagonals"))
+def test_a_units_places_gather_into_one_word_that_names_its_cells(geometry: Geometry) -> None:
+    # what the unit pass reads: the gather row's shifts and packed cells turn a digit's words into the unit's places
+    tables = jigsaw9.tables_for(geometry)
+    gather = int(tables[jigsaw9.SIZES, 2])
+    rng = np.random.default_rng(3)
+    for unit, members in enumerate(geometry.tables.units.tolist()):
+        shifts, packed = int(tables[gather + unit, 0]), int(tables[gather + unit, 1])
+        for _ in range(20):
+            held = {cell for cell in range(81) if rng.random() < 0.4}
+            words = _band_words(held)
+            places = int(_places(words[0], words[1], words[2], tables, gather, unit))
+            named = {(packed >> 7 * i) & 127 for i in range(9) if places >> i & 1}
+            assert places < 512 and named == held & set(members), (unit, shifts)
+            one = places & -places
+            if one:
+                assert _place_of(tables, gather, unit, one) == (packed >> 7 * (one.bit_length() - 1)) & 127
+
+
+@pytest.mark.parametrize("geometry", GEOMETRIES, ids=("fixed map", "seed 4", "seed 5", "seed 6", "with diagonals"))
+def test_the_lock_table_holds_the_cells_outside_a_unit_that_see_all_its_places(geometry: Geometry) -> None:
+    # by the definition, from the geometry's own peer lists: for a set of two or more of a unit's cells, every cell
+    # outside the unit that is a peer of each; nothing for fewer than two
+    tables = jigsaw9.tables_for(geometry)
+    gather = int(tables[jigsaw9.SIZES, 2])
+    peers = geometry.tables
+    seen_by = [set(peers.peers[peers.peer_start[cell] : peers.peer_start[cell + 1]].tolist()) for cell in range(81)]
+    for unit, members in enumerate(geometry.tables.units.tolist()):
+        ordered = sorted(members)
+        for places in range(512):
+            cells = [ordered[i] for i in range(9) if places >> i & 1]
+            expected = set(range(81)) - set(members) if len(cells) >= 2 else set()
+            for cell in cells:
+                expected &= seen_by[cell]
+            at = _lock_at(gather, unit, places)
+            assert _cells_of(tables.reshape(-1)[at : at + 3]) == expected, (unit, cells)
+
+
+@njit
+def _one_unit(states: np.ndarray, digit: int, unit: int, tables: np.ndarray, by_gather: bool) -> tuple[int, int]:
+    """One unit of the unit pass on state 0, by either twin (every rule on)."""
+    flat, gather = jigsaw9._flat(tables), tables[jigsaw9.SIZES, 2]
+    if by_gather:
+        return jigsaw9._unit_by_gather(states, 0, digit, unit, True, True, flat, gather, tables)
+    return jigsaw9._unit_by_folding(states, 0, digit, unit, True, True, flat, gather, tables)
+
+
+@pytest.mark.parametrize("geometry", GEOMETRIES, ids=("fixed map", "seed 4", "seed 5", "seed 6", "with diagonals"))
+def test_the_unit_pass_twins_agree_on_every_unit(geometry: Geometry) -> None:
+    # gathered places and lock rows (fast pext) against folded peer masks (the rest): the same status, the same
+    # candidates taken, the same state after, for each digit and unsolved unit of loaded puzzles
+    tables = jigsaw9.tables_for(geometry)
+    rng = np.random.default_rng(5)
+    acted = np.zeros(3, np.int64)  # placements, locks that took something, contradictions
+    for seed in range(6):
+        cells = random_grid(geometry, seed)
+        cells[rng.random(81) < 0.45 + 0.05 * seed] = 0
+        loaded = np.zeros((jigsaw9.MAX_DEPTH, jigsaw9.STATE_WORDS), np.uint32)
+        if jigsaw9._load_givens(cells, loaded, tables) >= 0:
+            continue
+        for digit in range(9):
+            for unit in range(int(tables[jigsaw9.SIZES, 0])):
+                if int(loaded[0, jigsaw9.S_SOLVED + digit]) >> unit & 1:
+                    continue
+                gathered, folded = loaded.copy(), loaded.copy()
+                outcome = _one_unit(gathered, digit, unit, tables, True)
+                assert outcome == _one_unit(folded, digit, unit, tables, False), (seed, digit, unit)
+                assert (gathered[0] == folded[0]).all(), (seed, digit, unit)
+                acted += (outcome[0] > 0, outcome[1] > 0, outcome[0] < 0)
+    assert acted[0] > 0 and acted[1] > 0, acted  # both kinds of deduction were compared

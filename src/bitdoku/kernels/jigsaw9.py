@@ -9,14 +9,18 @@ over three band words (~0.9-1.0 µs a node, benchmarks/results/variant_speed5.md
 
 * placement: the cell leaves the other digits' words; the digit leaves the cell's peers (row, column, region and
   any extra unit, one three-word mask a cell), the count planes kept by ``sudoku9._lose``;
-* naked singles: the count planes give the cells with one candidate and the empty cells with none;
+* naked singles: the count planes give the cells with one candidate and the empty cells with none, and one vector
+  test a band (``sudoku9._digits_meeting``) the digits they hold;
 * units (rows, columns, regions, and any extra unit of the geometry), only for the digits marked dirty and only
   those units where the digit's places changed since they were last scanned (a snapshot of each digit's words) and
   the digit is not placed yet: no place fails, one place fills the unit, two or more leave every cell that sees
   them all (the AND of their peer masks: pointing from a region into a row or column, claiming back, and the cells
   that see two places through a row and a column). ``variant81`` stops at three places; any number here takes a
-  quarter fewer nodes. The AND starts outside the unit with the first and the last place and stops once no
-  candidate is left, which is where most tries end;
+  quarter fewer nodes. Where pext is fast, a unit's places are gathered into one 9-bit word (a pext a band under
+  the unit's masks): a hidden single is one bit, whose cell the unit's gather row names, and the cells that see
+  every place are one row of a table made once per map (512 rows a unit: each set of the unit's cells); 1.25x
+  faster a puzzle (benchmarks/results/variant_speed9.md). Elsewhere the AND of the peer masks is folded, starting
+  outside the unit with the first and the last place and stopping once no candidate is left;
 * the law of leftovers (``leftover_pairs``, a static fact of the map): for a run of k whole rows or columns and
   k regions, the cells of the rows outside the regions and the cells of the regions outside the rows hold the same
   digits; a digit that one side can no longer hold leaves the other side. Run when the passes above have nothing
@@ -37,8 +41,12 @@ import itertools
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+import llvmlite.binding as llvm
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils, config
+from numba.extending import intrinsic
 from numpy.typing import NDArray
 
 from bitdoku.kernels import extra9
@@ -105,6 +113,76 @@ MAX_LEFTOVER_PAIRS = 2 * PAIRS_A_WORD
 FEW_CHANGES = 4
 #: The rows and columns, units 0-17 of every table (``_touched_lines`` finds them without a scan).
 N_LINES = 18
+#: ``tables[SIZES, 2]`` is where the units' gather rows start (``_gathers``, a row a unit); this many rows on, each
+#: unit's 512 lock rows (``_locks``).
+LOCKS_AFTER = 64
+#: The number of cells in each set of a unit's cells (a 9-bit word).
+LOCK_SIZES = np.array([bin(cells).count("1") for cells in range(512)])
+#: Whether ``_compress`` may use BMI2's ``pext`` (Numba compiles for this host's CPU unless told another).
+HAS_PEXT = bool(llvm.get_host_cpu_features().get("bmi2", False)) and config.CPU_NAME is None and (
+    config.CPU_FEATURES is None)
+#: Whether pext is also fast here: AMD before Zen 3 (and its Bulldozer line) runs it as microcode, tens to hundreds
+#: of cycles; there the unit pass folds peer masks instead (``_unit_by_folding``).
+FAST_PEXT = HAS_PEXT and not llvm.get_host_cpu_name().startswith(("znver1", "znver2", "bdver", "btver"))
+
+
+@intrinsic
+def _pext(typingctx, x, mask):
+    """BMI2 ``pext``: the bits of ``x`` under ``mask``, packed to the low end in the mask's order."""
+    if not (isinstance(x, types.Integer) and isinstance(mask, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        function = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, i64]),
+                                                  "llvm.x86.bmi.pext.64")
+        words = zip(args, signature.args, strict=True)
+        return builder.call(function, [context.cast(builder, value, kind, types.int64) for value, kind in words])
+
+    return types.int64(x, mask), codegen
+
+
+@intrinsic
+def _flat(typingctx, array):
+    """A C-contiguous array as a borrowed one-dimensional view of its items (``sudoku9._borrowed``'s way: no
+    memory-manager pointer, valid while ``array`` lives). Indexed with unsigned integers, a table read is one load:
+    no row stride to multiply, no negative index to wrap around."""
+    if not (isinstance(array, types.Array) and array.layout == "C"):
+        return None
+    view_type = types.Array(array.dtype, 1, "C", readonly=not array.mutable)
+
+    def codegen(context, builder, signature, args):
+        source = context.make_array(signature.args[0])(context, builder, args[0])
+        view = context.make_array(view_type)(context, builder)
+        context.populate_array(view, data=source.data, shape=cgutils.pack_array(builder, [source.nitems]),
+                               strides=cgutils.pack_array(builder, [source.itemsize]), itemsize=source.itemsize,
+                               meminfo=None)
+        return view._getvalue()
+
+    return view_type(array), codegen
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _compress_pext(x, mask):
+    """The bits of ``x`` under ``mask`` packed to the low end, in one instruction (BMI2)."""
+    return _pext(x, mask)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _compress_bits(x, mask):
+    """``_compress_pext`` bit by bit, for CPUs without BMI2."""
+    out = np.int64(0)
+    i = 0
+    while mask != 0:
+        low = mask & -mask
+        out |= np.int64((x & low) != 0) << i
+        mask ^= low
+        i += 1
+    return out
+
+
+#: The bits of a word under a mask, packed to the low end (the kernel compiles only the one chosen here).
+_compress = _compress_pext if HAS_PEXT else _compress_bits
 
 
 def leftover_pairs(regions: list[set[int]]) -> list[tuple[frozenset[int], frozenset[int]]]:
@@ -163,7 +241,10 @@ def tables_for(geometry: Geometry) -> NDArray[np.int64] | None:
     pairs = leftover_pairs([set(members) for members in units[N_LINES : N_LINES + 9]])
     start = UNITS + len(units)  # the cells of every pair, then each pair's two sides, then the second word's cells
     high = start + 1 + 2 * len(pairs)
-    table = np.zeros((high + (30 * 3 if len(pairs) > PAIRS_A_WORD else 0), 3), np.int64)
+    gather = high + (30 * 3 if len(pairs) > PAIRS_A_WORD else 0)
+    table = np.zeros((gather + LOCKS_AFTER + 512 * len(units), 3), np.int64)
+    table[SIZES, 2] = gather
+    table[gather : gather + len(units)] = _gathers(units)
     for cell in range(N_CELLS):
         mates[cell].discard(cell)
         if mates[cell] != set(tables.peers[tables.peer_start[cell] : tables.peer_start[cell + 1]].tolist()):
@@ -188,8 +269,36 @@ def tables_for(geometry: Geometry) -> NDArray[np.int64] | None:
                     table[CELL_UNITS + at, side] |= 1 << pair
                 else:  # the second word: first side in column 0, second in column 1
                     table[high + at, side - 1] |= 1 << (pair - PAIRS_A_WORD)
+    table[gather + LOCKS_AFTER :] = _locks(table[UNITS : UNITS + len(units)], table[PEERS : PEERS + N_CELLS],
+                                           units).reshape(-1, 3)
     table.flags.writeable = False
     return table
+
+
+def _gathers(units: list[list[int]]) -> NDArray[np.int64]:
+    """Each unit's gather row: the shifts that pack its cells' bits into one 9-bit word (the cells in order: band 0's
+    under ``pext``, then band 1's, then band 2's), and the cells themselves, seven bits each in that order."""
+    rows = np.zeros((len(units), 3), np.int64)
+    for unit, members in enumerate(units):
+        ordered = sorted(members)  # by band, then band position: the order pext packs them in
+        in_band = [sum(band.CELL_BAND[cell] == b for cell in ordered) for b in range(3)]
+        rows[unit, 0] = in_band[0] | (in_band[0] + in_band[1]) << 8
+        rows[unit, 1] = sum(cell << (7 * i) for i, cell in enumerate(ordered))
+    return rows
+
+
+def _locks(unit_masks: NDArray[np.int64], peers: NDArray[np.int64], units: list[list[int]]) -> NDArray[np.int64]:
+    """For each unit and each set of two or more of its cells (a 9-bit word, ``_gathers``' order), the cells
+    outside the unit that see them all (three band words; ``unit_masks`` and ``peers`` as in the table); zero for
+    fewer than two cells. A unit's 512 sets are built a cell at a time: the sets holding cell i are those below
+    2^i with its peers ANDed in."""
+    locks = np.zeros((len(units), 512, 3), np.int64)
+    locks[:, 0] = band.BAND_FULL & ~unit_masks
+    for unit, members in enumerate(units):
+        for i, cell in enumerate(sorted(members)):
+            locks[unit, 1 << i : 2 << i] = locks[unit, : 1 << i] & peers[cell]
+    locks[:, LOCK_SIZES < 2] = 0
+    return locks
 
 
 @borrowing
@@ -244,7 +353,10 @@ def _naked_singles(states, k, naked, tables):
         singles = unsolved & c0 & ~high
         if singles == 0:
             continue
-        for digit in range(9):  # by digit, not a digit search a cell (a branch a cell, mispredicted)
+        digits = band._digits_meeting(band._band_words(states, k, b), singles)  # one vector test, no digit loop
+        while digits != 0:  # a naked fill changes only its own digit's words: the others' stay as read
+            digit = lowest_bit_index(digits)
+            digits &= digits - 1
             cells = singles & np.int64(states[k, 3 * digit + b])
             while cells != 0:
                 pos = lowest_bit_index(cells)
@@ -318,6 +430,56 @@ def _lock(states, k, digit, x0, x1, x2, count, unit, tables):
         if s0 | s1 | s2 == 0:
             return 0
     return _clear(states, k, digit, s0, s1, s2)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _unit_by_gather(states, k, digit, unit, hidden, locked, flat, gather, tables):
+    """One unit of the unit pass for one digit, its places gathered into one 9-bit word (``_places``): none
+    fails, one fills the unit (with ``hidden``), two or more leave the cells of their lock row (with ``locked``).
+    (-1 on a contradiction, 1 when it placed a cell, else 0; 1 when a lock took candidates, else 0.)"""
+    base = 3 * digit
+    x0 = np.int64(states[k, base])
+    x1 = np.int64(states[k, base + 1])
+    x2 = np.int64(states[k, base + 2])
+    places = _places(x0, x1, x2, flat, gather, unit)
+    if places == 0:
+        return -1, 0
+    if places & (places - 1) == 0:
+        cell = _place_of(flat, gather, unit, places)
+        if not hidden or (np.int64(states[k, S_UNSOLVED + band.CELL_BAND[cell]]) >> band.CELL_POS[cell]) & 1 == 0:
+            return 0, 0  # the digit is placed in this unit
+        return (1 if _place(states, k, digit, cell, tables) else -1), 0
+    if not locked:
+        return 0, 0
+    lock = _lock_at(gather, unit, places)
+    return 0, _clear(states, k, digit, x0 & flat[lock], x1 & flat[lock + np.uint64(1)], x2 & flat[lock + np.uint64(2)])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _unit_by_folding(states, k, digit, unit, hidden, locked, flat, gather, tables):
+    """``_unit_by_gather`` without pext, for CPUs without a fast one (the unit pass before the gathers, 1.25x
+    slower where pext is fast; a bit-by-bit pext was 1.5x slower): the places stay three band words, a lock
+    folds their peer masks (``_lock``). ``flat`` and ``gather`` are unused."""
+    row = UNITS + unit
+    x0 = np.int64(states[k, 3 * digit]) & tables[row, 0]
+    x1 = np.int64(states[k, 3 * digit + 1]) & tables[row, 1]
+    x2 = np.int64(states[k, 3 * digit + 2]) & tables[row, 2]
+    if x0 | x1 | x2 == 0:
+        return -1, 0
+    count = popcount(x0) + popcount(x1) + popcount(x2)
+    if count == 1:
+        b = 0 if x0 != 0 else (1 if x1 != 0 else 2)
+        pos = lowest_bit_index(x0 | x1 | x2)
+        if not hidden or (np.int64(states[k, S_UNSOLVED + b]) >> pos) & 1 == 0:
+            return 0, 0  # the digit is placed in this unit
+        return (1 if _place(states, k, digit, 9 * (3 * b + pos // 10) + pos % 10, tables) else -1), 0
+    if not locked:
+        return 0, 0
+    return 0, _lock(states, k, digit, x0, x1, x2, count, row, tables)
+
+
+#: One unit of the unit pass: by gathered places where pext is fast, else by folding peer masks.
+_unit = _unit_by_gather if FAST_PEXT else _unit_by_folding
 
 
 @borrowing
@@ -409,6 +571,29 @@ def _changed_units(d0, d1, d2, others, tables):
     return todo
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _places(x0, x1, x2, flat, gather, unit):
+    """A unit's places of a digit (``x``: the digit's three band words) as one 9-bit word, its cells in
+    ``_gathers``' order: a pext a band under the unit's mask, shifted past the earlier bands' cells. ``flat``:
+    ``_flat(tables)``; ``gather``: ``tables[SIZES, 2]``."""
+    at = np.uint64(3) * np.uint64(UNITS + unit)
+    shifts = flat[np.uint64(3) * np.uint64(gather + unit)]
+    return _compress(x0, flat[at]) | (_compress(x1, flat[at + np.uint64(1)]) << (shifts & 255)) | (
+        _compress(x2, flat[at + np.uint64(2)]) << (shifts >> 8))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _place_of(flat, gather, unit, places):
+    """The cell of a unit's one place (``places``: one bit of ``_places``' word), from its gather row."""
+    return (flat[np.uint64(3) * np.uint64(gather + unit) + np.uint64(1)] >> (7 * lowest_bit_index(places))) & 127
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _lock_at(gather, unit, places):
+    """Where in ``_flat(tables)`` the lock row of a unit's places (``_places``' word) starts."""
+    return np.uint64(3) * np.uint64(gather + LOCKS_AFTER + (unit << 9 | places))
+
+
 @borrowing
 def _units(states, k, flags, tables):
     """Hidden singles and locked candidates for the dirty digits, in the units where the digit's places changed
@@ -420,6 +605,8 @@ def _units(states, k, flags, tables):
     locked = flags & LOCKED_CANDIDATES != 0
     filled = changed = 0
     others = ((np.int64(1) << tables[SIZES, 0]) - 1) & ~((np.int64(1) << N_LINES) - 1)  # regions and extra units
+    gather = tables[SIZES, 2]
+    flat = _flat(tables)  # the scan's reads, by unsigned index
     dirty = np.int64(states[k, S_DIRTY])
     states[k, S_DIRTY] = 0
     states[k, S_LEFTOVER_DIRTY] |= dirty
@@ -441,25 +628,15 @@ def _units(states, k, flags, tables):
         states[k, seen + 2] = w2
         todo = _changed_units(d0, d1, d2, others, tables) & ~np.int64(states[k, S_SOLVED + digit])
         while todo != 0:
-            row = UNITS + lowest_bit_index(todo)
+            unit = lowest_bit_index(todo)
             todo &= todo - 1
-            x0 = np.int64(states[k, base]) & tables[row, 0]
-            x1 = np.int64(states[k, base + 1]) & tables[row, 1]
-            x2 = np.int64(states[k, base + 2]) & tables[row, 2]
-            if x0 | x1 | x2 == 0:
+            status, took = _unit(states, k, digit, unit, hidden, locked, flat, gather, tables)
+            if status < 0:
                 return -1, changed
-            count = popcount(x0) + popcount(x1) + popcount(x2)
-            if count == 1:
-                b = 0 if x0 != 0 else (1 if x1 != 0 else 2)
-                pos = lowest_bit_index(x0 | x1 | x2)
-                if not hidden or (np.int64(states[k, S_UNSOLVED + b]) >> pos) & 1 == 0:
-                    continue  # the digit is placed in this unit
-                if not _place(states, k, digit, 9 * (3 * b + pos // 10) + pos % 10, tables):
-                    return -1, changed
+            changed += took
+            if status > 0:
                 filled += 1
                 todo &= ~np.int64(states[k, S_SOLVED + digit])  # the units the cell solved
-            elif locked:
-                changed += _lock(states, k, digit, x0, x1, x2, count, row, tables)
         if filled != 0:
             states[k, S_DIRTY] |= dirty
             return filled, changed
