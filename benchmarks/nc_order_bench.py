@@ -55,8 +55,12 @@ KEYS = {
     "neighbours": lambda cell, digit: 2 + (0 < cell // 9 < 8) + (0 < cell % 9 < 8),
     "ring_ends": lambda cell, digit: 10 * _ring(cell) + (digit not in (1, 9)),
     "ring_mid": lambda cell, digit: 10 * _ring(cell) - abs(digit - 5),
+    "power": lambda cell, digit: (2 + (0 < cell // 9 < 8) + (0 < cell % 9 < 8)) * (1 + (digit not in (1, 9))),
     "manh": lambda cell, digit: -_centre(cell),
+    "manh_mid": lambda cell, digit: -10 * _centre(cell) - abs(digit - 5),
+    "euclid": lambda cell, digit: -((cell // 9 - 4) ** 2 + (cell % 9 - 4) ** 2),
     "mid_ring": lambda cell, digit: -10 * abs(digit - 5) + _ring(cell),
+    "sum": lambda cell, digit: _ring(cell) - abs(digit - 5),
 }
 
 
