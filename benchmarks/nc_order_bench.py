@@ -48,6 +48,8 @@ KEYS = {
     "none": lambda cell, digit: 0,
     "edge_first": lambda cell, digit: _ring(cell),
     "edge_last": lambda cell, digit: -_ring(cell),
+    "border_only": lambda cell, digit: min(_ring(cell), 1),
+    "two_rings": lambda cell, digit: min(_ring(cell), 2),
     "ends_first": lambda cell, digit: 0 if digit in (1, 9) else 1,
     "ends_last": lambda cell, digit: 1 if digit in (1, 9) else 0,
     "mid_first": lambda cell, digit: abs(digit - 5),

@@ -14,7 +14,7 @@ inside a band) and, for the rows at a band's edge, by twenty bits into the next 
   the relation) are followed by this pass before anything else, and it finds two consecutive digits side by side
   (a filled cell that would lose its digit) as a contradiction. It looks only at the cells whose digits changed
   since it last ran (``_unseen``: a count or a filling it has not seen), and strikes only for the digits e that one
-  of those cells supports: ~3 of the nine a pass, same nodes, ~3% a node (benchmarks/results/nc_generate4.md);
+  of those cells supports: ~3 of the nine a pass, same nodes, ~4% a node (benchmarks/results/nc_generate4.md);
 * neighbourhood (``_neighbourhood``, with ``LOCKED_CANDIDATES``): when a digit's places in a row, a column or a
   box all lie in one cell's neighbourhood (the cell or a cell beside it), the digit ends up in that cell or beside
   it, so the cell can hold neither digit - 1 nor digit + 1 (``variant81._adjacent_places``'s rule). For rows and
