@@ -35,7 +35,7 @@ import numpy as np
 from bitdoku.generate.request import Request
 from bitdoku.generate.symmetry import orbits
 from bitdoku.geometry import Geometry
-from bitdoku.kernels import fill, make, nonconsecutive9
+from bitdoku.kernels import dig, fill, make, nonconsecutive9
 from bitdoku.kernels import status as codes
 from bitdoku.kernels.rng import new_state, shuffle
 
@@ -63,6 +63,8 @@ def attempt(seed: int) -> tuple[np.ndarray, np.ndarray, list[tuple[np.ndarray, i
     fill.random_solution(rng, 9, UNITS, CELL_UNITS, TABLES, 10**9, grid, WORKSPACE, STOP)
     order = np.arange(len(orbits(REQUEST.shape, REQUEST.symmetry)), dtype=np.int32)
     shuffle(rng, order)
+    if hasattr(dig, "edge_first"):  # the generator's order since nc4 (older trees: the shuffle alone)
+        dig.edge_first(order, orbits(REQUEST.shape, REQUEST.symmetry), 9)
     puzzle = grid.copy()
     checks = []
     for cell in order:

@@ -172,3 +172,42 @@ def test_the_engine_and_the_generator_send_nonconsecutive_here(monkeypatch: pyte
     assert len(calls) == 1
     assert isinstance(Request.make("3x3", variant="nonconsecutive").tables[2], nonconsecutive9.Nonconsecutive9Tables)
     assert isinstance(Request.make("3x3", variant="x+nonconsecutive").tables[2], variant81.Tables81)
+
+
+
+def _misses_nothing(states: np.ndarray, scratch: np.ndarray, row: int) -> bool:
+    """Whether a pass of ``_support`` that looks at every cell again (none marked seen) strikes nothing from the
+    propagated state ``row`` (row + 1 is scratch)."""
+    states[row + 1] = states[row]
+    states[row + 1, nonconsecutive9.S_SEEN_ONES :] = 0
+    return nonconsecutive9._support(states, np.int64(row + 1), scratch) == 0 and (
+        states[row + 1, : nonconsecutive9.S_SEEN_ONES] == states[row, : nonconsecutive9.S_SEEN_ONES]).all()
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_support_looks_at_changed_cells_only_and_still_misses_nothing(seed: int) -> None:
+    # Every propagation calls _support many times, each on the cells whose digits it has not seen. Down a path to
+    # the solution (the root of a sparse puzzle, then one digit of the solution placed and propagated at a time),
+    # a pass that looks at every cell again must find nothing left to strike at each fixpoint.
+    tables = nonconsecutive9.tables_for(NONCONSECUTIVE)
+    workspace = nonconsecutive9.new_workspace()
+    states, _, scratch = workspace
+    grid = random_grid(NONCONSECUTIVE, seed)
+    draw = np.random.default_rng(seed)
+    cells = grid.copy()
+    cells[draw.choice(81, 73 + seed % 6, replace=False)] = 0
+    code = nonconsecutive9.search_in(workspace, cells, tables, 1, 1, codes.ALL_RULES, np.zeros((0, 81), np.uint8),
+                                     np.zeros(codes.N_STATS, np.int64), np.ones(1, np.uint64),
+                                     np.zeros(0, np.uint8), np.int64(-1), np.zeros(1, np.int64))
+    assert code == codes.BUDGET_EXHAUSTED
+    assert _misses_nothing(states, scratch, 0)
+    placed = 0
+    for cell in draw.permutation(np.flatnonzero(cells == 0)):
+        where, pos = band.CELL_BAND[cell], band.CELL_POS[cell]
+        if not states[0, band.S_UNSOLVED + where] >> pos & 1:
+            continue  # filled by the propagation already
+        assert band._place(states, np.int64(0), np.int64(grid[cell] - 1), where, pos)
+        assert nonconsecutive9._propagate(states, np.int64(0), codes.ALL_RULES, scratch) >= 0
+        assert _misses_nothing(states, scratch, 0)
+        placed += 1
+    assert placed >= 2

@@ -33,6 +33,7 @@ from bitdoku.generate.symmetry import Symmetry, orbits
 from bitdoku.geometry import Geometry
 from bitdoku.grid import Grid
 from bitdoku.kernels import dig, make
+from bitdoku.kernels.fill import has_neighbours
 from bitdoku.kernels.rng import shuffle
 from bitdoku.kernels.status import COMPLETE
 from bitdoku.kernels.variant import workspace_for
@@ -299,6 +300,8 @@ class _Maker:
         solution = fill(shape, rng, budget, workspace, request.tables)
         order = np.arange(len(self.orbits), dtype=np.int32)
         shuffle(rng, order)
+        if has_neighbours(request.tables[2]):  # nonconsecutive: the border first, as ``make.attempt_rows``
+            dig.edge_first(order, self.orbits, shape.n)
         cells, counters = remove_clues(solution, shape, self.orbits, order, target=request.dig_target,
                                        check_nodes=request.check_nodes, check_rules=request.check_rules,
                                        budget=budget, tables=request.tables)

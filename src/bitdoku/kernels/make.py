@@ -15,10 +15,11 @@ from bitdoku.kernels.dig import (
     DIG_REMOVED,
     DIG_UNDECIDED,
     N_DIG_COUNTERS,
+    edge_first,
     removable_clues,
     remove_clues,
 )
-from bitdoku.kernels.fill import random_solution
+from bitdoku.kernels.fill import has_neighbours, random_solution
 from bitdoku.kernels.rng import shuffle
 from bitdoku.kernels.status import COMPLETE, LIMIT_REACHED
 from bitdoku.kernels.variant import workspace_for
@@ -81,6 +82,8 @@ def attempt_rows(rngs, n, units, cell_units, peers, orbits, target, check_nodes,
         for i in range(order.shape[0]):
             order[i] = i
         shuffle(rng, order)
+        if has_neighbours(peers):  # nonconsecutive: the border first (``dig.edge_first``)
+            edge_first(order, orbits, n)
         for cell in range(n_cells):  # a loop, not a slice copy: that compiles Numba's shape-mismatch error (~2 s)
             puzzles[row, cell] = solutions[row, cell]
         counters[:] = 0
