@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -81,9 +82,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--old", default="main", help="the revision to compare with")
     args = parser.parse_args()
-    where = Path(f"/tmp/band_loop_check_{args.old}")
-    where.mkdir(exist_ok=True)
-    old = {name: old_kernel(args.old, where, f"src/bitdoku/kernels/{name}.py") for name in NEW}
+    with tempfile.TemporaryDirectory() as where:  # a fresh path: the cache of an old copy is never reloaded
+        old = {name: old_kernel(args.old, Path(where), f"src/bitdoku/kernels/{name}.py") for name in NEW}
+        raise SystemExit(1 if compare(old) else 0)
+
+
+def compare(old: dict) -> int:
+    """Print each set's comparisons; the number of mismatches."""
     mismatches = cases = 0
     for name, kernel_name in SETS.items():
         geometry, cells = set_cells(name, None)
@@ -106,7 +111,7 @@ def main() -> None:
             cases += len(before) // 2
             print(f"{name} generator calls: {len(before)} arrays, mismatches {bad}", flush=True)
     print(f"{cases} cases, {mismatches} mismatches")
-    raise SystemExit(1 if mismatches else 0)
+    return mismatches
 
 
 if __name__ == "__main__":
