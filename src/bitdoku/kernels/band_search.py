@@ -47,7 +47,7 @@ from bitdoku.kernels.status import (
 )
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def lowest(rest, where, node, flags, context):
     """``pick`` in ascending order: the lowest digit left, and the others."""
     return lowest_bit_index(rest), rest & (rest - 1)
