@@ -1,13 +1,18 @@
-"""The depth-first search loop of the 9x9 band kernels, written once: ``sudoku9``, ``extra9``, ``jigsaw9`` and
+"""The depth-first search loop of the 9x9 band variant kernels, written once: ``extra9``, ``jigsaw9`` and
 ``nonconsecutive9`` all branch, copy states, count nodes and back up the same way and differ only in a few calls.
 
-Why one loop: the four kernels had four copies of these ~50 lines (the largest duplicates of the tree), and a
-change to the search (a counter, the stop flag, the last digit placed in the frame's own state) had to be made four
-times. Why it costs nothing: Numba compiles a function that takes compiled functions as arguments once for each
-set of them, with direct calls that LLVM can inline, so each kernel gets its own copy of this loop with its own
-calls in it, as fast as the copy it had (benchmarks/results/band_loop1.md). The loop is compiled into each
-kernel's entry function (``sudoku9._search_loaded``, the others' ``search_in``), whose cache holds it: called from
-Python with function arguments it would not be cached, so nothing calls it from Python.
+Why one loop: the kernels had a copy each of these ~50 lines (the largest duplicates of the tree), and a change to
+the search (a counter, the stop flag, the last digit placed in the frame's own state) had to be made in each.
+How: ``search`` is inlined by Numba (``inline="always"``) into each kernel's ``search_in``, with the kernel's
+functions as arguments; they are known at compile time, so each kernel gets its own copy of the loop with direct
+calls in it, the same machine code as the copy it had (same speed, benchmarks/results/band_loop1.md), cached with
+``search_in``. Not a function of its own taking the functions as arguments: a compiled function passed as a value
+is a "dynamic global" (its address), which Numba cannot cache, so ``search_in`` would compile on every run.
+
+What it costs: Numba's inlining copies the loop's IR into each caller, about 0.2-0.3 s more first compile for each
+kernel's ``search_in``. That is why ``sudoku9`` (whose first compile every first ``bitdoku solve`` waits for)
+keeps its own copy of this loop in ``_search_loaded``: sharing it was as fast, but +0.2-0.3 s on a ~6.7 s first
+compile (results/band_loop1.md).
 
 A kernel passes five compiled functions, each named at the call (``search(choose, place, propagate, pick, write,
 context, ...)``), and a ``context`` (any value: its tables, weights, seed, guide; passed through untouched).
@@ -16,7 +21,7 @@ types it as function pointers, "dynamic globals"), and one built in the call war
 experimental. The five:
 
 * ``choose(states, k, context) -> (where, mask)``: the branching cell of state k, as an int64 ``where`` the kernel
-  reads back (a cell, or a band and position packed), and its candidates as a 9-bit digit mask; ``where`` < 0 when
+  reads back (the cell, 0-80), and its candidates as a 9-bit digit mask; ``where`` < 0 when
   the grid is full;
 * ``place(states, k, digit, where, context) -> bool``: fill the cell with ``digit`` (0-based) in state k; False
   when that is a contradiction;
@@ -65,7 +70,7 @@ def search(choose, place, propagate, pick, write, context, states, frames, limit
     frame's state one level up, except for the frame's last digit, which is placed in the frame's own state
     (nothing is left to come back to).
 
-    Written for a short first compile, as the loop it replaces (``sudoku9``): typed variables, never a literal
+    Written for a short first compile, as ``sudoku9._search_loaded``: typed variables, never a literal
     ``0`` or ``False`` into a helper (a second copy of the helper for the literal type), and states copied word by
     word (a slice copy brings in Numba's shape-mismatch error and a dozen string functions).
     """

@@ -26,19 +26,28 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from bitdoku.kernels import band_search
 from bitdoku.kernels.bits import lowest_bit_index, popcount
 from bitdoku.kernels.jit import borrowing
 from bitdoku.kernels.rng import hashed_bit
 from bitdoku.kernels.status import (
     ALL_RULES,
+    BUDGET_EXHAUSTED,
+    COMPLETE,
     CONTRADICTION,
     HIDDEN_SINGLES,
     INVALID,
+    LIMIT_REACHED,
     LOCKED_CANDIDATES,
     NAKED_SINGLES,
     RANDOM_ORDER,
+    STAT_BACKTRACKS,
+    STAT_GUESSES,
+    STAT_MAX_DEPTH,
+    STAT_NODES,
+    STAT_PLACEMENTS,
+    STAT_SOLUTIONS,
     STAT_SPECIALISED,
+    STOPPED,
 )
 
 S_UNSOLVED = 27
@@ -756,46 +765,85 @@ def random_solution9(seed, max_nodes, out, stats, states, frames, stop):
                           seed, stop)
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _choose(states, k, seed):
-    """``band_search``'s choice: ``_choose_cell``'s band and position packed as ``32 * band + pos`` (< 0: full)."""
-    band, pos, mask = _choose_cell(states, k)
-    return 32 * band + pos, mask
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _place_at(states, k, digit, where, seed):
-    """``band_search``'s placement: ``_place`` at a packed ``32 * band + pos``."""
-    return _place(states, k, digit, where >> 5, where & 31)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _propagate_rules(states, k, flags, seed):
-    """``band_search``'s propagation: ``_propagate`` (the seed is not needed there)."""
-    return _propagate(states, k, flags)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _pick(rest, where, node, flags, seed):
-    """The digit a frame tries next: drawn from ``seed`` and the node number with ``RANDOM_ORDER``, else the
-    lowest."""
-    if flags & RANDOM_ORDER:
-        digit = hashed_bit(seed + node, rest)
-        return digit, rest & ~(np.int64(1) << digit)
-    return lowest_bit_index(rest), rest & (rest - 1)
-
-
 @borrowing
 def _search_loaded(limit, max_nodes, flags, solutions, stats, states, frames, seed, stop):
-    """The search of ``search9_in`` from the givens already loaded in state 0 (stats zeroed by the caller): the
-    shared loop (``band_search.search``) with this kernel's functions.
+    """The search of ``search9_in`` from the givens already loaded in state 0 (stats zeroed by the caller).
 
     With ``RANDOM_ORDER`` in ``flags``, digits are tried in an order drawn from ``seed`` (``random_solution9``).
     ``stop`` (int64[1]) is read where the node budget is checked: once ``stop[0]`` is not 0 (a time limit ran out
     on another thread) the search returns ``STOPPED`` with its counters so far.
+
+    Written for a short first compile (the first ``bitdoku solve`` waits for it): the helpers are called with
+    typed variables, never a literal ``0`` or ``False`` (Numba would compile a second copy of each helper, and of
+    everything it calls, for the literal type), and states are copied word by word (a slice copy brings in
+    Numba's shape-mismatch error, which compiles a dozen string functions).
     """
-    return band_search.search(_choose, _place_at, _propagate_rules, _pick, _write_solution, seed, states, frames,
-                              limit, max_nodes, flags, solutions, stats, stop)
+    stats[STAT_NODES] = 1
+    top = np.int64(0)
+    filled = _propagate(states, top, flags)
+    if filled < 0:
+        return COMPLETE
+    placements = filled
+    status = COMPLETE
+    while True:
+        band, pos, mask = _choose_cell(states, top)
+        if pos < 0:
+            found = stats[STAT_SOLUTIONS]
+            if found < solutions.shape[0]:
+                _write_solution(states, top, solutions[found])
+            stats[STAT_SOLUTIONS] = found + 1
+            if found + 1 >= limit:
+                status = LIMIT_REACHED
+                break
+        else:
+            if mask & (mask - 1) != 0:
+                stats[STAT_GUESSES] += 1
+            frames[top, 0] = band
+            frames[top, 1] = pos
+            frames[top, 2] = mask
+            top += 1
+            stats[STAT_MAX_DEPTH] = max(stats[STAT_MAX_DEPTH], top)
+        advanced = False
+        while top > 0:
+            frame = top - 1
+            rest = frames[frame, 2]
+            if rest == 0:
+                top -= 1
+                continue
+            if stats[STAT_NODES] >= max_nodes:
+                status = BUDGET_EXHAUSTED
+                break
+            if stop[0] != 0:
+                status = STOPPED
+                break
+            stats[STAT_NODES] += 1
+            if flags & RANDOM_ORDER:
+                digit = hashed_bit(seed + stats[STAT_NODES], rest)
+                rest &= ~(np.int64(1) << digit)
+            else:
+                digit = lowest_bit_index(rest)
+                rest &= rest - 1
+            frames[frame, 2] = rest
+            if rest != 0:
+                for word in range(STATE_WORDS):  # a loop, not a slice copy: see _search_loaded's docstring
+                    states[frame + 1, word] = states[frame, word]
+                target = frame + 1
+            else:
+                top -= 1  # the frame is used up: its state becomes the child
+                target = frame
+            band = frames[frame, 0]
+            filled = -1
+            if _place(states, target, digit, band, frames[frame, 1]):
+                filled = _propagate(states, target, flags)
+            if filled >= 0:
+                placements += filled + 1
+                advanced = True
+                break
+            stats[STAT_BACKTRACKS] += 1
+        if not advanced:
+            break
+    stats[STAT_PLACEMENTS] = placements
+    return status
 
 
 def search9(cells, limit, max_nodes, flags, solutions, stats, stop=None):
