@@ -599,11 +599,13 @@ def _propagate_in(states, k, flags, context):
     return _propagate(states, k, flags, context[0])
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def search_in(states, frames, cells, tables, limit, max_nodes, flags, solutions, stats, stop):
     """``search`` with its stack passed in (``states`` uint32[MAX_DEPTH, STATE_WORDS], ``frames``
     int64[MAX_DEPTH, 2]: the branching cell and the digits still to try), for batches: the givens loaded here, the
-    search in the band kernels' shared loop (``band_search.search``)."""
+    search in the band kernels' shared loop (``band_search.search``). ``@borrowing`` (no Numba runtime): with it,
+    the inlined loop's variables took and dropped references to the arrays (11 more refcount calls than the loop
+    written here), X 1.4% slower than main; without it 0.8-1.3% faster (benchmarks/results/band_loop1.md)."""
     stats[:] = 0
     states = band._borrowed(states)
     status = _load_givens(cells, states, tables)

@@ -533,11 +533,12 @@ def _choose_in(states, k, tables):
     return extra9.choose(states, k, tables, PEERS, True)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def search_in(states, frames, cells, tables, limit, max_nodes, flags, solutions, stats, stop):
     """``search`` with its stack passed in (``states`` uint32[MAX_DEPTH, STATE_WORDS], ``frames``
     int64[MAX_DEPTH, 2]: the branching cell and the digits still to try), for batches: the givens loaded here, the
-    search in the band kernels' shared loop (``band_search.search``, the tables as its context)."""
+    search in the band kernels' shared loop (``band_search.search``, the tables as its context). ``@borrowing``, as
+    ``extra9.search_in``: no reference counts around the inlined loop."""
     stats[:] = 0
     states = band._borrowed(states)
     status = _load_givens(cells, states, tables)

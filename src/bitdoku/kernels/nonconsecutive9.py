@@ -518,13 +518,14 @@ def _pick_in(rest, cell, node, flags, context):
     return digit, rest & ~(np.int64(1) << digit)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def search_in(ws, cells, tables, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell, stop):
     """``search`` in a workspace the caller reuses (``new_workspace()``), with the generator's extras, those of
     ``variant81.search_in``: ``guide`` (uint8[81], or empty) is a grid whose digit is tried first at each branch;
     ``changed_cell`` (-1 for none) loses ``guide[changed_cell]`` before the search; ``rng`` (a ``rng.py`` state) is
     drawn from, and advanced, only with ``RANDOM_ORDER``. The givens are loaded here, the search runs in the band
-    kernels' shared loop (``band_search.search``)."""
+    kernels' shared loop (``band_search.search``). ``@borrowing``, as ``extra9.search_in``: no reference counts
+    around the inlined loop."""
     states, frames, scratch = ws
     stats[:] = 0
     states = band._borrowed(states)
