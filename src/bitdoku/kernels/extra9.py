@@ -42,24 +42,19 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from bitdoku.kernels import band_search
 from bitdoku.kernels import sudoku9 as band
 from bitdoku.kernels.bits import lowest_bit_index, popcount
 from bitdoku.kernels.jit import borrowing
 from bitdoku.kernels.status import (
-    BUDGET_EXHAUSTED,
     COMPLETE,
     CONTRADICTION,
     HIDDEN_SINGLES,
     INVALID,
-    LIMIT_REACHED,
     LOCKED_CANDIDATES,
     N_STATS,
     NAKED_SINGLES,
-    STAT_BACKTRACKS,
-    STAT_GUESSES,
-    STAT_MAX_DEPTH,
     STAT_NODES,
-    STAT_PLACEMENTS,
     STAT_SOLUTIONS,
     STOPPED,
 )
@@ -584,11 +579,33 @@ def _with_count(c0, c1, c2, c3, count):
             & (c3 if count & 8 else ~c3))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
+def _choose_in(states, k, context):
+    """``band_search``'s choice: ``choose`` with the geometry's settings (``context``: tables, ties, prefer,
+    weight)."""
+    tables, ties, prefer, weight = context
+    return choose(states, k, tables, ALL_PEERS, ties, prefer, weight)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _place_in(states, k, digit, cell, context):
+    """``band_search``'s placement: ``_place`` with the tables."""
+    return _place(states, k, digit, cell, context[0])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _propagate_in(states, k, flags, context):
+    """``band_search``'s propagation: ``_propagate`` with the tables."""
+    return _propagate(states, k, flags, context[0])
+
+
+@borrowing
 def search_in(states, frames, cells, tables, limit, max_nodes, flags, solutions, stats, stop):
     """``search`` with its stack passed in (``states`` uint32[MAX_DEPTH, STATE_WORDS], ``frames``
-    int64[MAX_DEPTH, 2]: the branching cell and the digits still to try), for batches. The last digit of a frame is
-    placed in the frame's own state (nothing is left to come back to), as in the band kernel."""
+    int64[MAX_DEPTH, 2]: the branching cell and the digits still to try), for batches: the givens loaded here, the
+    search in the band kernels' shared loop (``band_search.search``). ``@borrowing`` (no Numba runtime): with it,
+    the inlined loop's variables took and dropped references to the arrays (11 more refcount calls than the loop
+    written here), X 1.4% slower than main; without it 0.8-1.3% faster (benchmarks/results/band_loop1.md)."""
     stats[:] = 0
     states = band._borrowed(states)
     status = _load_givens(cells, states, tables)
@@ -601,66 +618,9 @@ def search_in(states, frames, cells, tables, limit, max_nodes, flags, solutions,
         return COMPLETE
     diagonals = tables[DIAGONALS, 0] != 0
     prefer, weight = (ON_EXTRA, X_PAIR_WEIGHT) if diagonals else (-1, PAIR_WEIGHT)
-    filled = _propagate(states, np.int64(0), flags, tables)
-    if filled < 0:
-        return COMPLETE
-    placements = filled
-    top = np.int64(0)
-    status = COMPLETE
-    while True:
-        cell, mask = choose(states, top, tables, ALL_PEERS, tables[SIZES, 2] != 0, prefer, weight)
-        if cell < 0:
-            found = stats[STAT_SOLUTIONS]
-            if found < solutions.shape[0]:
-                band._write_solution(states, top, solutions[found])
-            stats[STAT_SOLUTIONS] = found + 1
-            if found + 1 >= limit:
-                status = LIMIT_REACHED
-                break
-        else:
-            if mask & (mask - 1) != 0:
-                stats[STAT_GUESSES] += 1
-            frames[top, 0] = cell
-            frames[top, 1] = mask
-            top += 1
-            stats[STAT_MAX_DEPTH] = max(stats[STAT_MAX_DEPTH], top)
-        advanced = False
-        while top > 0:
-            frame = top - 1
-            rest = frames[frame, 1]
-            if rest == 0:
-                top -= 1
-                continue
-            if stats[STAT_NODES] >= max_nodes:
-                status = BUDGET_EXHAUSTED
-                break
-            if stop[0] != 0:
-                status = STOPPED
-                break
-            stats[STAT_NODES] += 1
-            digit = lowest_bit_index(rest)
-            rest &= rest - 1
-            frames[frame, 1] = rest
-            if rest != 0:
-                for word in range(STATE_WORDS):  # a loop, not a slice copy (``sudoku9._search_loaded``)
-                    states[frame + 1, word] = states[frame, word]
-                target = frame + 1
-            else:
-                top -= 1
-                target = frame
-            filled = -1
-            cell = frames[frame, 0]
-            if _place(states, target, digit, cell, tables):
-                filled = _propagate(states, target, flags, tables)
-            if filled >= 0:
-                placements += filled + 1
-                advanced = True
-                break
-            stats[STAT_BACKTRACKS] += 1
-        if not advanced:
-            break
-    stats[STAT_PLACEMENTS] = placements
-    return status
+    context = (tables, tables[SIZES, 2] != 0, prefer, weight)
+    return band_search.search(_choose_in, _place_in, _propagate_in, band_search.lowest, band._write_solution,
+                              context, states, frames, limit, max_nodes, flags, solutions, stats, stop)
 
 
 @njit(cache=True, nogil=True)

@@ -49,25 +49,18 @@ from numba.core import cgutils, config
 from numba.extending import intrinsic
 from numpy.typing import NDArray
 
-from bitdoku.kernels import extra9
+from bitdoku.kernels import band_search, extra9
 from bitdoku.kernels import sudoku9 as band
 from bitdoku.kernels.bits import highest_bit_index, lowest_bit_index, popcount
 from bitdoku.kernels.jit import borrowing
 from bitdoku.kernels.status import (
-    BUDGET_EXHAUSTED,
-    COMPLETE,
     CONTRADICTION,
     HIDDEN_SINGLES,
     INVALID,
-    LIMIT_REACHED,
     LOCKED_CANDIDATES,
     N_STATS,
     NAKED_SINGLES,
-    STAT_BACKTRACKS,
-    STAT_GUESSES,
-    STAT_MAX_DEPTH,
     STAT_NODES,
-    STAT_PLACEMENTS,
     STAT_SOLUTIONS,
     STOPPED,
 )
@@ -711,11 +704,18 @@ def _load_givens(cells, states, tables):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
+def _choose_in(states, k, tables):
+    """``band_search``'s choice: ``extra9.choose`` on this kernel's peers, ties scored."""
+    return extra9.choose(states, k, tables, PEERS, True)
+
+
+@borrowing
 def search_in(states, frames, cells, tables, limit, max_nodes, flags, solutions, stats, stop):
     """``search`` with its stack passed in (``states`` uint32[MAX_DEPTH, STATE_WORDS], ``frames``
-    int64[MAX_DEPTH, 2]: the branching cell and the digits still to try), for batches. The last digit of a frame is
-    placed in the frame's own state (nothing is left to come back to), as in the band kernel."""
+    int64[MAX_DEPTH, 2]: the branching cell and the digits still to try), for batches: the givens loaded here, the
+    search in the band kernels' shared loop (``band_search.search``, the tables as its context). ``@borrowing``, as
+    ``extra9.search_in``: no reference counts around the inlined loop."""
     stats[:] = 0
     states = band._borrowed(states)
     status = _load_givens(cells, states, tables)
@@ -723,66 +723,8 @@ def search_in(states, frames, cells, tables, limit, max_nodes, flags, solutions,
         return status
     if stop[0] != 0:
         return STOPPED
-    stats[STAT_NODES] = 1
-    filled = _propagate(states, np.int64(0), flags, tables)
-    if filled < 0:
-        return COMPLETE
-    placements = filled
-    top = np.int64(0)
-    status = COMPLETE
-    while True:
-        cell, mask = extra9.choose(states, top, tables, PEERS, True)
-        if cell < 0:
-            found = stats[STAT_SOLUTIONS]
-            if found < solutions.shape[0]:
-                band._write_solution(states, top, solutions[found])
-            stats[STAT_SOLUTIONS] = found + 1
-            if found + 1 >= limit:
-                status = LIMIT_REACHED
-                break
-        else:
-            if mask & (mask - 1) != 0:
-                stats[STAT_GUESSES] += 1
-            frames[top, 0] = cell
-            frames[top, 1] = mask
-            top += 1
-            stats[STAT_MAX_DEPTH] = max(stats[STAT_MAX_DEPTH], top)
-        advanced = False
-        while top > 0:
-            frame = top - 1
-            rest = frames[frame, 1]
-            if rest == 0:
-                top -= 1
-                continue
-            if stats[STAT_NODES] >= max_nodes:
-                status = BUDGET_EXHAUSTED
-                break
-            if stop[0] != 0:
-                status = STOPPED
-                break
-            stats[STAT_NODES] += 1
-            digit = lowest_bit_index(rest)
-            rest &= rest - 1
-            frames[frame, 1] = rest
-            if rest != 0:
-                for word in range(STATE_WORDS):  # a loop, not a slice copy (``sudoku9._search_loaded``)
-                    states[frame + 1, word] = states[frame, word]
-                target = frame + 1
-            else:
-                top -= 1
-                target = frame
-            filled = -1
-            if _place(states, target, digit, frames[frame, 0], tables):
-                filled = _propagate(states, target, flags, tables)
-            if filled >= 0:
-                placements += filled + 1
-                advanced = True
-                break
-            stats[STAT_BACKTRACKS] += 1
-        if not advanced:
-            break
-    stats[STAT_PLACEMENTS] = placements
-    return status
+    return band_search.search(_choose_in, _place, _propagate, band_search.lowest, band._write_solution, tables,
+                              states, frames, limit, max_nodes, flags, solutions, stats, stop)
 
 
 @njit(cache=True, nogil=True)

@@ -44,27 +44,20 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from bitdoku.kernels import extra9
+from bitdoku.kernels import band_search, extra9
 from bitdoku.kernels import sudoku9 as band
 from bitdoku.kernels.bits import lowest_bit_index, popcount
 from bitdoku.kernels.jit import borrowing
 from bitdoku.kernels.rng import random_bit
 from bitdoku.kernels.status import (
-    BUDGET_EXHAUSTED,
-    COMPLETE,
     CONTRADICTION,
     HIDDEN_SINGLES,
     INVALID,
-    LIMIT_REACHED,
     LOCKED_CANDIDATES,
     N_STATS,
     NAKED_SINGLES,
     RANDOM_ORDER,
-    STAT_BACKTRACKS,
-    STAT_GUESSES,
-    STAT_MAX_DEPTH,
     STAT_NODES,
-    STAT_PLACEMENTS,
     STAT_SOLUTIONS,
     STOPPED,
 )
@@ -547,13 +540,41 @@ def _pick(rest, cell, guide, guided, randomised, rng):
     return lowest_bit_index(rest)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
+def _choose_in(states, k, context):
+    """``band_search``'s choice: ``choose`` with the tables (``context``: tables, scratch, guide, guided,
+    randomised, rng)."""
+    return choose(states, k, context[0])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _place_in(states, k, digit, cell, context):
+    """``band_search``'s placement: the band kernel's (the relation's strike is ``_propagate``'s first pass)."""
+    return band._place(states, k, digit, band.CELL_BAND[cell], band.CELL_POS[cell])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _propagate_in(states, k, flags, context):
+    """``band_search``'s propagation: ``_propagate`` with the scratch row."""
+    return _propagate(states, k, flags, context[1])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _pick_in(rest, cell, node, flags, context):
+    """``band_search``'s digit order: ``_pick`` (the guide's digit first, then random or the lowest)."""
+    _, _, guide, guided, randomised, rng = context
+    digit = _pick(rest, cell, guide, guided, randomised, rng)
+    return digit, rest & ~(np.int64(1) << digit)
+
+
+@borrowing
 def search_in(ws, cells, tables, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell, stop):
     """``search`` in a workspace the caller reuses (``new_workspace()``), with the generator's extras, those of
     ``variant81.search_in``: ``guide`` (uint8[81], or empty) is a grid whose digit is tried first at each branch;
     ``changed_cell`` (-1 for none) loses ``guide[changed_cell]`` before the search; ``rng`` (a ``rng.py`` state) is
-    drawn from, and advanced, only with ``RANDOM_ORDER``. The last digit of a frame is placed in the frame's own
-    state (nothing is left to come back to), as in the band kernel."""
+    drawn from, and advanced, only with ``RANDOM_ORDER``. The givens are loaded here, the search runs in the band
+    kernels' shared loop (``band_search.search``). ``@borrowing``, as ``extra9.search_in``: no reference counts
+    around the inlined loop."""
     states, frames, scratch = ws
     stats[:] = 0
     states = band._borrowed(states)
@@ -569,68 +590,9 @@ def search_in(ws, cells, tables, limit, max_nodes, flags, solutions, stats, rng,
                    np.int64(1) << band.CELL_POS[changed_cell]) > 0:
             states[0, S_HIDDEN_DIRTY] |= np.int64(1) << digit
             states[0, S_LOCKED_DIRTY] |= np.int64(1) << digit
-    filled = _propagate(states, np.int64(0), flags, scratch)
-    if filled < 0:
-        return COMPLETE
-    placements = filled
-    randomised = flags & RANDOM_ORDER != 0
-    guided = guide.shape[0] == N_CELLS
-    top = np.int64(0)
-    status = COMPLETE
-    while True:
-        cell, mask = choose(states, top, tables)
-        if cell < 0:
-            found = stats[STAT_SOLUTIONS]
-            if found < solutions.shape[0]:
-                band._write_solution(states, top, solutions[found])
-            stats[STAT_SOLUTIONS] = found + 1
-            if found + 1 >= limit:
-                status = LIMIT_REACHED
-                break
-        else:
-            if mask & (mask - 1) != 0:
-                stats[STAT_GUESSES] += 1
-            frames[top, 0] = cell
-            frames[top, 1] = mask
-            top += 1
-            stats[STAT_MAX_DEPTH] = max(stats[STAT_MAX_DEPTH], top)
-        advanced = False
-        while top > 0:
-            frame = top - 1
-            rest = frames[frame, 1]
-            if rest == 0:
-                top -= 1
-                continue
-            if stats[STAT_NODES] >= max_nodes:
-                status = BUDGET_EXHAUSTED
-                break
-            if stop[0] != 0:
-                status = STOPPED
-                break
-            stats[STAT_NODES] += 1
-            cell = frames[frame, 0]
-            digit = _pick(rest, cell, guide, guided, randomised, rng)
-            rest &= ~(np.int64(1) << digit)
-            frames[frame, 1] = rest
-            if rest != 0:
-                for word in range(STATE_WORDS):  # a loop, not a slice copy (``sudoku9._search_loaded``)
-                    states[frame + 1, word] = states[frame, word]
-                target = frame + 1
-            else:
-                top -= 1
-                target = frame
-            filled = -1
-            if band._place(states, target, digit, band.CELL_BAND[cell], band.CELL_POS[cell]):
-                filled = _propagate(states, target, flags, scratch)
-            if filled >= 0:
-                placements += filled + 1
-                advanced = True
-                break
-            stats[STAT_BACKTRACKS] += 1
-        if not advanced:
-            break
-    stats[STAT_PLACEMENTS] = placements
-    return status
+    context = (tables, scratch, guide, guide.shape[0] == N_CELLS, flags & RANDOM_ORDER != 0, rng)
+    return band_search.search(_choose_in, _place_in, _propagate_in, _pick_in, band._write_solution, context, states,
+                              frames, limit, max_nodes, flags, solutions, stats, stop)
 
 
 @njit(cache=True, nogil=True)
