@@ -98,8 +98,9 @@ def json_texts(draw) -> str:
         document[draw(st.sampled_from(["shape", "cells", "variant", "regions"]))] = draw(values)
     if kind == 3:
         cells = document.get("cells")
-        if isinstance(cells, list) and cells and isinstance(cells[0], list) and cells[0]:
-            cells[draw(st.integers(0, len(cells) - 1))][0] = draw(values)
+        rows = [row for row in cells if isinstance(row, list) and row] if isinstance(cells, list) else []
+        if rows:  # a cell of a row made wrong (``cells`` may have been drawn anew above: any JSON at all)
+            draw(st.sampled_from(rows))[0] = draw(values)
     return json.dumps(document)
 
 
