@@ -147,3 +147,16 @@ def test_jigsaw_files_with_a_map_a_puzzle_are_searched_by_map(tmp_path):
 
 def test_shape_of_the_batch_is_kept():
     assert count_many([".1............43"], variant="x").shape == Shape(2, 2)
+
+
+def test_a_line_the_region_map_does_not_fit_is_reported_at_its_line_on_both_paths(tmp_path):
+    geometry = GEOMETRIES_9[-1]
+    path = tmp_path / "mixed.txt"
+    path.write_text(X_9 + "\n.1............43\n" + X_9 + "\n")
+    for extra in ([], ["--lenient"]):
+        args = ["count", "--variant", "jigsaw", "--regions", geometry.region_map(), str(path), *extra]
+        fast, slow = runner.invoke(app, args), runner.invoke(app, [*args, "--per-puzzle"])
+        assert (fast.stdout, fast.exit_code) == (slow.stdout, slow.exit_code)
+        assert fast.stderr.splitlines()[0] == slow.stderr.splitlines()[0]  # the next line is the timed summary
+        assert f"{path}:2: a 4x4 region map has 16 symbols, found 81" in fast.stderr
+    assert fast.stdout.split()[1] == "error" and len(fast.stdout.split()) == 3

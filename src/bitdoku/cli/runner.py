@@ -32,9 +32,10 @@ if TYPE_CHECKING:
     from bitdoku.cli.inputs import Inputs
     from bitdoku.engines.registry import Engine
     from bitdoku.engines.result import SearchResult, Status
-    from bitdoku.formats.reader import Entry
+    from bitdoku.formats.reader import Entry, Rules
     from bitdoku.geometry import Geometry
     from bitdoku.grid import Grid
+    from bitdoku.pipeline.chunks import Chunk
     from bitdoku.shape import Shape
 
 #: Puzzles read, searched and written per batch on the per-puzzle path: memory stays constant.
@@ -125,6 +126,8 @@ def _answer_chunks(inputs: Inputs, plan: Plan, answers: LineAnswers, show: Showe
             each = replace(inputs, entries=iter(chunk.entries), single=False)
             _answer_each(each, plan, show, run, advance, lenient=lenient, output=OutputFormat.line, skip=0)
             continue
+        if rules is not None:
+            chunk = _under_rules(chunk, rules, inputs.name)
         answered = answer_chunk(chunk, search, answers.lines, stop_at_bad=not lenient)
         for entry in answered.bad:
             warn(f"bitdoku: skipped: {entry.error}")
@@ -136,6 +139,32 @@ def _answer_chunks(inputs: Inputs, plan: Plan, answers: LineAnswers, show: Showe
         advance(len(chunk))
         if answered.stopped is not None:
             raise answered.stopped.error  # type: ignore[misc]
+
+
+def _under_rules(chunk: Chunk, rules: Rules, name: str) -> Chunk:
+    """The chunk as it is when the rules fit the shape of each of its puzzles; else its entries, those of a shape
+    the rules do not fit (a 9x9 region map for a 4x4 line) made bad at their line, as the line reader makes them."""
+    from dataclasses import replace
+
+    from bitdoku.errors import ParseError
+    from bitdoku.geometry import Geometry
+    from bitdoku.pipeline.chunks import EntryChunk, PlainChunk
+
+    entries = chunk.entries if isinstance(chunk, EntryChunk) else None
+    shapes = {chunk.shape} if isinstance(chunk, PlainChunk) else {e.grid.shape for e in entries if e.grid is not None}
+    misfits: dict[Shape, ParseError] = {}
+    for shape in shapes:
+        try:
+            Geometry.parse(rules.variant, shape, rules.regions)
+        except ParseError as error:
+            misfits[shape] = error
+    if not misfits:
+        return chunk
+    return EntryChunk([
+        replace(entry, grid=None, error=misfits[entry.grid.shape].located(source=name, line=entry.line))
+        if entry.grid is not None and entry.grid.shape in misfits else entry
+        for entry in (entries if entries is not None else chunk.entries())  # type: ignore[union-attr]
+    ])
 
 
 def _answer_each(inputs: Inputs, plan: Plan, show: Shower, run: _Run, advance: Callable[[int], None], *,
