@@ -160,3 +160,14 @@ def test_a_line_the_region_map_does_not_fit_is_reported_at_its_line_on_both_path
         assert fast.stderr.splitlines()[0] == slow.stderr.splitlines()[0]  # the next line is the timed summary
         assert f"{path}:2: a 4x4 region map has 16 symbols, found 81" in fast.stderr
     assert fast.stdout.split()[1] == "error" and len(fast.stdout.split()) == 3
+
+
+def test_json_lines_that_name_their_variant_keep_it_under_the_variant_option_on_both_paths(tmp_path):
+    windoku, classic = Grid.parse(X_9, variant="windoku"), Grid.parse(X_9)
+    path = tmp_path / "mixed.txt"
+    path.write_text("\n".join([X_9, windoku.to_json(), classic.to_json(), X_9]) + "\n")
+    args = ["count", "--variant", "x", str(path)]
+    fast, slow = runner.invoke(app, args), runner.invoke(app, [*args, "--per-puzzle"])
+    assert (fast.stdout, fast.exit_code) == (slow.stdout, slow.exit_code)
+    assert windoku.conflicts() and bitdoku.is_unique(Grid.parse(X_9, variant="x"))  # so "invalid" comes from windoku
+    assert fast.stdout.split() == ["1", "invalid", "1", "1"]  # a JSON line naming no variant takes the option's

@@ -110,9 +110,9 @@ def _vectorisable(inputs: Inputs, plan: Plan) -> bool:
 def _answer_chunks(inputs: Inputs, plan: Plan, answers: LineAnswers, show: Shower, run: _Run,
                    advance: Callable[[int], None], *, lenient: bool, skip: int) -> None:
     """The vectorised path: chunks of the file as arrays, each answered as one block of bytes. With
-    ``--variant`` every puzzle is searched under its rules (which override a JSON line's own, as
-    ``Rules.apply`` does on the per-puzzle path); without, a chunk that holds JSON lines naming a variant goes
-    through ``show`` instead."""
+    ``--variant``, plain lines are searched under its rules; a chunk that holds JSON lines naming a variant (or,
+    with ``--variant``, any line the fast reader leaves to the line reader) goes through ``show`` instead, each
+    entry under its own rules as the per-puzzle path reads them (``_under_rules``)."""
     from dataclasses import replace
 
     from bitdoku.pipeline.chunks import EntryChunk, prefetched, read_chunks
@@ -122,12 +122,12 @@ def _answer_chunks(inputs: Inputs, plan: Plan, answers: LineAnswers, show: Showe
     search = Search(plan.limit, plan.max_nodes, plan.threads, plan.time_limit, rules and rules.variant,
                     rules and rules.regions)
     for chunk in prefetched(read_chunks(inputs.source, shape=inputs.shape, skip=skip)):  # type: ignore[arg-type]
-        if rules is None and isinstance(chunk, EntryChunk) and any(_is_variant(entry) for entry in chunk.entries):
+        if rules is not None:
+            chunk = _under_rules(chunk, rules, inputs.name)
+        if isinstance(chunk, EntryChunk) and any(_is_variant(entry) for entry in chunk.entries):
             each = replace(inputs, entries=iter(chunk.entries), single=False)
             _answer_each(each, plan, show, run, advance, lenient=lenient, output=OutputFormat.line, skip=0)
             continue
-        if rules is not None:
-            chunk = _under_rules(chunk, rules, inputs.name)
         answered = answer_chunk(chunk, search, answers.lines, stop_at_bad=not lenient)
         for entry in answered.bad:
             warn(f"bitdoku: skipped: {entry.error}")
@@ -142,29 +142,35 @@ def _answer_chunks(inputs: Inputs, plan: Plan, answers: LineAnswers, show: Showe
 
 
 def _under_rules(chunk: Chunk, rules: Rules, name: str) -> Chunk:
-    """The chunk as it is when the rules fit the shape of each of its puzzles; else its entries, those of a shape
-    the rules do not fit (a 9x9 region map for a 4x4 line) made bad at their line, as the line reader makes them."""
+    """The chunk under ``--variant``'s rules, as the line reader reads it: plain lines as they are when the rules
+    fit their shape; else, and for a chunk of entries, each entry under the rules, or bad at its line where they do
+    not fit (a 9x9 region map for a 4x4 line). A JSON line that names its variant keeps it."""
+    from bitdoku.errors import ParseError
+    from bitdoku.geometry import Geometry
+    from bitdoku.pipeline.chunks import EntryChunk
+
+    if isinstance(chunk, EntryChunk):
+        entries = chunk.entries
+    else:
+        try:
+            Geometry.parse(rules.variant, chunk.shape, rules.regions)
+            return chunk
+        except ParseError:
+            entries = chunk.entries()
+    return EntryChunk([_entry_under_rules(entry, rules, name) for entry in entries])
+
+
+def _entry_under_rules(entry: Entry, rules: Rules, name: str) -> Entry:
     from dataclasses import replace
 
     from bitdoku.errors import ParseError
-    from bitdoku.geometry import Geometry
-    from bitdoku.pipeline.chunks import EntryChunk, PlainChunk
 
-    entries = chunk.entries if isinstance(chunk, EntryChunk) else None
-    shapes = {chunk.shape} if isinstance(chunk, PlainChunk) else {e.grid.shape for e in entries if e.grid is not None}
-    misfits: dict[Shape, ParseError] = {}
-    for shape in shapes:
-        try:
-            Geometry.parse(rules.variant, shape, rules.regions)
-        except ParseError as error:
-            misfits[shape] = error
-    if not misfits:
-        return chunk
-    return EntryChunk([
-        replace(entry, grid=None, error=misfits[entry.grid.shape].located(source=name, line=entry.line))
-        if entry.grid is not None and entry.grid.shape in misfits else entry
-        for entry in (entries if entries is not None else chunk.entries())  # type: ignore[union-attr]
-    ])
+    if entry.grid is None or not entry.grid.geometry.is_classic:
+        return entry
+    try:
+        return replace(entry, grid=rules.apply(entry.grid))
+    except ParseError as error:
+        return replace(entry, grid=None, error=error.located(source=name, line=entry.line))
 
 
 def _answer_each(inputs: Inputs, plan: Plan, show: Shower, run: _Run, advance: Callable[[int], None], *,
