@@ -19,6 +19,7 @@ from bitdoku.batch import count_many, solve_many
 from bitdoku.cli.main import app
 from bitdoku.data import sample_lines, sample_path
 from bitdoku.engines import reference
+from bitdoku.engines.result import default_max_nodes
 from tests.kernels.band9_twins import puzzles as band9_puzzles
 from tests.kernels.test_variant_kernel import variant_puzzles
 
@@ -147,6 +148,14 @@ def test_jigsaw_files_with_a_map_a_puzzle_are_searched_by_map(tmp_path):
 
 def test_shape_of_the_batch_is_kept():
     assert count_many([".1............43"], variant="x").shape == Shape(2, 2)
+
+
+def test_variant_batches_take_the_variant_node_budget_by_default():
+    """``bitdoku.search``'s default for a variant (its nodes cost more than classic ones): a file of hard variant
+    puzzles stops where one puzzle would."""
+    batch = count_many([X_9], variant="x")
+    assert batch.max_nodes == default_max_nodes(Shape(3, 3), classic=False) < default_max_nodes(Shape(3, 3))
+    assert count_many([X_9]).max_nodes == default_max_nodes(Shape(3, 3))
 
 
 def test_a_line_the_region_map_does_not_fit_is_reported_at_its_line_on_both_paths(tmp_path):

@@ -127,7 +127,7 @@ def solve_many(
     array([1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1], dtype=uint8)
     """
     array, shape, geometry = as_variant_batch(puzzles, shape, variant)
-    max_nodes = default_max_nodes(shape) if max_nodes is None else max_nodes
+    max_nodes = default_max_nodes(shape, classic=geometry is None) if max_nodes is None else max_nodes
     if limit < 1 or max_nodes < 1:
         raise ValueError(f"limit and max_nodes must be at least 1, not {limit} and {max_nodes}")
     k = len(array)

@@ -250,7 +250,7 @@ def _rebuild(puzzles: NDArray[np.uint8], reply: tuple, shape: Shape, limit: int,
     """The ``BatchResult`` of a chunk from its puzzles and a worker's reply (``_solve_chunk``)."""
     solutions, kernel_codes, stats, _ = reply
     stats = stats.astype(np.int64)
-    max_nodes = default_max_nodes(shape) if max_nodes is None else max_nodes
+    max_nodes = default_max_nodes(shape, classic=geometry is None) if max_nodes is None else max_nodes
     counts = stats[:, codes.STAT_SOLUTIONS].copy()
     statuses = public_statuses(kernel_codes, counts, limit)
     return BatchResult(puzzles, solutions, statuses, counts, stats, kernel_codes, shape, max_nodes, time_limit,
