@@ -22,7 +22,7 @@ import numpy as np
 from bitdoku.engines.registry import ENGINES, get_engine
 from bitdoku.engines.result import SearchResult
 from bitdoku.errors import BitdokuError
-from bitdoku.formats.reader import Entry
+from bitdoku.formats.reader import Entry, rows_by_rules
 from bitdoku.geometry import Geometry
 from bitdoku.shape import Shape
 
@@ -100,7 +100,7 @@ def _stream(client, entries: Iterator[Entry], plan: Plan, chunk_size: int):
 
     def arrays() -> Iterator[tuple[np.ndarray, Shape, Geometry | None]]:
         while entries_read := list(islice(entries, chunk_size)):
-            groups = _rows_by_rules(entries_read)
+            groups = rows_by_rules(entries_read)
             chunk = _Chunk(entries_read, arrays_left=max(1, len(groups)))
             if not groups:  # only bad lines: an empty array keeps the chunk in step (searched without a task)
                 waiting.append((chunk, []))
@@ -117,15 +117,4 @@ def _stream(client, entries: Iterator[Entry], plan: Plan, chunk_size: int):
         if not chunk.arrays_left:
             yield from chunk.items()
 
-
-def _rows_by_rules(entries: list[Entry]) -> dict[tuple[Shape, Geometry | None], list[int]]:
-    """The indices of the good entries, grouped by shape and rules (a file may mix 9x9 and 16x16 puzzles, or
-    jigsaws of several maps); None for classic rules."""
-    groups: dict[tuple[Shape, Geometry | None], list[int]] = {}
-    for index, entry in enumerate(entries):
-        if entry.grid is not None:
-            geometry = entry.grid.geometry
-            key = (entry.grid.shape, None if geometry.is_classic else geometry)
-            groups.setdefault(key, []).append(index)
-    return groups
 

@@ -33,7 +33,6 @@ if TYPE_CHECKING:
     from bitdoku.engines.registry import Engine
     from bitdoku.engines.result import SearchResult, Status
     from bitdoku.formats.reader import Entry, Rules
-    from bitdoku.geometry import Geometry
     from bitdoku.grid import Grid
     from bitdoku.pipeline.chunks import Chunk
     from bitdoku.shape import Shape
@@ -335,14 +334,11 @@ def _search_chunk(chunk: list[Entry], plan: Plan) -> list[SearchResult | None]:
     """Search the good entries of a chunk as one batch per shape and rules (a variant's, or a jigsaw's map)."""
     from bitdoku.batch import solve_many
     from bitdoku.engines.registry import get_engine
+    from bitdoku.formats.reader import rows_by_rules
 
-    rows_by_rules: dict[tuple[Shape, Geometry], list[int]] = {}
     results: list[SearchResult | None] = [None] * len(chunk)
-    for index, entry in enumerate(chunk):
-        if entry.grid is not None:
-            rows_by_rules.setdefault((entry.grid.shape, entry.grid.geometry), []).append(index)
-    for (shape, geometry), rows in rows_by_rules.items():
-        if geometry.is_classic and shape not in _batch_shapes:
+    for (shape, geometry), rows in rows_by_rules(chunk).items():
+        if geometry is None and shape not in _batch_shapes:
             _batch_shapes.add(shape)
             say_if_compiling(get_engine(plan.engine), shape, plan.limit, batch=True)
         batch = solve_many(

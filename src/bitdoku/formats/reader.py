@@ -27,6 +27,7 @@ from bitdoku.formats.tokens import is_token_text
 from bitdoku.shape import MAX_DIGITS, Shape
 
 if TYPE_CHECKING:
+    from bitdoku.geometry import Geometry
     from bitdoku.grid import Grid
 
 #: Longer lines are reported as errors and skipped without being held in memory. A 64x64 puzzle written as
@@ -45,6 +46,17 @@ class Entry:
     line: int
     grid: Grid | None
     error: ParseError | None = None
+
+
+def rows_by_rules(entries: list[Entry]) -> dict[tuple[Shape, Geometry | None], list[int]]:
+    """The indices of the good entries, grouped by shape and rules (None for classic rules): one batch each, as
+    a file may mix 9x9 and 16x16 puzzles, variants, or jigsaws of several maps."""
+    groups: dict[tuple[Shape, Geometry | None], list[int]] = {}
+    for index, entry in enumerate(entries):
+        if entry.grid is not None:
+            geometry = entry.grid.geometry
+            groups.setdefault((entry.grid.shape, None if geometry.is_classic else geometry), []).append(index)
+    return groups
 
 
 def read_puzzles(
