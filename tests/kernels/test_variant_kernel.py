@@ -91,7 +91,12 @@ def test_counts_match_the_reference_engine_and_solutions_keep_the_rules(puzzle: 
         assert code == codes.INVALID
         return
     assert code != codes.INVALID
-    assert int(stats[codes.STAT_SOLUTIONS]) == expected.count
+    if expected.status.name == "LIMIT":
+        # The oracle ran out of nodes (an empty 9x9 jigsaw, drawn when the random fill above spent its budget, can
+        # take the cell-order reference more than 10 million): the kernel must still find what it found.
+        assert int(stats[codes.STAT_SOLUTIONS]) >= expected.count
+    else:
+        assert int(stats[codes.STAT_SOLUTIONS]) == expected.count
     assert len(set(solutions)) == len(solutions)
     for solution in solutions:
         assert solution.is_solution_of(puzzle)
