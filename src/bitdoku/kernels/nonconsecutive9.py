@@ -25,10 +25,10 @@ inside a band) and, for the rows at a band's edge, by twenty bits into the next 
 * branching: the fewest candidates; among ties, the cell whose digits its peers hold most, two-candidate peers
   counted ``PAIR_WEIGHT`` times, plus ``NEIGHBOUR_WEIGHT`` times the same of the neighbours that hold a digit one
   above or below one of the cell's (``variant81._pair_score``'s rule, on the band words). The generator's removal
-  checks (a search with ``changed_cell``) choose wider: the cells of the fewest candidates and of one more, the
-  highest score over the count squared, the neighbours weighed ``WIDE_NEIGHBOUR_WEIGHT``: ~30% fewer check nodes,
-  the same answers (benchmarks/results/nc_generate5.md). The fill keeps the narrow choice, so the grids and the
-  puzzles stay the same.
+  checks (a search with ``changed_cell``) choose wider: the cells of the fewest candidates and, when there are few
+  of those, of one more, the highest score over the count squared, the neighbours weighed
+  ``WIDE_NEIGHBOUR_WEIGHT``: ~30% fewer check nodes, the same answers (benchmarks/results/nc_generate5.md). The
+  fill keeps the narrow choice, so the grids and the puzzles stay the same.
 
 The search differs from ``variant81``'s (other rules, other nodes), not its answers: solution counts and statuses
 (``INVALID`` for a digit above 9, equal givens in a unit or consecutive givens side by side; ``CONTRADICTION``
@@ -91,6 +91,10 @@ NEIGHBOUR_WEIGHT = 5
 #: The neighbours' weight of the removal checks' wider choice (``choose``'s ``wide``): 15 took 4% fewer nodes than
 #: 5 on two sets of recorded checks (12-30 about as many; benchmarks/results/nc_generate5.md).
 WIDE_NEIGHBOUR_WEIGHT = 15
+#: The removal checks' choice widens only when this many cells or fewer have the fewest candidates: with more,
+#: one of them is about as good and scoring the wider set costs more than it saves (6: 6% less time than always,
+#: about as many nodes; benchmarks/results/nc_generate5.md).
+WIDEN_UP_TO = 6
 ROW_LOW = band.ROW_LOW
 ROW_BITS = band.ROW_BITS
 BAND_FULL = band.BAND_FULL
@@ -448,9 +452,9 @@ def _cells_with(states, k, b, count):
 def choose(states, k, tables, wide):
     """The empty cell with the fewest candidates and its digits (cell -1 when the grid is full); among several,
     the one with the highest ``_score`` (the first such). With ``wide`` (the removal checks: ``search_in``'s
-    ``changed_cell``), the cells of one candidate more compete too, the one with the highest ``_score`` over its
-    count squared winning (module doc). Not for the fill, whose branching makes the grids: the puzzles stay
-    those of the narrow choice."""
+    ``changed_cell``) and ``WIDEN_UP_TO`` such cells or fewer, the cells of one candidate more compete too, the
+    one with the highest ``_score`` over its count squared winning (module doc). Not for the fill, whose branching
+    makes the grids: the puzzles stay those of the narrow choice."""
     planes = np.int64(0)
     t0 = t1 = t2 = np.int64(0)
     best_count = 10
@@ -482,7 +486,7 @@ def choose(states, k, tables, wide):
     x0 = _cells_with(states, k, 0, best_count)
     x1 = _cells_with(states, k, 1, best_count)
     x2 = _cells_with(states, k, 2, best_count)
-    if wide:
+    if wide and popcount(x0) + popcount(x1) + popcount(x2) <= WIDEN_UP_TO:
         x0 |= _cells_with(states, k, 0, best_count + 1)
         x1 |= _cells_with(states, k, 1, best_count + 1)
         x2 |= _cells_with(states, k, 2, best_count + 1)
