@@ -284,7 +284,7 @@ def test_the_wide_choice_takes_the_best_score_over_count_squared_among_the_fewes
     # against plain loops: the narrow choice (the fill's) is the first best score among the fewest candidates; the
     # wide one (the checks') the first best score / count squared among the cells of the fewest candidates and,
     # when there are ``WIDEN_UP_TO`` of those or fewer, of one more. Both cases must come up, and the two choices
-    # must differ somewhere.
+    # must differ somewhere. The searches with a guide (the generator's fill and checks) choose wide, the others not.
     tables = nonconsecutive9.tables_for(NONCONSECUTIVE)
     workspace = nonconsecutive9.new_workspace()
     states = workspace[0]
@@ -302,6 +302,9 @@ def test_the_wide_choice_takes_the_best_score_over_count_squared_among_the_fewes
         narrow, wide = _plain_choice(states, tables, False), _plain_choice(states, tables, True)
         assert nonconsecutive9.choose(states, np.int64(0), tables, False) == narrow
         assert nonconsecutive9.choose(states, np.int64(0), tables, True) == wide
+        for guide, choice in ((grid, wide), (np.zeros(0, np.uint8), narrow)):  # the generator's searches: wide
+            context = (tables, workspace[2], guide, guide.shape[0] == 81, False, np.ones(1, np.uint64))
+            assert nonconsecutive9._choose_in(states, np.int64(0), context) == choice
         differ += narrow != wide
     assert roots >= 20
     assert differ >= 1

@@ -24,11 +24,11 @@ inside a band) and, for the rows at a band's edge, by twenty bits into the next 
   words changed since the pass last ran (``S_NEAR_DIRTY``);
 * branching: the fewest candidates; among ties, the cell whose digits its peers hold most, two-candidate peers
   counted ``PAIR_WEIGHT`` times, plus ``NEIGHBOUR_WEIGHT`` times the same of the neighbours that hold a digit one
-  above or below one of the cell's (``variant81._pair_score``'s rule, on the band words). The generator's removal
-  checks (a search with ``changed_cell``) choose wider: the cells of the fewest candidates and, when there are few
-  of those, of one more, the highest score over the count squared, the neighbours weighed
-  ``WIDE_NEIGHBOUR_WEIGHT``: ~30% fewer check nodes, the same answers (benchmarks/results/nc_generate5.md). The
-  fill keeps the narrow choice, so the grids and the puzzles stay the same.
+  above or below one of the cell's (``variant81._pair_score``'s rule, on the band words). The generator's searches
+  (those with a guide: its fill and its removal checks) choose wider: the cells of the fewest candidates and, when
+  there are few of those, of one more, the highest score over the count squared, the neighbours weighed
+  ``WIDE_NEIGHBOUR_WEIGHT``: ~30% fewer check nodes with the same answers, ~30% fewer fill nodes (other grids,
+  so other puzzles; benchmarks/results/nc_generate5.md). Plain solving keeps the narrow choice.
 
 The search differs from ``variant81``'s (other rules, other nodes), not its answers: solution counts and statuses
 (``INVALID`` for a digit above 9, equal givens in a unit or consecutive givens side by side; ``CONTRADICTION``
@@ -88,10 +88,10 @@ MAX_DEPTH = band.MAX_DEPTH
 #: ``variant81.NEIGHBOUR_WEIGHT``).
 PAIR_WEIGHT = 6
 NEIGHBOUR_WEIGHT = 5
-#: The neighbours' weight of the removal checks' wider choice (``choose``'s ``wide``): 15 took 4% fewer nodes than
-#: 5 on two sets of recorded checks (12-30 about as many; benchmarks/results/nc_generate5.md).
+#: The neighbours' weight of the generator's wider choice (``choose``'s ``wide``): 15 took 4% fewer nodes than 5
+#: on two sets of recorded removal checks (12-30 about as many; benchmarks/results/nc_generate5.md).
 WIDE_NEIGHBOUR_WEIGHT = 15
-#: The removal checks' choice widens only when this many cells or fewer have the fewest candidates: with more,
+#: The generator's choice widens only when this many cells or fewer have the fewest candidates: with more,
 #: one of them is about as good and scoring the wider set costs more than it saves (6: 6% less time than always,
 #: about as many nodes; benchmarks/results/nc_generate5.md).
 WIDEN_UP_TO = 6
@@ -451,10 +451,9 @@ def _cells_with(states, k, b, count):
 @borrowing
 def choose(states, k, tables, wide):
     """The empty cell with the fewest candidates and its digits (cell -1 when the grid is full); among several,
-    the one with the highest ``_score`` (the first such). With ``wide`` (the removal checks: ``search_in``'s
-    ``changed_cell``) and ``WIDEN_UP_TO`` such cells or fewer, the cells of one candidate more compete too, the
-    one with the highest ``_score`` over its count squared winning (module doc). Not for the fill, whose branching
-    makes the grids: the puzzles stay those of the narrow choice."""
+    the one with the highest ``_score`` (the first such). With ``wide`` (the generator's searches: ``search_in``
+    with a guide) and ``WIDEN_UP_TO`` such cells or fewer, the cells of one candidate more compete too, the one
+    with the highest ``_score`` over its count squared winning (module doc)."""
     planes = np.int64(0)
     t0 = t1 = t2 = np.int64(0)
     best_count = 10
@@ -566,9 +565,9 @@ def _pick(rest, cell, guide, guided, randomised, rng):
 
 @njit(cache=True, nogil=True, inline="always")
 def _choose_in(states, k, context):
-    """``band_search``'s choice: ``choose`` with the tables, wide in a removal check (``context``: tables,
-    scratch, guide, guided, randomised, rng, check)."""
-    return choose(states, k, context[0], context[6])
+    """``band_search``'s choice: ``choose`` with the tables, wide in the generator's searches (``context``:
+    tables, scratch, guide, guided, randomised, rng)."""
+    return choose(states, k, context[0], context[3])
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -586,7 +585,7 @@ def _propagate_in(states, k, flags, context):
 @njit(cache=True, nogil=True, inline="always")
 def _pick_in(rest, cell, node, flags, context):
     """``band_search``'s digit order: ``_pick`` (the guide's digit first, then random or the lowest)."""
-    _, _, guide, guided, randomised, rng, _ = context
+    _, _, guide, guided, randomised, rng = context
     digit = _pick(rest, cell, guide, guided, randomised, rng)
     return digit, rest & ~(np.int64(1) << digit)
 
@@ -614,7 +613,7 @@ def search_in(ws, cells, tables, limit, max_nodes, flags, solutions, stats, rng,
                    np.int64(1) << band.CELL_POS[changed_cell]) > 0:
             states[0, S_HIDDEN_DIRTY] |= np.int64(1) << digit
             states[0, S_LOCKED_DIRTY] |= np.int64(1) << digit
-    context = (tables, scratch, guide, guide.shape[0] == N_CELLS, flags & RANDOM_ORDER != 0, rng, changed_cell >= 0)
+    context = (tables, scratch, guide, guide.shape[0] == N_CELLS, flags & RANDOM_ORDER != 0, rng)
     return band_search.search(_choose_in, _place_in, _propagate_in, _pick_in, band._write_solution, context, states,
                               frames, limit, max_nodes, flags, solutions, stats, stop)
 
