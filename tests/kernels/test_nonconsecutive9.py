@@ -211,3 +211,100 @@ def test_support_looks_at_changed_cells_only_and_still_misses_nothing(seed: int)
         assert _misses_nothing(states, scratch, 0)
         placed += 1
     assert placed >= 2
+
+
+def _check(kernel, workspace, tables, cells: np.ndarray, grid: np.ndarray, cell: int, limit: int):
+    """A removal check as the generator runs it (``grid`` the guide, ``cell`` losing its digit), keeping up to
+    ``limit`` solutions: (status, solutions found, the set kept)."""
+    solutions = np.zeros((limit, 81), np.uint8)
+    stats = np.zeros(codes.N_STATS, np.int64)
+    code = kernel.search_in(workspace, cells, tables, limit, 10**6, codes.ALL_RULES, solutions, stats,
+                            np.ones(1, np.uint64), grid, np.int64(cell), np.zeros(1, np.int64))
+    found = int(stats[codes.STAT_SOLUTIONS])
+    return code, found, {solutions[i].tobytes() for i in range(min(found, limit))}
+
+
+@settings(max_examples=60)
+@given(seed=st.integers(0, 2**32), blanks=st.integers(20, 76), pick=st.integers(0, 80))
+def test_removal_checks_with_the_wide_choice_find_the_other_solutions_of_the_digit_major_kernel(
+        seed: int, blanks: int, pick: int) -> None:
+    # A check (``changed_cell`` >= 0) branches by ``choose``'s wide rule; its answers must not change: the same
+    # status, count (up to 10) and solutions as ``variant81``'s check, each a solution without the struck digit;
+    # up to 48 blanks, the count is that of the reference engine's solutions without the grid's digit in the cell.
+    grid = random_grid(NONCONSECUTIVE, seed)
+    cells = grid.copy()
+    cells[np.random.default_rng(seed).choice(81, blanks, replace=False)] = 0
+    cell = int(np.flatnonzero(cells == 0)[pick % blanks])
+    code, found, kept = _check(nonconsecutive9, nonconsecutive9.new_workspace(),
+                               nonconsecutive9.tables_for(NONCONSECUTIVE), cells, grid, cell, 10)
+    twin = _check(variant81, variant81.new_workspace(), variant81.board_tables(NONCONSECUTIVE), cells, grid, cell, 10)
+    assert (code, found) == twin[:2]
+    if found < 10:
+        assert kept == twin[2]
+    puzzle = Grid(cells.tobytes(), Shape(3, 3), NONCONSECUTIVE)
+    for solution in kept:
+        assert solution[cell] != grid[cell]
+        assert puzzle.with_cells(solution).is_solution_of(puzzle)
+    if blanks <= 48:
+        expected = reference.search(puzzle, limit=20, max_nodes=10**7, keep=20)
+        if expected.count < 20:  # every solution known: the check finds those without the grid's digit in cell
+            assert found == min(sum(s.cells[cell] != grid[cell] for s in expected.solutions), 10)
+
+
+def _candidates(states: np.ndarray, cell: int) -> int:
+    where, pos = band.CELL_BAND[cell], int(band.CELL_POS[cell])
+    return sum(1 << digit for digit in range(9) if int(states[0, 3 * digit + where]) >> pos & 1)
+
+
+def _plain_choice(states: np.ndarray, tables, wide: bool) -> tuple[int, int]:
+    """``choose`` on state 0 by plain loops over the cells, scored by the kernel's own ``_score``."""
+    empty = [c for c in range(81) if int(states[0, band.S_UNSOLVED + band.CELL_BAND[c]]) >> int(band.CELL_POS[c]) & 1]
+    digits = {c: _candidates(states, c) for c in empty}
+    counts = {c: bin(digits[c]).count("1") for c in empty}
+    fewest = min(counts.values())
+    two = [0, 0, 0]
+    for c in empty:
+        if counts[c] == 2:
+            two[band.CELL_BAND[c]] |= 1 << int(band.CELL_POS[c])
+    few = list(counts.values()).count(fewest) <= nonconsecutive9.WIDEN_UP_TO
+    weight = nonconsecutive9.WIDE_NEIGHBOUR_WEIGHT if wide else nonconsecutive9.NEIGHBOUR_WEIGHT
+    best, best_value = -1, -1.0
+    for c in empty:
+        if counts[c] == fewest or (wide and few and counts[c] == fewest + 1):
+            score = nonconsecutive9._score(states, np.int64(0), np.int64(c), np.int64(digits[c]), tables,
+                                           np.int64(two[0]), np.int64(two[1]), np.int64(two[2]), np.int64(weight))
+            if score / counts[c] ** 2 > best_value:
+                best, best_value = c, score / counts[c] ** 2
+    return best, digits[best]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_wide_choice_takes_the_best_score_over_count_squared_among_the_fewest_and_one_more(seed: int) -> None:
+    # At the root of each check of a sparse puzzle (a one-node budget: state 0 is its fixpoint), ``choose``
+    # against plain loops: the narrow choice (the fill's) is the first best score among the fewest candidates; the
+    # wide one (the checks') the first best score / count squared among the cells of the fewest candidates and,
+    # when there are ``WIDEN_UP_TO`` of those or fewer, of one more. Both cases must come up, and the two choices
+    # must differ somewhere. The searches with a guide (the generator's fill and checks) choose wide, the others not.
+    tables = nonconsecutive9.tables_for(NONCONSECUTIVE)
+    workspace = nonconsecutive9.new_workspace()
+    states = workspace[0]
+    grid = random_grid(NONCONSECUTIVE, seed)
+    cells = grid.copy()
+    cells[np.random.default_rng(seed).choice(81, 68 + seed % 6, replace=False)] = 0
+    roots = differ = 0
+    for cell in np.flatnonzero(cells == 0):
+        code = nonconsecutive9.search_in(workspace, cells, tables, 1, 1, codes.ALL_RULES, np.zeros((0, 81), np.uint8),
+                                         np.zeros(codes.N_STATS, np.int64), np.ones(1, np.uint64), grid,
+                                         np.int64(cell), np.zeros(1, np.int64))
+        if code != codes.BUDGET_EXHAUSTED:
+            continue  # the root answered the check: no choice
+        roots += 1
+        narrow, wide = _plain_choice(states, tables, False), _plain_choice(states, tables, True)
+        assert nonconsecutive9.choose(states, np.int64(0), tables, False) == narrow
+        assert nonconsecutive9.choose(states, np.int64(0), tables, True) == wide
+        for guide, choice in ((grid, wide), (np.zeros(0, np.uint8), narrow)):  # the generator's searches: wide
+            context = (tables, workspace[2], guide, guide.shape[0] == 81, False, np.ones(1, np.uint64))
+            assert nonconsecutive9._choose_in(states, np.int64(0), context) == choice
+        differ += narrow != wide
+    assert roots >= 20
+    assert differ >= 1

@@ -42,7 +42,9 @@ from bitdoku.kernels.status import (
 from bitdoku.kernels.variant import search_any
 
 #: The guided fill's run budgets are this many nodes times the Luby sequence (module docstring): 40 made the
-#: cheapest attempts of 16, 24, 40, 81 and 160 (400 seeds each, two seed ranges).
+#: cheapest attempts of 16, 24, 40, 81 and 160 (400 seeds each, two seed ranges), and again of 24, 32, 40, 56 and
+#: 81 under the border-first removal and of 24, 32, 40 and 56 with the 9x9 kernel's wider choice
+#: (benchmarks/results/nc_generate5.md).
 GUIDED_RESTART_UNIT = 40
 
 

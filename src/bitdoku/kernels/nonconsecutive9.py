@@ -24,7 +24,11 @@ inside a band) and, for the rows at a band's edge, by twenty bits into the next 
   words changed since the pass last ran (``S_NEAR_DIRTY``);
 * branching: the fewest candidates; among ties, the cell whose digits its peers hold most, two-candidate peers
   counted ``PAIR_WEIGHT`` times, plus ``NEIGHBOUR_WEIGHT`` times the same of the neighbours that hold a digit one
-  above or below one of the cell's (``variant81._pair_score``'s rule, on the band words).
+  above or below one of the cell's (``variant81._pair_score``'s rule, on the band words). The generator's searches
+  (those with a guide: its fill and its removal checks) choose wider: the cells of the fewest candidates and, when
+  there are few of those, of one more, the highest score over the count squared, the neighbours weighed
+  ``WIDE_NEIGHBOUR_WEIGHT``: ~30% fewer check nodes with the same answers, ~30% fewer fill nodes (other grids,
+  so other puzzles; benchmarks/results/nc_generate5.md). Plain solving keeps the narrow choice.
 
 The search differs from ``variant81``'s (other rules, other nodes), not its answers: solution counts and statuses
 (``INVALID`` for a digit above 9, equal givens in a unit or consecutive givens side by side; ``CONTRADICTION``
@@ -84,6 +88,13 @@ MAX_DEPTH = band.MAX_DEPTH
 #: ``variant81.NEIGHBOUR_WEIGHT``).
 PAIR_WEIGHT = 6
 NEIGHBOUR_WEIGHT = 5
+#: The neighbours' weight of the generator's wider choice (``choose``'s ``wide``): 15 took 4% fewer nodes than 5
+#: on two sets of recorded removal checks (12-30 about as many; benchmarks/results/nc_generate5.md).
+WIDE_NEIGHBOUR_WEIGHT = 15
+#: The generator's choice widens only when this many cells or fewer have the fewest candidates: with more,
+#: one of them is about as good and scoring the wider set costs more than it saves (6: 6% less time than always,
+#: about as many nodes; benchmarks/results/nc_generate5.md).
+WIDEN_UP_TO = 6
 ROW_LOW = band.ROW_LOW
 ROW_BITS = band.ROW_BITS
 BAND_FULL = band.BAND_FULL
@@ -412,8 +423,9 @@ def _weight(states, k, digit, m0, m1, m2, t0, t1, t2):
 
 
 @borrowing
-def _score(states, k, cell, digits, tables, t0, t1, t2):
-    """How much a cell's digits weigh among its peers, and their neighbours among its neighbours (module doc)."""
+def _score(states, k, cell, digits, tables, t0, t1, t2, neighbour_weight):
+    """How much a cell's digits weigh among its peers, and their neighbours among its neighbours, these counted
+    ``neighbour_weight`` times (module doc)."""
     peers, adjacent = tables.peers, tables.adjacent
     score = 0
     while digits != 0:
@@ -422,15 +434,26 @@ def _score(states, k, cell, digits, tables, t0, t1, t2):
         score += _weight(states, k, digit, peers[cell, 0], peers[cell, 1], peers[cell, 2], t0, t1, t2)
         for near in range(digit - 1, digit + 2, 2):
             if 0 <= near < 9:
-                score += NEIGHBOUR_WEIGHT * _weight(states, k, near, adjacent[cell, 0], adjacent[cell, 1],
+                score += neighbour_weight * _weight(states, k, near, adjacent[cell, 0], adjacent[cell, 1],
                                                     adjacent[cell, 2], t0, t1, t2)
     return score
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _cells_with(states, k, b, count):
+    """The empty cells of band b with ``count`` candidates."""
+    base = band.S_COUNT + 4 * b
+    return np.int64(states[k, S_UNSOLVED + b]) & extra9._with_count(
+        np.int64(states[k, base]), np.int64(states[k, base + 1]), np.int64(states[k, base + 2]),
+        np.int64(states[k, base + 3]), count)
+
+
 @borrowing
-def choose(states, k, tables):
+def choose(states, k, tables, wide):
     """The empty cell with the fewest candidates and its digits (cell -1 when the grid is full); among several,
-    the one with the highest ``_score`` (the first such)."""
+    the one with the highest ``_score`` (the first such). With ``wide`` (the generator's searches: ``search_in``
+    with a guide) and ``WIDEN_UP_TO`` such cells or fewer, the cells of one candidate more compete too, the one
+    with the highest ``_score`` over its count squared winning (module doc)."""
     planes = np.int64(0)
     t0 = t1 = t2 = np.int64(0)
     best_count = 10
@@ -459,35 +482,35 @@ def choose(states, k, tables):
         planes += 1
     if planes == 0:
         return -1, np.int64(0)
-    x0 = x1 = x2 = np.int64(0)
-    for b in range(3):
-        base = band.S_COUNT + 4 * b
-        cells = np.int64(states[k, S_UNSOLVED + b]) & extra9._with_count(
-            np.int64(states[k, base]), np.int64(states[k, base + 1]), np.int64(states[k, base + 2]),
-            np.int64(states[k, base + 3]), best_count)
-        if b == 0:
-            x0 = cells
-        elif b == 1:
-            x1 = cells
-        else:
-            x2 = cells
-    best_cell = -1
+    x0 = _cells_with(states, k, 0, best_count)
+    x1 = _cells_with(states, k, 1, best_count)
+    x2 = _cells_with(states, k, 2, best_count)
+    if wide and popcount(x0) + popcount(x1) + popcount(x2) <= WIDEN_UP_TO:
+        x0 |= _cells_with(states, k, 0, best_count + 1)
+        x1 |= _cells_with(states, k, 1, best_count + 1)
+        x2 |= _cells_with(states, k, 2, best_count + 1)
     if popcount(x0) + popcount(x1) + popcount(x2) == 1:
         b = 0 if x0 != 0 else (1 if x1 != 0 else 2)
         pos = lowest_bit_index(x0 | x1 | x2)
         return 9 * (3 * b + pos // 10) + pos % 10, extra9._digits(states, k, b, pos)
-    best_score = -1
+    best_cell, best_digits = -1, np.int64(0)
+    best_score, best_square = np.int64(-1), np.int64(1)
     for b in range(3):
         cells = x0 if b == 0 else (x1 if b == 1 else x2)
+        if cells == 0:
+            continue
+        words = band._band_words(states, k, b)
         while cells != 0:
             pos = lowest_bit_index(cells)
             cells &= cells - 1
             cell = 9 * (3 * b + pos // 10) + pos % 10
-            score = _score(states, k, cell, extra9._digits(states, k, b, pos), tables, t0, t1, t2)
-            if score > best_score:
-                best_cell, best_score = cell, score
-    b = band.CELL_BAND[best_cell]
-    return best_cell, extra9._digits(states, k, b, band.CELL_POS[best_cell])
+            digits = band._digits_meeting(words, np.int64(1) << pos)
+            score = _score(states, k, cell, digits, tables, t0, t1, t2,
+                           WIDE_NEIGHBOUR_WEIGHT if wide else NEIGHBOUR_WEIGHT)
+            square = popcount(digits) * popcount(digits)
+            if score * best_square > best_score * square:  # score / square > best_score / best_square
+                best_cell, best_digits, best_score, best_square = cell, digits, score, square
+    return best_cell, best_digits
 
 
 @borrowing
@@ -542,9 +565,9 @@ def _pick(rest, cell, guide, guided, randomised, rng):
 
 @njit(cache=True, nogil=True, inline="always")
 def _choose_in(states, k, context):
-    """``band_search``'s choice: ``choose`` with the tables (``context``: tables, scratch, guide, guided,
-    randomised, rng)."""
-    return choose(states, k, context[0])
+    """``band_search``'s choice: ``choose`` with the tables, wide in the generator's searches (``context``:
+    tables, scratch, guide, guided, randomised, rng)."""
+    return choose(states, k, context[0], context[3])
 
 
 @njit(cache=True, nogil=True, inline="always")
