@@ -95,7 +95,8 @@ def random_solution(rng, n, units, cell_units, peers, max_nodes, out, ws, stop):
         spent += stats[STAT_NODES]
         if code == LIMIT_REACHED or code == STOPPED:  # noqa: SIM109 (two compares: plain for Numba)
             return code, spent
-        budget *= 2
+        if not guided:
+            budget *= 2  # the geometric schedule (a guided run takes its Luby budget at the top of the loop)
         run += 1
     return BUDGET_EXHAUSTED, spent
 
