@@ -10,6 +10,9 @@ the extra units beside them, as masks in the band layout (three words a mask, on
   (``_strike``); a peer already filled with d is a contradiction (the band kernel's rules do not see it);
 * after each of the band kernel's passes, the cells it filled get the same strike (they are the cells that left
   ``unsolved``, their digit the one word that still holds them);
+* for X, at the root's fixpoint, the strong links through the diagonals (``_diagonal_links``): a row or column
+  with two places of a digit, one on a diagonal, clears the diagonal's cell in the other place's column (row); a
+  box on a diagonal whose places are all on it clears the rest of the diagonal;
 * hidden singles and locked candidates in the extra units (``_extra_units``), only in the units where a digit's
   places changed since they were last scanned (a snapshot of each digit's words on the extra units' cells): no
   place fails, one place fills it, two or three leave every cell that sees them all (the AND of their peer masks,
@@ -21,8 +24,9 @@ the extra units beside them, as masks in the band layout (three words a mask, on
   when no cell has two, and two-candidate cells on a diagonal before the others.
 
 Locked candidates from a row, column or box into an extra unit (its places all on a diagonal or in a window) were
-tried and lost: fewer nodes, more time (benchmarks/results/variant_speed4.md). They, and the scored ties, are all
-that ``variant81`` does and this kernel does not: with both (and no diagonal first), X takes exactly
+tried and lost: fewer nodes, more time (benchmarks/results/variant_speed4.md); X's strong links through the
+diagonals, the part of them that cuts X's nodes, run at the root only (variant_speed10.md). They, and the scored
+ties, are all that ``variant81`` does and this kernel does not: with both (and no diagonal first), X takes exactly
 ``variant81``'s nodes (benchmarks/results/variant_speed6.md, ``variant_nodes_bench.py roots``). So the search
 differs from ``variant81``'s (other nodes, solutions in another order), but not its answers: solution counts and
 statuses (``INVALID`` for equal givens in a unit of the rules, ``CONTRADICTION`` for an empty cell the givens leave
@@ -333,16 +337,128 @@ def _lock(states, k, digit, x0, x1, x2, tables):
     return True
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _nonzero_rows(x):
+    """The guard bits (9, 19, 29) of the rows of band word ``x`` that hold a bit."""
+    return ((x | band.GUARDS) - band.ROW_LOW) & band.GUARDS
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _rows_of(guards):
+    """The whole rows (band word) of the guard bits ``guards``."""
+    return (guards >> 9) * band.ROW_BITS
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _rows_with_two(x):
+    """The guard bits of the rows of band word ``x`` with exactly two bits: the lowest bit of each row cleared
+    twice (the guard stops the borrow at the row's end)."""
+    y = x & ((x | band.GUARDS) - band.ROW_LOW)
+    z = y & ((y | band.GUARDS) - band.ROW_LOW)
+    return _nonzero_rows(y) & ~_nonzero_rows(z)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _columns(x):
+    """The 9-bit mask of the columns of band word ``x`` that hold a bit."""
+    return (x | (x >> 10) | (x >> 20)) & band.ROW_BITS
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _columns_with_two(x0, x1, x2):
+    """The 9-bit mask of the columns with exactly two bits in the band words ``x``: the counts of each band
+    position (at least one, two, three of the bands), then of the three rows."""
+    a1 = x0 | x1 | x2
+    a2 = (x0 & x1) | (x2 & (x0 | x1))
+    a3 = x0 & x1 & x2
+    p, q, r = a1 & 0x1FF, (a1 >> 10) & 0x1FF, (a1 >> 20) & 0x1FF
+    u, v, w = a2 & 0x1FF, (a2 >> 10) & 0x1FF, (a2 >> 20) & 0x1FF
+    two = u | v | w | (p & q) | (r & (p | q))
+    three = _columns(a3) | (u & (q | r)) | (v & (p | r)) | (w & (p | q)) | (p & q & r)
+    return two & ~three
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _links(x0, x1, x2, d0, d1, d2, box0, box1, box2):
+    """The places of a digit (band words ``x``) that its strong links through one diagonal (band masks ``d``,
+    its boxes ``box``) clear: a row with two places, one on the diagonal, clears the diagonal's cell in the
+    other's column; a column with two, the diagonal's cell in the other's row; a box on the diagonal whose places
+    are all on it clears the rest of the diagonal."""
+    other = (x0 & ~d0 & _rows_of(_rows_with_two(x0) & _nonzero_rows(x0 & d0))) | (
+        x1 & ~d1 & _rows_of(_rows_with_two(x1) & _nonzero_rows(x1 & d1))) | (
+        x2 & ~d2 & _rows_of(_rows_with_two(x2) & _nonzero_rows(x2 & d2)))
+    spread = _columns(other) * band.ROW_LOW
+    t0, t1, t2 = spread & d0, spread & d1, spread & d2
+    spread = (_columns_with_two(x0, x1, x2) & _columns((x0 & d0) | (x1 & d1) | (x2 & d2))) * band.ROW_LOW
+    t0 |= _rows_of(_nonzero_rows(x0 & ~d0 & spread)) & d0
+    t1 |= _rows_of(_nonzero_rows(x1 & ~d1 & spread)) & d1
+    t2 |= _rows_of(_nonzero_rows(x2 & ~d2 & spread)) & d2
+    p0, p1, p2 = x0 & box0, x1 & box1, x2 & box2
+    if p0 != 0 and p0 & ~d0 == 0:
+        t1 |= d1
+        t2 |= d2
+    if p1 != 0 and p1 & ~d1 == 0:
+        t0 |= d0
+        t2 |= d2
+    if p2 != 0 and p2 & ~d2 == 0:
+        t0 |= d0
+        t1 |= d1
+    return t0, t1, t2
+
+
+@borrowing
+def _diagonal_links(states, k, digits):
+    """X only, once the other rules are at a fixpoint: the strong links through a diagonal (``_links``, main and
+    anti) of each digit in ``digits`` (a 9-bit mask) clear their targets; whether a board changed.
+
+    Why: they are the locks through the diagonals that ``variant81`` finds and this kernel's passes do not (a
+    row, column or box with two places of a digit, one on a diagonal: ``variant_nodes_bench.py roots``); every
+    pass at every node takes X from 35.4 to 31.1 nodes a puzzle but costs 2-8% more time than that saves, even
+    gated by the digits that changed (the pass is ~55 cycles a digit against ~1,600 a node); at the root only
+    (``_propagate``) 33.4 nodes and 2-3% less time (benchmarks/results/variant_speed10.md)."""
+    changed = False
+    u0 = np.int64(states[k, S_UNSOLVED])
+    u1 = np.int64(states[k, S_UNSOLVED + 1])
+    u2 = np.int64(states[k, S_UNSOLVED + 2])
+    while digits != 0:
+        digit = lowest_bit_index(digits)
+        digits &= digits - 1
+        x0 = np.int64(states[k, 3 * digit])
+        x1 = np.int64(states[k, 3 * digit + 1])
+        x2 = np.int64(states[k, 3 * digit + 2])
+        m0, m1, m2 = _links(x0, x1, x2, MAIN0, MAIN1, MAIN2, band.BOX_BLOCK[0], band.BOX_BLOCK[1],
+                            band.BOX_BLOCK[2])
+        a0, a1, a2 = _links(x0, x1, x2, ANTI0, ANTI1, ANTI2, band.BOX_BLOCK[2], band.BOX_BLOCK[1],
+                            band.BOX_BLOCK[0])
+        s0, s1, s2 = (m0 | a0) & x0 & u0, (m1 | a1) & x1 & u1, (m2 | a2) & x2 & u2
+        if s0 | s1 | s2 == 0:
+            continue
+        states[k, 3 * digit] = x0 & ~s0
+        states[k, 3 * digit + 1] = x1 & ~s1
+        states[k, 3 * digit + 2] = x2 & ~s2
+        band._lose(states, k, 0, s0)
+        band._lose(states, k, 1, s1)
+        band._lose(states, k, 2, s2)
+        states[k, S_HIDDEN_DIRTY] |= np.int64(1) << digit
+        states[k, S_LOCKED_DIRTY] |= np.int64(1) << digit
+        changed = True
+    return changed
+
+
 @borrowing
 def _propagate(states, k, flags, tables):
     """The band kernel's rules in ``flags`` and the extra units' strikes and hidden singles, to a fixpoint; the
     cells filled, or -1 on a contradiction. The extra-unit pass runs after the band kernel's hidden singles, not
     before: every rule only clears candidates, so the fixpoint (and the nodes) are the same in any order, and the
     pass (a snapshot test a digit) runs less often: X 1.07x, Windoku 1.17x (variant_speed7.md). For X (``DIAGONALS``
-    in the table) the pass is ``_diagonals``, the same deductions with the diagonals as constants."""
+    in the table) the pass is ``_diagonals``, the same deductions with the diagonals as constants. X's strong links
+    through the diagonals (``_diagonal_links``) run last, at the fixpoint of the others, and only in state 0 (the
+    root, and the root's last branch, which reuses it), for the digits whose words changed since they last ran
+    (``pending``: the locked pass's marks, kept before it clears them)."""
     naked = flags & NAKED_SINGLES != 0
     diagonals = tables[DIAGONALS, 0] != 0
     filled = 0
+    pending = np.int64(0)
     while True:
         u0, u1, u2 = np.int64(states[k, S_UNSOLVED]), np.int64(states[k, S_UNSOLVED + 1]), np.int64(
             states[k, S_UNSOLVED + 2])
@@ -369,11 +485,17 @@ def _propagate(states, k, flags, tables):
         if count > 0 or changed > 0:
             continue
         if flags & LOCKED_CANDIDATES:
+            pending |= np.int64(states[k, S_LOCKED_DIRTY])  # the locked pass clears the marks: keep them
             count = band._locked_candidates(states, k)
             if count < 0:
                 return -1
             if count > 0:
                 continue
+            if diagonals and pending != 0 and k == 0:
+                links = _diagonal_links(states, k, pending)
+                pending = 0
+                if links:
+                    continue
         return filled
 
 
