@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numba import njit
 from tests.kernels.band9_twins import (
     NO_STOP,
     assert_budget_and_stop_end_the_search,
@@ -259,6 +260,26 @@ def test_the_diagonal_links_clear_what_the_rules_say_cell_by_cell() -> None:
         assert changed == any(expected)
         cleared_some += any(expected)
     assert cleared_some >= 100
+
+
+@njit
+def _found(states: np.ndarray) -> int:
+    """``extra9._links_found`` on state 0 (an intrinsic: callable from compiled code only)."""
+    return extra9._links_found(sudoku9._band_words(states, 0, 0), sudoku9._band_words(states, 0, 1),
+                               sudoku9._band_words(states, 0, 2), np.int64(states[0, sudoku9.S_UNSOLVED]),
+                               np.int64(states[0, sudoku9.S_UNSOLVED + 1]), np.int64(states[0, sudoku9.S_UNSOLVED + 2]))
+
+
+def test_the_vector_test_finds_the_digits_the_rules_clear() -> None:
+    # digits 1-8 at once in 32-bit lanes: bit d set exactly when the rules written per unit clear something of d
+    rng = np.random.default_rng(26)
+    found_some = 0
+    for _ in range(400):
+        states, places, filled = _random_state(rng)
+        expected = _links_by_units(places, filled)
+        assert _found(states) == sum(1 << digit for digit in range(8) if expected[digit])
+        found_some += any(expected[:8])
+    assert found_some >= 100
 
 
 def test_the_roots_candidates_are_a_fixpoint_of_the_diagonal_links() -> None:
