@@ -526,7 +526,7 @@ def _diagonal_links(states, k, digits):
     row, column or box with two places of a digit, one on a diagonal: ``variant_nodes_bench.py roots``): X 35.4
     -> 31.1 nodes a puzzle. Computed a digit at a time (``_links``, ~50 cycles a digit, against ~1,600 a node) at
     every fixpoint they cost 2% more time than they save; ``_links_found`` first tests digits 1-8 in one go, and the
-    digit loop runs only when something is to be cleared (a tenth of the runs): 2-3% faster than main
+    digit loop runs only when something is to be cleared (about one run in six): 2-3% faster than main
     (benchmarks/results/variant_speed10.md)."""
     changed = False
     u0 = np.int64(states[k, S_UNSOLVED])
