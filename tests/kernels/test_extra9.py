@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numba import njit
 from tests.kernels.band9_twins import (
     NO_STOP,
     assert_budget_and_stop_end_the_search,
@@ -165,22 +166,139 @@ def _candidates(state: np.ndarray, cell: int) -> int:
 @pytest.mark.parametrize("flags", RULE_FLAGS)
 def test_the_diagonal_pass_leaves_what_the_extra_unit_pass_leaves(flags: int) -> None:
     # X runs ``_diagonals`` (the diagonals as constants); the table without the mark runs the general pass. Random
-    # X puzzles of 40-64 blanks: most roots stop unsolved, where both passes must leave the same candidates.
+    # X puzzles of 40-64 blanks: most roots stop unsolved, where both passes must leave the same candidates. With
+    # locked candidates X's root also runs ``_diagonal_links`` (the general pass does not): there it must leave a
+    # subset of the general pass's candidates that still holds the grid the puzzle was cut from.
     geometry = Geometry.parse("x")
     tables = extra9.tables_for(geometry)
     general = tables.copy()
     general[extra9.DIAGONALS, 0] = 0
     unsolved = 0
     for seed in range(60):
-        cells = random_grid(geometry, seed)
+        full = random_grid(geometry, seed)
+        cells = full.copy()
         cells[np.random.default_rng(seed).choice(81, 40 + seed % 25, replace=False)] = 0
         status, state = _root(cells, tables, flags)
         general_status, general_state = _root(cells, general, flags)
+        if flags & codes.LOCKED_CANDIDATES:
+            if general_status != codes.BUDGET_EXHAUSTED:
+                assert status == general_status
+                continue
+            for cell in range(81):
+                assert _candidates(state, cell) & ~_candidates(general_state, cell) == 0
+                assert _candidates(state, cell) >> (int(full[cell]) - 1) & 1
+            unsolved += status == codes.BUDGET_EXHAUSTED
+            continue
         assert status == general_status
         if status == codes.BUDGET_EXHAUSTED:  # the root's fixpoint, without a contradiction or a solution
             assert (state[: sudoku9.S_UNSOLVED + 3] == general_state[: sudoku9.S_UNSOLVED + 3]).all()
             unsolved += 1
     assert unsolved >= 20
+
+
+_MAIN = [10 * i for i in range(9)]
+_ANTI = [8 * i + 8 for i in range(9)]
+
+
+def _links_by_units(places: list[set[int]], filled: set[int]) -> list[set[int]]:
+    """``_diagonal_links``' rules cell by cell, for each digit (``places[digit]``: the cells whose word holds it):
+    the places each clears (never a filled cell). A row with two places, one on a diagonal, clears the diagonal's
+    cell in the other's column; a column with two, the diagonal's cell in the other's row; a box on a diagonal
+    whose places are all on it clears the rest of the diagonal."""
+    cleared: list[set[int]] = []
+    for cells in places:
+        out: set[int] = set()
+        for diagonal in (_MAIN, _ANTI):
+            by_column = {cell % 9: cell for cell in diagonal}
+            by_row = {cell // 9: cell for cell in diagonal}
+            for line in range(9):
+                row = [cell for cell in cells if cell // 9 == line]
+                if len(row) == 2 and set(row) & set(diagonal):
+                    out |= {by_column[cell % 9] for cell in row if cell not in diagonal}
+                column = [cell for cell in cells if cell % 9 == line]
+                if len(column) == 2 and set(column) & set(diagonal):
+                    out |= {by_row[cell // 9] for cell in column if cell not in diagonal}
+            for box in range(9):
+                inside = [cell for cell in cells if (cell // 27) * 3 + (cell % 9) // 3 == box]
+                on = [cell for cell in diagonal if (cell // 27) * 3 + (cell % 9) // 3 == box]
+                if on and inside and set(inside) <= set(on):
+                    out |= set(diagonal) - set(on)
+        cleared.append(out & cells - filled)
+    return cleared
+
+
+def _random_state(rng: np.random.Generator) -> tuple[np.ndarray, list[set[int]], set[int]]:
+    """State 0 of a stack with random candidates: a few filled cells, each empty cell a random set of digits
+    (sparse enough for rows and columns of two places); (states, places of each digit, filled cells)."""
+    states = np.zeros((extra9.MAX_DEPTH, extra9.STATE_WORDS), np.uint32)
+    places: list[set[int]] = [set() for _ in range(9)]
+    filled = set(rng.choice(81, rng.integers(0, 20), replace=False).tolist())
+    density = rng.uniform(0.1, 0.5)
+    for cell in range(81):
+        band, pos = int(sudoku9.CELL_BAND[cell]), int(sudoku9.CELL_POS[cell])
+        digits = [int(rng.integers(9))] if cell in filled else np.flatnonzero(rng.random(9) < density).tolist()
+        for digit in digits:
+            states[0, 3 * digit + band] |= 1 << pos
+            places[digit].add(cell)
+        if cell not in filled:
+            states[0, sudoku9.S_UNSOLVED + band] |= 1 << pos
+    return states, places, filled
+
+
+def test_the_diagonal_links_clear_what_the_rules_say_cell_by_cell() -> None:
+    # random candidate states (not consistent ones: every pattern of places) against the rules written per unit
+    rng = np.random.default_rng(14)
+    cleared_some = 0
+    for _ in range(400):
+        states, places, filled = _random_state(rng)
+        expected = _links_by_units(places, filled)
+        changed = extra9._diagonal_links(states, 0, 0x1FF)
+        for digit in range(9):
+            kept = {cell for cell in range(81) if states[0, 3 * digit + int(sudoku9.CELL_BAND[cell])]
+                    >> int(sudoku9.CELL_POS[cell]) & 1}
+            assert kept == places[digit] - expected[digit]
+        assert changed == any(expected)
+        cleared_some += any(expected)
+    assert cleared_some >= 100
+
+
+@njit
+def _found(states: np.ndarray) -> int:
+    """``extra9._links_found`` on state 0 (an intrinsic: callable from compiled code only)."""
+    return extra9._links_found(sudoku9._band_words(states, 0, 0), sudoku9._band_words(states, 0, 1),
+                               sudoku9._band_words(states, 0, 2), np.int64(states[0, sudoku9.S_UNSOLVED]),
+                               np.int64(states[0, sudoku9.S_UNSOLVED + 1]), np.int64(states[0, sudoku9.S_UNSOLVED + 2]))
+
+
+def test_the_vector_test_finds_the_digits_the_rules_clear() -> None:
+    # digits 1-8 at once in 32-bit lanes: bit d set exactly when the rules written per unit clear something of d
+    rng = np.random.default_rng(26)
+    found_some = 0
+    for _ in range(400):
+        states, places, filled = _random_state(rng)
+        expected = _links_by_units(places, filled)
+        assert _found(states) == sum(1 << digit for digit in range(8) if expected[digit])
+        found_some += any(expected[:8])
+    assert found_some >= 100
+
+
+def test_the_roots_candidates_are_a_fixpoint_of_the_diagonal_links() -> None:
+    # random X puzzles stopped after their root: the rules written per unit find nothing more to clear there
+    geometry = Geometry.parse("x")
+    tables = extra9.tables_for(geometry)
+    changed = 0
+    for seed in range(40):
+        cells = random_grid(geometry, seed)
+        cells[np.random.default_rng(seed).choice(81, 58, replace=False)] = 0
+        status, state = _root(cells, tables)
+        if status != codes.BUDGET_EXHAUSTED:
+            continue
+        places = [{cell for cell in range(81) if _candidates(state, cell) >> digit & 1} for digit in range(9)]
+        filled = {cell for cell in range(81) if not int(state[sudoku9.S_UNSOLVED + int(sudoku9.CELL_BAND[cell])])
+                  >> int(sudoku9.CELL_POS[cell]) & 1}
+        assert not any(_links_by_units(places, filled))
+        changed += 1
+    assert changed >= 10
 
 
 def test_choose_takes_two_candidate_cells_on_a_diagonal_first() -> None:

@@ -10,6 +10,9 @@ the extra units beside them, as masks in the band layout (three words a mask, on
   (``_strike``); a peer already filled with d is a contradiction (the band kernel's rules do not see it);
 * after each of the band kernel's passes, the cells it filled get the same strike (they are the cells that left
   ``unsolved``, their digit the one word that still holds them);
+* for X, at the fixpoint of the other rules, the strong links through the diagonals (``_diagonal_links``): a row
+  or column with two places of a digit, one on a diagonal, clears the diagonal's cell in the other place's column
+  (row); a box on a diagonal whose places are all on it clears the rest of the diagonal;
 * hidden singles and locked candidates in the extra units (``_extra_units``), only in the units where a digit's
   places changed since they were last scanned (a snapshot of each digit's words on the extra units' cells): no
   place fails, one place fills it, two or three leave every cell that sees them all (the AND of their peer masks,
@@ -21,8 +24,9 @@ the extra units beside them, as masks in the band layout (three words a mask, on
   when no cell has two, and two-candidate cells on a diagonal before the others.
 
 Locked candidates from a row, column or box into an extra unit (its places all on a diagonal or in a window) were
-tried and lost: fewer nodes, more time (benchmarks/results/variant_speed4.md). They, and the scored ties, are all
-that ``variant81`` does and this kernel does not: with both (and no diagonal first), X takes exactly
+tried and lost: fewer nodes, more time (benchmarks/results/variant_speed4.md), except X's strong links through the
+diagonals, the part of them that cuts X's nodes (variant_speed10.md). They, and the scored ties, are all that
+``variant81`` does and this kernel does not: with both (and no diagonal first), X takes exactly
 ``variant81``'s nodes (benchmarks/results/variant_speed6.md, ``variant_nodes_bench.py roots``). So the search
 differs from ``variant81``'s (other nodes, solutions in another order), but not its answers: solution counts and
 statuses (``INVALID`` for equal givens in a unit of the rules, ``CONTRADICTION`` for an empty cell the givens leave
@@ -39,7 +43,9 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 from numpy.typing import NDArray
 
 from bitdoku.kernels import band_search
@@ -333,16 +339,244 @@ def _lock(states, k, digit, x0, x1, x2, tables):
     return True
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _nonzero_rows(x):
+    """The guard bits (9, 19, 29) of the rows of band word ``x`` that hold a bit."""
+    return ((x | band.GUARDS) - band.ROW_LOW) & band.GUARDS
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _rows_of(guards):
+    """The whole rows (band word) of the guard bits ``guards``."""
+    return (guards >> 9) * band.ROW_BITS
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _rows_with_two(x):
+    """The guard bits of the rows of band word ``x`` with exactly two bits: the lowest bit of each row cleared
+    twice (the guard stops the borrow at the row's end)."""
+    y = x & ((x | band.GUARDS) - band.ROW_LOW)
+    z = y & ((y | band.GUARDS) - band.ROW_LOW)
+    return _nonzero_rows(y) & ~_nonzero_rows(z)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _columns(x):
+    """The 9-bit mask of the columns of band word ``x`` that hold a bit."""
+    return (x | (x >> 10) | (x >> 20)) & band.ROW_BITS
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _columns_with_two(x0, x1, x2):
+    """The 9-bit mask of the columns with exactly two bits in the band words ``x``: the counts of each band
+    position (at least one, two, three of the bands), then of the three rows."""
+    a1 = x0 | x1 | x2
+    a2 = (x0 & x1) | (x2 & (x0 | x1))
+    a3 = x0 & x1 & x2
+    p, q, r = a1 & 0x1FF, (a1 >> 10) & 0x1FF, (a1 >> 20) & 0x1FF
+    u, v, w = a2 & 0x1FF, (a2 >> 10) & 0x1FF, (a2 >> 20) & 0x1FF
+    two = u | v | w | (p & q) | (r & (p | q))
+    three = _columns(a3) | (u & (q | r)) | (v & (p | r)) | (w & (p | q)) | (p & q & r)
+    return two & ~three
+
+
+@njit(cache=True, nogil=True)
+def _links(x0, x1, x2, d0, d1, d2, box0, box1, box2):
+    """The places of a digit (band words ``x``) that its strong links through one diagonal (band masks ``d``,
+    its boxes ``box``) clear: a row with two places, one on the diagonal, clears the diagonal's cell in the
+    other's column; a column with two, the diagonal's cell in the other's row; a box on the diagonal whose places
+    are all on it clears the rest of the diagonal. Not inlined (``_diagonal_links`` calls it for each diagonal):
+    about 0.4 s less first compile, the same speed (it runs only for the digits ``_links_found`` finds)."""
+    other = (x0 & ~d0 & _rows_of(_rows_with_two(x0) & _nonzero_rows(x0 & d0))) | (
+        x1 & ~d1 & _rows_of(_rows_with_two(x1) & _nonzero_rows(x1 & d1))) | (
+        x2 & ~d2 & _rows_of(_rows_with_two(x2) & _nonzero_rows(x2 & d2)))
+    spread = _columns(other) * band.ROW_LOW
+    t0, t1, t2 = spread & d0, spread & d1, spread & d2
+    spread = (_columns_with_two(x0, x1, x2) & _columns((x0 & d0) | (x1 & d1) | (x2 & d2))) * band.ROW_LOW
+    t0 |= _rows_of(_nonzero_rows(x0 & ~d0 & spread)) & d0
+    t1 |= _rows_of(_nonzero_rows(x1 & ~d1 & spread)) & d1
+    t2 |= _rows_of(_nonzero_rows(x2 & ~d2 & spread)) & d2
+    p0, p1, p2 = x0 & box0, x1 & box1, x2 & box2
+    if p0 != 0 and p0 & ~d0 == 0:
+        t1 |= d1
+        t2 |= d2
+    if p1 != 0 and p1 & ~d1 == 0:
+        t0 |= d0
+        t2 |= d2
+    if p2 != 0 and p2 & ~d2 == 0:
+        t0 |= d0
+        t1 |= d1
+    return t0, t1, t2
+
+
+class _Lanes:
+    """Word operations on eight 32-bit lanes (digits 1-8), for ``_links_found``'s code generation: each method is
+    the scalar helper of the same name (``_nonzero_rows``, ``_rows_of``, ``_rows_with_two``, ``_columns``,
+    ``_columns_with_two``, ``_links``) on vectors of band words; ``c`` a constant in every lane, ``spread`` a
+    9-bit column mask in the three rows, ``field`` one row's 9 bits."""
+
+    def __init__(self, builder):
+        self.b = builder
+        self.t = ir.VectorType(ir.IntType(32), 8)
+
+    def c(self, value):
+        return ir.Constant(self.t, [ir.Constant(ir.IntType(32), value & 0xFFFFFFFF)] * 8)
+
+    def nonzero_rows(self, x):
+        g, low = self.c(band.GUARDS), self.c(band.ROW_LOW)
+        return self.b.and_(self.b.sub(self.b.or_(x, g), low), g)
+
+    def rows_of(self, g):
+        return self.b.sub(g, self.b.lshr(g, self.c(9)))
+
+    def rows_with_two(self, x):
+        g, low = self.c(band.GUARDS), self.c(band.ROW_LOW)
+        y = self.b.and_(x, self.b.sub(self.b.or_(x, g), low))
+        z = self.b.and_(y, self.b.sub(self.b.or_(y, g), low))
+        return self.b.and_(self.nonzero_rows(y), self.b.not_(self.nonzero_rows(z)))
+
+    def columns(self, x):
+        b = self.b
+        return b.and_(b.or_(b.or_(x, b.lshr(x, self.c(10))), b.lshr(x, self.c(20))), self.c(0x1FF))
+
+    def spread(self, columns):
+        b = self.b
+        return b.or_(b.or_(columns, b.shl(columns, self.c(10))), b.shl(columns, self.c(20)))
+
+    def field(self, x, i):
+        return self.b.and_(self.b.lshr(x, self.c(10 * i)), self.c(0x1FF)) if i else self.b.and_(x, self.c(0x1FF))
+
+    def columns_with_two(self, x0, x1, x2):
+        b = self.b
+        a1 = b.or_(b.or_(x0, x1), x2)
+        a2 = b.or_(b.and_(x0, x1), b.and_(x2, b.or_(x0, x1)))
+        a3 = b.and_(b.and_(x0, x1), x2)
+        p, q, r = (self.field(a1, i) for i in range(3))
+        u, v, w = (self.field(a2, i) for i in range(3))
+        two = b.or_(b.or_(b.or_(u, v), w), b.or_(b.and_(p, q), b.and_(r, b.or_(p, q))))
+        three = b.or_(b.or_(self.columns(a3), b.and_(u, b.or_(q, r))), b.or_(b.and_(v, b.or_(p, r)), b.or_(
+            b.and_(w, b.or_(p, q)), b.and_(b.and_(p, q), r))))
+        return b.and_(two, b.not_(three))
+
+    def links(self, x, d, box):
+        """``_links`` on the lanes: ``x`` three vectors, ``d`` and ``box`` three constants."""
+        b = self.b
+        dv = [self.c(word) for word in d]
+        other = None
+        for i in range(3):
+            part = b.and_(b.and_(x[i], b.not_(dv[i])), self.rows_of(b.and_(self.rows_with_two(x[i]),
+                                                                            self.nonzero_rows(b.and_(x[i], dv[i])))))
+            other = part if other is None else b.or_(other, part)
+        spread = self.spread(self.columns(other))
+        t = [b.and_(spread, dv[i]) for i in range(3)]
+        on = b.or_(b.or_(b.and_(x[0], dv[0]), b.and_(x[1], dv[1])), b.and_(x[2], dv[2]))
+        spread = self.spread(b.and_(self.columns_with_two(*x), self.columns(on)))
+        for i in range(3):
+            rows = self.rows_of(self.nonzero_rows(b.and_(b.and_(x[i], b.not_(dv[i])), spread)))
+            t[i] = b.or_(t[i], b.and_(rows, dv[i]))
+        zero = self.c(0)
+        full = []
+        for i in range(3):
+            p = b.and_(x[i], self.c(box[i]))
+            ok = b.and_(b.icmp_unsigned("!=", p, zero), b.icmp_unsigned("==", b.and_(p, b.not_(dv[i])), zero))
+            full.append(b.select(ok, self.c(-1), zero))
+        t[0] = b.or_(t[0], b.and_(dv[0], b.or_(full[1], full[2])))
+        t[1] = b.or_(t[1], b.and_(dv[1], b.or_(full[0], full[2])))
+        t[2] = b.or_(t[2], b.and_(dv[2], b.or_(full[0], full[1])))
+        return t
+
+
+@intrinsic
+def _links_found(typingctx, words0, words1, words2, unsolved0, unsolved1, unsolved2):
+    """The digits 1-8 (bits 0-7) that ``_links`` gives a target among the empty cells, from the nine
+    ``_band_words`` of each band: the same word operations on eight 32-bit lanes at once (a band word has 30 bits),
+    so one pass costs about what one digit costs in the scalar form."""
+    def codegen(context, builder, signature, args):
+        lanes = _Lanes(builder)
+        i32, i64 = ir.IntType(32), ir.IntType(64)
+        x = []
+        for band_words in args[:3]:
+            vector = ir.Constant(lanes.t, ir.Undefined)
+            for digit in range(8):
+                word = builder.trunc(builder.extract_value(band_words, digit), i32)
+                vector = builder.insert_element(vector, word, ir.Constant(i32, digit))
+            x.append(vector)
+        u = []
+        for unsolved in args[3:]:
+            splat = builder.insert_element(ir.Constant(lanes.t, ir.Undefined), builder.trunc(unsolved, i32),
+                                           ir.Constant(i32, 0))
+            u.append(builder.shuffle_vector(splat, ir.Constant(lanes.t, ir.Undefined), ir.Constant(lanes.t, None)))
+        main = lanes.links(x, (MAIN0, MAIN1, MAIN2), [int(block) for block in band.BOX_BLOCK])
+        anti = lanes.links(x, (ANTI0, ANTI1, ANTI2), [int(block) for block in band.BOX_BLOCK[::-1]])
+        hit = None
+        for i in range(3):
+            part = builder.and_(builder.and_(builder.or_(main[i], anti[i]), x[i]), u[i])
+            hit = part if hit is None else builder.or_(hit, part)
+        found = builder.icmp_unsigned("!=", hit, lanes.c(0))
+        return builder.zext(builder.bitcast(found, ir.IntType(8)), i64)
+
+    return types.int64(words0, words1, words2, unsolved0, unsolved1, unsolved2), codegen
+
+
+@borrowing
+def _diagonal_links(states, k, digits):
+    """X only, once the other rules are at a fixpoint: the strong links through a diagonal (``_links``, main and
+    anti) of each digit in ``digits`` (a 9-bit mask) clear their targets; whether a board changed.
+
+    Why: they are the locks through the diagonals that ``variant81`` finds and this kernel's passes do not (a
+    row, column or box with two places of a digit, one on a diagonal: ``variant_nodes_bench.py roots``): X 35.4
+    -> 31.1 nodes a puzzle. Computed a digit at a time (``_links``, ~50 cycles a digit, against ~1,600 a node) at
+    every fixpoint they cost 2% more time than they save; ``_links_found`` first tests digits 1-8 in one go, and the
+    digit loop runs only for the digits it finds (and digit 9 in state 0): 31.3 nodes, 3-4% faster than main
+    (benchmarks/results/variant_speed10.md)."""
+    changed = False
+    u0 = np.int64(states[k, S_UNSOLVED])
+    u1 = np.int64(states[k, S_UNSOLVED + 1])
+    u2 = np.int64(states[k, S_UNSOLVED + 2])
+    # digit 9 is outside the vector's lanes: the loop below tests it, but in state 0 only (at every fixpoint the
+    # loop ran for it alone in half the runs: 1.023-1.029x against 1.038-1.039x without, 31.14 -> 31.32 nodes)
+    ninth = np.int64(0x100) if k == 0 else np.int64(0)
+    digits &= _links_found(band._band_words(states, k, 0), band._band_words(states, k, 1),
+                           band._band_words(states, k, 2), u0, u1, u2) | ninth
+    while digits != 0:
+        digit = lowest_bit_index(digits)
+        digits &= digits - 1
+        x0 = np.int64(states[k, 3 * digit])
+        x1 = np.int64(states[k, 3 * digit + 1])
+        x2 = np.int64(states[k, 3 * digit + 2])
+        m0, m1, m2 = _links(x0, x1, x2, MAIN0, MAIN1, MAIN2, band.BOX_BLOCK[0], band.BOX_BLOCK[1],
+                            band.BOX_BLOCK[2])
+        a0, a1, a2 = _links(x0, x1, x2, ANTI0, ANTI1, ANTI2, band.BOX_BLOCK[2], band.BOX_BLOCK[1],
+                            band.BOX_BLOCK[0])
+        s0, s1, s2 = (m0 | a0) & x0 & u0, (m1 | a1) & x1 & u1, (m2 | a2) & x2 & u2
+        if s0 | s1 | s2 == 0:
+            continue
+        states[k, 3 * digit] = x0 & ~s0
+        states[k, 3 * digit + 1] = x1 & ~s1
+        states[k, 3 * digit + 2] = x2 & ~s2
+        band._lose(states, k, 0, s0)
+        band._lose(states, k, 1, s1)
+        band._lose(states, k, 2, s2)
+        states[k, S_HIDDEN_DIRTY] |= np.int64(1) << digit
+        states[k, S_LOCKED_DIRTY] |= np.int64(1) << digit
+        changed = True
+    return changed
+
+
 @borrowing
 def _propagate(states, k, flags, tables):
     """The band kernel's rules in ``flags`` and the extra units' strikes and hidden singles, to a fixpoint; the
     cells filled, or -1 on a contradiction. The extra-unit pass runs after the band kernel's hidden singles, not
     before: every rule only clears candidates, so the fixpoint (and the nodes) are the same in any order, and the
     pass (a snapshot test a digit) runs less often: X 1.07x, Windoku 1.17x (variant_speed7.md). For X (``DIAGONALS``
-    in the table) the pass is ``_diagonals``, the same deductions with the diagonals as constants."""
+    in the table) the pass is ``_diagonals``, the same deductions with the diagonals as constants. X's strong links
+    through the diagonals (``_diagonal_links``) run last, at the fixpoint of the others, for the digits whose words
+    changed since they last ran (``pending``: the locked pass's marks, kept before it clears them; a state is a
+    fixpoint of the links when it branches, so its children need only the digits their own changes touched)."""
     naked = flags & NAKED_SINGLES != 0
     diagonals = tables[DIAGONALS, 0] != 0
     filled = 0
+    pending = np.int64(0)
     while True:
         u0, u1, u2 = np.int64(states[k, S_UNSOLVED]), np.int64(states[k, S_UNSOLVED + 1]), np.int64(
             states[k, S_UNSOLVED + 2])
@@ -369,11 +603,17 @@ def _propagate(states, k, flags, tables):
         if count > 0 or changed > 0:
             continue
         if flags & LOCKED_CANDIDATES:
+            pending |= np.int64(states[k, S_LOCKED_DIRTY])  # the locked pass clears the marks: keep them
             count = band._locked_candidates(states, k)
             if count < 0:
                 return -1
             if count > 0:
                 continue
+            if diagonals and pending != 0:
+                links = _diagonal_links(states, k, pending)
+                pending = 0
+                if links:
+                    continue
         return filled
 
 
