@@ -104,3 +104,23 @@ def test_an_unwritable_cache_folder_is_named_and_the_run_goes_on(tmp_path):
     assert run.returncode == 0, run.stderr
     assert "NUMBA_CACHE_DIR=/proc/bitdoku-no-cache cannot be written" in run.stderr
     assert "Traceback" not in run.stderr
+
+
+def test_a_first_file_run_says_which_batch_engine_it_compiles(tmp_path):
+    # Files go to the batch kernels (a classic shape's, or a variant's own: X's compiles for ~13 s), which a first
+    # run compiled without a word; the second run loads them and says nothing.
+    cache = tmp_path / "numba"
+    classic = tmp_path / "classic.txt"
+    classic.write_text("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n")
+    diagonal = tmp_path / "x.txt"
+    diagonal.write_text(".7.......1..586..9...4......1...4..8.3.72...6..6....4...8....63..................\n")
+    run = bitdoku("count", str(classic), cache=cache)
+    assert run.returncode == 0, run.stderr
+    assert run.stderr.startswith("bitdoku: compiling the 9x9 engine for files, once")
+    run = bitdoku("count", "--variant", "x", str(diagonal), cache=cache)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["1"]
+    assert run.stderr.startswith("bitdoku: compiling the 9x9 x engine for files, once")
+    assert "extra9" in compiled_modules(cache)
+    again = bitdoku("count", "--variant", "x", str(diagonal), cache=cache)
+    assert again.returncode == 0 and "compil" not in again.stderr

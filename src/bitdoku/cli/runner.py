@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from bitdoku.engines.registry import Engine
     from bitdoku.engines.result import SearchResult, Status
     from bitdoku.formats.reader import Entry, Rules
+    from bitdoku.geometry import Geometry
     from bitdoku.grid import Grid
     from bitdoku.pipeline.chunks import Chunk
     from bitdoku.shape import Shape
@@ -127,6 +128,7 @@ def _answer_chunks(inputs: Inputs, plan: Plan, answers: LineAnswers, show: Showe
             each = replace(inputs, entries=iter(chunk.entries), single=False)
             _answer_each(each, plan, show, run, advance, lenient=lenient, output=OutputFormat.line, skip=0)
             continue
+        _say_if_chunk_compiles(chunk, rules, plan)
         answered = answer_chunk(chunk, search, answers.lines, stop_at_bad=not lenient)
         for entry in answered.bad:
             warn(f"bitdoku: skipped: {entry.error}")
@@ -138,6 +140,27 @@ def _answer_chunks(inputs: Inputs, plan: Plan, answers: LineAnswers, show: Showe
         advance(len(chunk))
         if answered.stopped is not None:
             raise answered.stopped.error  # type: ignore[misc]
+
+
+def _say_if_chunk_compiles(chunk: Chunk, rules: Rules | None, plan: Plan) -> None:
+    """Before the vectorised path searches a chunk: ``say_if_compiling`` for the batch kernel of each of its
+    shapes under the run's rules (a first file run compiles for 6-14 s on a cold cache)."""
+    from bitdoku.engines.registry import get_engine
+    from bitdoku.errors import ParseError
+    from bitdoku.geometry import Geometry
+    from bitdoku.pipeline.chunks import PlainChunk
+
+    if isinstance(chunk, PlainChunk):
+        shapes = {chunk.shape}
+    else:
+        shapes = {entry.grid.shape for entry in chunk.entries if entry.grid is not None}
+    engine = get_engine(plan.engine)
+    for shape in shapes:
+        try:
+            geometry = None if rules is None else Geometry.parse(rules.variant, shape, rules.regions)
+        except ParseError:
+            continue  # lines the rules do not fit are bad at their line, never searched
+        _say_if_batch_compiles(engine, shape, geometry, plan.limit)
 
 
 def _under_rules(chunk: Chunk, rules: Rules, name: str) -> Chunk:
@@ -269,14 +292,18 @@ def _warm_up(engine: Engine, shape: Shape, limit: int) -> None:
         warn(f"bitdoku: compiled in {format_seconds(seconds)}")
 
 
-def say_if_compiling(engine: Engine, shape: Shape, limit: int, *, batch: bool = False) -> bool:
+def say_if_compiling(engine: Engine, shape: Shape, limit: int, *, batch: bool = False,
+                     geometry: Geometry | None = None) -> bool:
     """Say that a first compile is about to start (it takes seconds; later runs load it from Numba's cache);
-    True if it said so."""
-    if engine.will_compile is None or not engine.will_compile(shape, limit, batch=batch):
+    True if it said so. ``geometry``: a variant's (batch only), whose kernel is its own."""
+    variant = geometry is not None and not geometry.is_classic
+    if engine.will_compile is None or not engine.will_compile(shape, limit, batch=batch,
+                                                              **({"geometry": geometry} if variant else {})):
         return False
     from bitdoku.kernels.cache import NOTE
 
-    what = f"the {shape.n}x{shape.n} engine" + (" for files" if batch else "")
+    rules = f" {geometry.name}" if variant else ""  # type: ignore[union-attr]
+    what = f"the {shape.n}x{shape.n}{rules} engine" + (" for files" if batch else "")
     warn(f"bitdoku: compiling {what}, once (Numba caches it for later runs){f'; {NOTE}' if NOTE else ''}")
     return True
 
@@ -326,8 +353,9 @@ def _is_variant(entry: Entry) -> bool:
     return entry.grid is not None and not entry.grid.geometry.is_classic
 
 
-#: Shapes whose batch kernel was looked at in this process (``say_if_compiling``).
-_batch_shapes: set[Shape] = set()
+#: The batch kernels looked at in this process (``say_if_compiling``): a shape's, or a shape's and a variant
+#: kernel's (``engines.bitmask.variant_kernel``: one for every jigsaw map of a file).
+_batch_kernels: set[tuple[Shape, str | None]] = set()
 
 
 def _search_chunk(chunk: list[Entry], plan: Plan) -> list[SearchResult | None]:
@@ -337,10 +365,9 @@ def _search_chunk(chunk: list[Entry], plan: Plan) -> list[SearchResult | None]:
     from bitdoku.formats.reader import rows_by_rules
 
     results: list[SearchResult | None] = [None] * len(chunk)
+    engine = get_engine(plan.engine)
     for (shape, geometry), rows in rows_by_rules(chunk).items():
-        if geometry is None and shape not in _batch_shapes:
-            _batch_shapes.add(shape)
-            say_if_compiling(get_engine(plan.engine), shape, plan.limit, batch=True)
+        _say_if_batch_compiles(engine, shape, geometry, plan.limit)
         batch = solve_many(
             [chunk[i].grid for i in rows],  # type: ignore[misc]
             shape=shape,
@@ -352,6 +379,19 @@ def _search_chunk(chunk: list[Entry], plan: Plan) -> list[SearchResult | None]:
         for row, index in enumerate(rows):
             results[index] = batch.result(row)
     return results
+
+
+def _say_if_batch_compiles(engine: Engine, shape: Shape, geometry: Geometry | None, limit: int) -> None:
+    """``say_if_compiling`` for the first batch of each kernel in this process (a classic shape's, or a variant
+    kernel's: the X kernel alone compiles for ~13 s on a cold cache, which a run would otherwise spend silent)."""
+    from bitdoku.engines.bitmask import variant_kernel
+
+    if geometry is not None and geometry.is_classic:
+        geometry = None
+    kernel = None if geometry is None else variant_kernel(geometry)[0]
+    if (shape, kernel) not in _batch_kernels:
+        _batch_kernels.add((shape, kernel))
+        say_if_compiling(engine, shape, limit, batch=True, geometry=geometry)
 
 
 @contextmanager

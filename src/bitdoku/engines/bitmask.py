@@ -90,13 +90,19 @@ def warm_up(shape: Shape, limit: int = 1) -> None:
     search(Grid.pattern(shape), limit=limit, max_nodes=1, keep=0)
 
 
-def will_compile(shape: Shape, limit: int = 1, *, batch: bool = False) -> bool:
+def will_compile(shape: Shape, limit: int = 1, *, batch: bool = False, geometry: Geometry | None = None) -> bool:
     """Whether the first search of this shape and ``limit`` (or the first batch, ``solve_many``) in this process
-    compiles its kernel, its code being neither loaded nor in Numba's cache; False when that cannot be told."""
+    compiles its kernel, its code being neither loaded nor in Numba's cache; False when that cannot be told.
+    ``geometry``: a variant's, for its batch kernel (``variant_kernel``; ``batch`` only)."""
     from bitdoku.kernels.batch import rows_kernel
     from bitdoku.kernels.cache import is_compiled
     from bitdoku.kernels.dfs import kernel_for
 
+    if geometry is not None and not geometry.is_classic:
+        from bitdoku.kernels import variant_rows
+
+        name, _ = variant_kernel(geometry)
+        return is_compiled(getattr(variant_rows, f"{name}_rows")) is False
     units = shape.tables[0]
     kernel = rows_kernel(shape.n, units, codes.ALL_RULES) if batch else kernel_for(shape.n, units, limit,
                                                                                     codes.ALL_RULES)[0]
