@@ -65,6 +65,8 @@ def test_other_sizes_match_single_searches_and_the_reference_engine(grid: Grid) 
     expected = reference.search(grid, limit=3, max_nodes=10**7, keep=0)
     if expected.status is Status.INVALID:
         assert batch.statuses[0] is Status.INVALID
+    elif expected.status is Status.LIMIT:  # the oracle ran out of nodes (a near-empty 9x9 grid): a lower bound
+        assert batch.counts[0] >= expected.count
     else:
         assert batch.counts[0] == expected.count
 

@@ -58,12 +58,15 @@ def _random_solution(geometry: Geometry, seed: int) -> Grid | None:
     n_cells = geometry.shape.n_cells
     out = np.zeros((1, n_cells), np.uint8)
     stats = np.zeros(codes.N_STATS, np.int64)
-    code = search_in(new_workspace(n_cells), np.zeros(n_cells, np.uint8), geometry.shape.n, geometry.tables, 1,
-                     10**5, codes.ALL_RULES | codes.RANDOM_ORDER, out, stats, new_state(seed), np.zeros(0, np.uint8),
-                     -1, np.zeros(1, np.int64))
-    if code != codes.LIMIT_REACHED:
-        return None
-    return Grid(out[0].tobytes(), geometry.shape, geometry)
+    for attempt in range(4):  # a random search has a heavy tail: a few fresh draws, not an empty 9x9 grid
+        code = search_in(new_workspace(n_cells), np.zeros(n_cells, np.uint8), geometry.shape.n, geometry.tables, 1,
+                         10**5, codes.ALL_RULES | codes.RANDOM_ORDER, out, stats, new_state(seed + attempt),
+                         np.zeros(0, np.uint8), -1, np.zeros(1, np.int64))
+        if code == codes.LIMIT_REACHED:
+            return Grid(out[0].tobytes(), geometry.shape, geometry)
+        if code != codes.BUDGET_EXHAUSTED:
+            return None  # the geometry has no complete grid
+    return None
 
 
 @st.composite

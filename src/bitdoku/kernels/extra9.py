@@ -328,6 +328,14 @@ def _lock(states, k, digit, x0, x1, x2, tables):
     s0, s1, s2 = s0 & w0, s1 & w1, s2 & w2
     if s0 | s1 | s2 == 0:
         return False
+    _clear(states, k, digit, w0, w1, w2, s0, s1, s2)
+    return True
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _clear(states, k, digit, w0, w1, w2, s0, s1, s2):
+    """Take the places ``s`` out of the digit's band words ``w`` (its words in state k) and out of the count
+    planes, and mark the digit for the hidden-singles and locked-candidates passes."""
     states[k, 3 * digit] = w0 & ~s0
     states[k, 3 * digit + 1] = w1 & ~s1
     states[k, 3 * digit + 2] = w2 & ~s2
@@ -336,7 +344,6 @@ def _lock(states, k, digit, x0, x1, x2, tables):
     band._lose(states, k, 2, s2)
     states[k, S_HIDDEN_DIRTY] |= np.int64(1) << digit
     states[k, S_LOCKED_DIRTY] |= np.int64(1) << digit
-    return True
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -551,14 +558,7 @@ def _diagonal_links(states, k, digits):
         s0, s1, s2 = (m0 | a0) & x0 & u0, (m1 | a1) & x1 & u1, (m2 | a2) & x2 & u2
         if s0 | s1 | s2 == 0:
             continue
-        states[k, 3 * digit] = x0 & ~s0
-        states[k, 3 * digit + 1] = x1 & ~s1
-        states[k, 3 * digit + 2] = x2 & ~s2
-        band._lose(states, k, 0, s0)
-        band._lose(states, k, 1, s1)
-        band._lose(states, k, 2, s2)
-        states[k, S_HIDDEN_DIRTY] |= np.int64(1) << digit
-        states[k, S_LOCKED_DIRTY] |= np.int64(1) << digit
+        _clear(states, k, digit, x0, x1, x2, s0, s1, s2)
         changed = True
     return changed
 
