@@ -298,7 +298,7 @@ def say_if_compiling(engine: Engine, shape: Shape, limit: int, *, batch: bool = 
     True if it said so. ``geometry``: a variant's (batch only), whose kernel is its own."""
     variant = geometry is not None and not geometry.is_classic
     if engine.will_compile is None or not engine.will_compile(shape, limit, batch=batch,
-                                                              **({"geometry": geometry} if variant else {})):
+                                                              geometry=geometry if variant else None):
         return False
     from bitdoku.kernels.cache import NOTE
 
