@@ -260,14 +260,15 @@ def _results(inputs: Inputs, plan: Plan, skip: int = 0) -> Iterator[tuple[Entry,
         yield from cluster_results(entries, plan, plan.cluster)
         return
     if inputs.single or not engine.batched or plan.strategy != "dfs":
-        warm: set[Shape] = set()
+        warm: set[tuple[Shape, str | None]] = set()
         for entry in entries:
             if entry.grid is None:
                 yield entry, None, None
                 continue
-            if entry.grid.shape not in warm:
-                _warm_up(engine, entry.grid.shape, plan.limit)
-                warm.add(entry.grid.shape)
+            kernel = _kernel_key(entry.grid.geometry)
+            if (entry.grid.shape, kernel) not in warm:
+                _warm_up(engine, entry.grid.shape, plan.limit, entry.grid.geometry)
+                warm.add((entry.grid.shape, kernel))
             start = time.perf_counter()
             result = search(entry.grid, limit=plan.limit, keep=plan.keep, engine=plan.engine, max_nodes=plan.max_nodes,
                             strategy=plan.strategy, threads=plan.threads, time_limit=plan.time_limit)
@@ -280,13 +281,14 @@ def _results(inputs: Inputs, plan: Plan, skip: int = 0) -> Iterator[tuple[Entry,
         flush()
 
 
-def _warm_up(engine: Engine, shape: Shape, limit: int) -> None:
-    """Compile a JIT engine before timing a puzzle; say so before a first compile starts, and how long it took."""
+def _warm_up(engine: Engine, shape: Shape, limit: int, geometry: Geometry) -> None:
+    """Compile a JIT engine before timing a puzzle (a variant's kernel for a variant's puzzle); say so before a
+    first compile starts, and how long it took."""
     if engine.warm_up is None:
         return
-    announced = say_if_compiling(engine, shape, limit)
+    announced = say_if_compiling(engine, shape, limit, geometry=geometry)
     start = time.perf_counter()
-    engine.warm_up(shape, limit)
+    engine.warm_up(shape, limit, geometry=None if geometry.is_classic else geometry)
     seconds = time.perf_counter() - start
     if announced or seconds > 1:
         warn(f"bitdoku: compiled in {format_seconds(seconds)}")
@@ -295,7 +297,7 @@ def _warm_up(engine: Engine, shape: Shape, limit: int) -> None:
 def say_if_compiling(engine: Engine, shape: Shape, limit: int, *, batch: bool = False,
                      geometry: Geometry | None = None) -> bool:
     """Say that a first compile is about to start (it takes seconds; later runs load it from Numba's cache);
-    True if it said so. ``geometry``: a variant's (batch only), whose kernel is its own."""
+    True if it said so. ``geometry``: a variant's, whose kernels are its own."""
     variant = geometry is not None and not geometry.is_classic
     if engine.will_compile is None or not engine.will_compile(shape, limit, batch=batch,
                                                               geometry=geometry if variant else None):
@@ -353,6 +355,14 @@ def _is_variant(entry: Entry) -> bool:
     return entry.grid is not None and not entry.grid.geometry.is_classic
 
 
+def _kernel_key(geometry: Geometry | None) -> str | None:
+    """Which kernel searches under ``geometry`` beside its shape: None for classic rules, else the name of the
+    variant's (``engines.bitmask.variant_kernel``: one for every jigsaw map of a file)."""
+    from bitdoku.engines.bitmask import variant_kernel
+
+    return None if geometry is None or geometry.is_classic else variant_kernel(geometry)[0]
+
+
 #: The batch kernels looked at in this process (``say_if_compiling``): a shape's, or a shape's and a variant
 #: kernel's (``engines.bitmask.variant_kernel``: one for every jigsaw map of a file).
 _batch_kernels: set[tuple[Shape, str | None]] = set()
@@ -384,11 +394,7 @@ def _search_chunk(chunk: list[Entry], plan: Plan) -> list[SearchResult | None]:
 def _say_if_batch_compiles(engine: Engine, shape: Shape, geometry: Geometry | None, limit: int) -> None:
     """``say_if_compiling`` for the first batch of each kernel in this process (a classic shape's, or a variant
     kernel's: the X kernel alone compiles for ~13 s on a cold cache, which a run would otherwise spend silent)."""
-    from bitdoku.engines.bitmask import variant_kernel
-
-    if geometry is not None and geometry.is_classic:
-        geometry = None
-    kernel = None if geometry is None else variant_kernel(geometry)[0]
+    kernel = _kernel_key(geometry)
     if (shape, kernel) not in _batch_kernels:
         _batch_kernels.add((shape, kernel))
         say_if_compiling(engine, shape, limit, batch=True, geometry=geometry)

@@ -84,25 +84,30 @@ def variant_kernel(geometry: Geometry, rules: int = codes.ALL_RULES, band_kernel
     return "variant81", board_tables(geometry)
 
 
-def warm_up(shape: Shape, limit: int = 1) -> None:
+def warm_up(shape: Shape, limit: int = 1, *, geometry: Geometry | None = None) -> None:
     """Compile the kernel that searches of this shape and ``limit`` run (or load it from Numba's cache) by
-    searching a solved grid: no search work, so the next call's time is the search alone."""
-    search(Grid.pattern(shape), limit=limit, max_nodes=1, keep=0)
+    searching a solved grid: no search work, so the next call's time is the search alone. ``geometry``: a
+    variant's, whose kernel is its own (``variant_kernel``); searched from the empty grid for one node."""
+    if geometry is None or geometry.is_classic:
+        search(Grid.pattern(shape), limit=limit, max_nodes=1, keep=0)
+    else:
+        search(Grid.empty(shape).with_geometry(geometry), limit=limit, max_nodes=1, keep=0)
 
 
 def will_compile(shape: Shape, limit: int = 1, *, batch: bool = False, geometry: Geometry | None = None) -> bool:
     """Whether the first search of this shape and ``limit`` (or the first batch, ``solve_many``) in this process
     compiles its kernel, its code being neither loaded nor in Numba's cache; False when that cannot be told.
-    ``geometry``: a variant's, for its batch kernel (``variant_kernel``; ``batch`` only)."""
+    ``geometry``: a variant's, whose kernels are its own (``variant_kernel``: ``search``, or ``<name>_rows`` in
+    ``kernels/variant_rows.py`` for a batch)."""
     from bitdoku.kernels.batch import rows_kernel
     from bitdoku.kernels.cache import is_compiled
     from bitdoku.kernels.dfs import kernel_for
 
     if geometry is not None and not geometry.is_classic:
-        from bitdoku.kernels import variant_rows
-
         name, _ = variant_kernel(geometry)
-        return is_compiled(getattr(variant_rows, f"{name}_rows")) is False
+        module = "variant_rows" if batch else name
+        kernel = getattr(import_module(f"bitdoku.kernels.{module}"), f"{name}_rows" if batch else "search")
+        return is_compiled(kernel) is False
     units = shape.tables[0]
     kernel = rows_kernel(shape.n, units, codes.ALL_RULES) if batch else kernel_for(shape.n, units, limit,
                                                                                     codes.ALL_RULES)[0]

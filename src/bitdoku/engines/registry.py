@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from bitdoku.engines import bitmask, reference
 from bitdoku.engines.result import SearchResult
 from bitdoku.grid import Grid
-from bitdoku.shape import Shape
 
 SearchFunction = Callable[..., SearchResult]
 
@@ -22,7 +21,7 @@ class Engine:
     summary: str
     search: SearchFunction
     batched: bool = False  # whether bitdoku.solve_many runs it on a compiled batch kernel
-    warm_up: Callable[[Shape, int], None] | None = None  # compiles a JIT engine (shape, limit) before timing
+    warm_up: Callable[..., None] | None = None  # compiles a JIT engine (shape, limit, geometry=) before timing
     will_compile: Callable[..., bool] | None = None  # whether that (or a batch) compiles: bitmask.will_compile
 
     def __call__(self, puzzle: Grid, *, limit: int, max_nodes: int, keep: int) -> SearchResult:
