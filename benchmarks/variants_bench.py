@@ -26,7 +26,8 @@ Run from the repository root after ``pip install -e '.[test]'``::
   for the before/after rates; the puzzles are the same (both kernels make the same random draws), which the run
   checks against the file the default kernel wrote.
 
-Both write their table to ``benchmarks/results/variants_bench.md`` (generate and solve sections).
+Both write their table to ``benchmarks/results/variants_bench.md`` (generate and solve sections), except
+``generate --check`` and ``--no-save``, which print it only: a check run is not the figures of record.
 """
 
 from __future__ import annotations
@@ -243,6 +244,8 @@ def main() -> None:
             table.append(f"| {name} | {args.kernel} | {len(puzzles)} | {clues:.1f} | {args.threads} | {seconds:.1f} | "
                          f"{len(puzzles) / seconds:.1f} |")
             print(table[-1], flush=True)
+        if args.check or args.no_save:
+            return  # a check run prints its table; the results keep the figures of the run that saved the sets
         load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
         write_section(f"Generation ({args.kernel} kernel; 9x9, unique minimal; {', '.join(args.only)})",
                       [f"Load average at the end of the run: {load} (on {os.cpu_count()} cores).", "", *table],
