@@ -177,6 +177,7 @@ def _prove(limit, max_nodes, flags, solutions, stats, states, frames, top, seed,
 #: name -> (triad rule: "" / "vec" / "v256", unit split screen: None / 0 / 2 / 34, extra)
 VARIANTS = {
     "loop": ("", None, ""),  # the proof loop alone: the same tree as the kernel's (sudoku9_ab.py check: identical)
+    "loop_call": ("", None, "call"),  # the proof loop's step through one not inlined copy of _descend
     "tri_vec": ("vec", None, ""), "tri_v256": ("v256", None, ""),
     "tri_gate": ("vec", None, "gate"), "tri_gate3": ("vec", None, "gate3"), "tri_k2": ("vec", None, "k2"),
     "tri_k4": ("vec", None, "k4"), "tri_gate_k2": ("vec", None, "gate_k2"), "tri_gate_k4": ("vec", None, "gate_k4"),
@@ -219,6 +220,14 @@ def _propagate_proof(states, k, flags):
         if count == 0:
             return filled
 '''
+
+DESCEND_CALL = """
+
+@borrowing
+def _descend_call(propagate, states, frames, top, max_nodes, flags, seed, stats, stop):
+    \"\"\"``_descend`` as a function of its own (a call a node, one compiled copy for the proof loop).\"\"\"
+    return _descend(propagate, states, frames, top, max_nodes, flags, seed, stats, stop)
+"""
 
 GATE = """        while pos >= 0 and mask & (mask - 1) != 0:
             count = _triad_rule(states, top)
@@ -501,6 +510,9 @@ def variant(kernel: str, triads: str, screen: int | None, extra: str) -> str:
     start = kernel.index("\n\n@borrowing\ndef _prove(")
     head, prove = kernel[:start], kernel[start:]
     extra_code = ""
+    if extra == "call":
+        extra_code += DESCEND_CALL
+        prove = prove.replace("_descend(_propagate,", "_descend_call(_propagate,")
     if triads:
         rule = t14.RULE
         counts = "\n\n@njit(cache=True, nogil=True, inline=\"always\")\ndef _triad_counts("
