@@ -1,13 +1,18 @@
-"""The 9x9 band kernel's vector helper (``kernels/sudoku9.py``): ``_digits_meeting`` against a plain gather.
+"""The 9x9 band kernel (``kernels/sudoku9.py``): its vector helper against a plain gather, and its counts past a
+first solution.
 
 The search as a whole is checked against the reference engine elsewhere (``test_kernels_search.py``); this pins the
-one piece written as LLVM vector code, whose lanes a slip could drop or shift without changing most trees.
+one piece written as LLVM vector code, whose lanes a slip could drop or shift without changing most trees, and the
+part of a count that runs after its first solution (where a proof-phase search loop or rule would go), on grids
+with many solutions rather than the unique puzzles the benchmarks count.
 """
 
 import numpy as np
 from numba import njit
 
-from bitdoku.kernels import sudoku9
+from bitdoku.kernels import status, sudoku9
+from bitdoku.kernels.dfs import search_generic
+from bitdoku.shape import Shape
 
 
 @njit
@@ -37,3 +42,49 @@ def test_digits_meeting_matches_a_plain_gather_for_cells_and_masks():
         assert _meeting(states, np.int64(band), np.int64(cells)) == expected
         seen.add(expected)
     assert 0 in seen and 0x1FF in seen and len(seen) > 100  # every lane, digit 9's included, was exercised
+
+
+def _count9(puzzle: np.ndarray, limit: int) -> tuple[int, np.ndarray]:
+    """The band kernel's count of ``puzzle`` up to ``limit`` and the solutions it kept (all of them, up to it)."""
+    solutions = np.zeros((limit, 81), np.uint8)
+    stats = np.zeros(status.N_STATS, np.int64)
+    sudoku9.search9(puzzle, limit, 10**7, status.ALL_RULES, solutions, stats)
+    return int(stats[status.STAT_SOLUTIONS]), solutions
+
+
+def _generic_count(puzzle: np.ndarray, limit: int) -> int:
+    """The same count by the generic kernel, which shares no code with the band kernel's search."""
+    tables = Shape(3, 3).tables
+    stats = np.zeros(status.N_STATS, np.int64)
+    search_generic(puzzle, 9, tables.units, tables.cell_units, tables.peers, limit, 10**7, status.ALL_RULES,
+                   np.zeros((0, 81), np.uint8), stats, np.zeros(1, np.int64))
+    return int(stats[status.STAT_SOLUTIONS])
+
+
+def _is_solution9(solution: np.ndarray, puzzle: np.ndarray) -> bool:
+    """Every row, column and box holds 1..9 and every given is kept."""
+    units = sudoku9.STANDARD_UNITS
+    return all(sorted(solution[unit].tolist()) == list(range(1, 10)) for unit in units) and bool(
+        np.all(solution[puzzle != 0] == puzzle[puzzle != 0]))
+
+
+def test_a_count_finds_every_solution_after_the_first_once():
+    """Everything a count finds after its first solution comes from the search's proof phase (round 17b of
+    NOTES-kernels.md ran it in a loop of its own): grids with a few to a few dozen solutions, counted in full, must
+    give the generic kernel's count, distinct valid solutions, and the first solution of a search for one."""
+    rng = np.random.default_rng(17)
+    pattern = np.array([(3 * (r % 3) + r // 3 + c) % 9 for r in range(9) for c in range(9)])
+    counts = set()
+    for _ in range(60):
+        grid = rng.permutation(9)[pattern].astype(np.uint8) + 1
+        puzzle = grid.copy()
+        puzzle[rng.choice(81, size=int(rng.integers(48, 58)), replace=False)] = 0
+        expected = _generic_count(puzzle, 200)
+        found, solutions = _count9(puzzle, 200)
+        assert found == expected
+        kept = solutions[:found]
+        assert len({bytes(s) for s in kept}) == found
+        assert all(_is_solution9(s, puzzle) for s in kept)
+        assert np.array_equal(kept[0], _count9(puzzle, 1)[1][0])
+        counts.add(found)
+    assert len([c for c in counts if 2 <= c < 200]) >= 5  # the proof phase found many second, third, ... solutions
