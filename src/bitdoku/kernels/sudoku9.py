@@ -541,7 +541,9 @@ def _best_in_band(states, k, band, t0, t1, t2, best):
     while two != 0:
         pos = lowest_bit_index(two)
         two &= two - 1
-        digits = _digits_meeting(words, np.int64(1) << pos)
+        # digits 1-8 of the cell, and bit 8 set as a stop: a two-candidate cell's second digit is 9 when only one of
+        # digits 1-8 is there (so the ninth word is never read here)
+        digits = (_digits_meeting(words, np.int64(1) << pos) & 0xFF) | 0x100
         same = PEERS_SAME[pos]
         column = COLUMN[pos]
         # the cell's peers with two candidates, laid out as in _peer_digits
