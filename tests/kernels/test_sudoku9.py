@@ -1,8 +1,8 @@
-"""The 9x9 band kernel (``kernels/sudoku9.py``): its vector helper against a plain gather, and its counts past a
-first solution.
+"""The 9x9 band kernel (``kernels/sudoku9.py``): its vector helpers against plain Python (``_digits_meeting``
+against a gather, ``_pair_score`` against a count over the peers of a cell), and its counts past a first solution.
 
 The search as a whole is checked against the reference engine elsewhere (``test_kernels_search.py``); this pins the
-one piece written as LLVM vector code, whose lanes a slip could drop or shift without changing most trees, and the
+pieces written as LLVM vector code, whose lanes a slip could drop or shift without changing most trees, and the
 part of a count that runs after its first solution (where a proof-phase search loop or rule would go), on grids
 with many solutions rather than the unique puzzles the benchmarks count.
 """
@@ -88,3 +88,46 @@ def test_a_count_finds_every_solution_after_the_first_once():
         assert np.array_equal(kept[0], _count9(puzzle, 1)[1][0])
         counts.add(found)
     assert len([c for c in counts if 2 <= c < 200]) >= 5  # the proof phase found many second, third, ... solutions
+
+
+@njit
+def _pair_score(states, k, first, second, band, pos, t0, t1, t2):
+    """``_pair_score`` with the kernel's peer table, callable from Python."""
+    return sudoku9._pair_score(states, k, first, second, sudoku9.PEER_LANES, band, pos, t0, t1, t2)
+
+
+def _counted(words: np.ndarray, digits: tuple[int, int], band: int, pos: int, twos: list[int]) -> int:
+    """The score cell by cell: each peer (same row, column or box, not the cell) holding a digit counts 1, 3 when it
+    is one of the two-candidate cells ``twos`` (one band mask each)."""
+    row, column = divmod(pos, 10)
+    total = 0
+    for other_band in range(3):
+        for other_row in range(3):
+            for other_column in range(9):
+                bit = 10 * other_row + other_column
+                same_band = other_band == band
+                seen = (same_band and other_row == row) or other_column == column or (
+                    same_band and other_column // 3 == column // 3)
+                if not seen or (same_band and bit == pos):
+                    continue
+                weight = 3 if twos[other_band] >> bit & 1 else 1
+                total += sum(weight for digit in digits if int(words[3 * digit + other_band]) >> bit & 1)
+    return total
+
+
+def test_pair_score_matches_a_count_over_the_peers():
+    rng = np.random.default_rng(17)
+    seen = set()
+    for trial in range(3000):
+        states = rng.integers(0, 1 << 32, size=(3, sudoku9.STATE_WORDS), dtype=np.uint64).astype(np.uint32)
+        k = trial % 3
+        band = int(rng.integers(0, 3))
+        pos = int(rng.choice([p for p in range(30) if p % 10 != 9]))
+        first, second = sorted(int(d) for d in rng.choice(9, size=2, replace=False))
+        twos = [int(rng.integers(0, 1 << 30)) & sudoku9.BAND_FULL for _ in range(3)]
+        expected = _counted(states[k], (first, second), band, pos, twos)
+        got = _pair_score(states, np.int64(k), np.int64(first), np.int64(second), np.int64(band), np.int64(pos),
+                          *(np.int64(t) for t in twos))
+        assert got == expected, (trial, k, band, pos, first, second)
+        seen.add((band, second == 8))
+    assert len(seen) == 6  # every band, with and without digit 9 (whose 4-word load reaches S_UNSOLVED)

@@ -24,6 +24,7 @@ Why digit-major: every rule becomes a few operations on whole words instead of a
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 from bitdoku.kernels.bits import lowest_bit_index, popcount
@@ -111,6 +112,20 @@ COLUMN = BAND_FULL & ~KEEP_OTHER  # a cell's column inside a band
 POS_CELL = np.array([9 * (pos // 10) + pos % 10 for pos in range(30)], dtype=np.int64)  # band position -> cell of band
 
 
+def _peer_lanes():
+    """A cell's peers in the three bands as one row of four uint32 lanes a (band, position), for ``_pair_score``:
+    its row and box (``PEERS_SAME``) in its own band's lane, its column (``COLUMN``) in the other two, 0 in the
+    fourth (so that whatever a 4-word load brings there counts for nothing)."""
+    lanes = np.zeros((3, 30, 4), dtype=np.uint32)
+    for band in range(3):
+        for lane in range(3):
+            lanes[band, :, lane] = PEERS_SAME if lane == band else COLUMN
+    return lanes
+
+
+PEER_LANES = _peer_lanes()
+
+
 @intrinsic
 def _borrowed(typingctx, array):
     """The same array without its memory-manager pointer: a borrowed view, valid while ``array`` lives.
@@ -170,6 +185,62 @@ def _digits_meeting(typingctx, words, cells):
         return builder.or_(low, builder.shl(builder.zext(ninth, i64), ir.Constant(i64, 8)))
 
     return types.int64(words, cells), codegen
+
+
+@intrinsic
+def _pair_score(typingctx, states, k, first, second, peer_lanes, band, pos, t0, t1, t2):
+    """The branching score of a two-candidate cell (``_best_in_band``) with digits ``first`` and ``second``
+    (0-based): for each digit, the peers that hold it, plus twice those of them with two candidates (``t0``-``t2``,
+    one mask a band).
+
+    A digit's three band words (3 * digit + band) are adjacent in a state, so one 4-word load gets them all, in
+    the lanes of a ``PEER_LANES`` row (``peer_lanes[band, pos]``, one load too); the fourth word (the next
+    digit's, or ``S_UNSOLVED`` after digit 9) meets the row's zero lane. Then an AND and a 64-bit popcount
+    per half for each digit and each weight, and one add across the halves: ~40 instructions a cell, where
+    the scalar form (each digit's words shifted into one 60-bit word, the band picked by branches) took ~70.
+    Plain LLVM vector IR: with AVX-512 (VPOPCNTDQ) the popcounts are single instructions; on other CPUs LLVM
+    lowers them to byte-table code, same results (round 17a in benchmarks/NOTES-kernels.md).
+    """
+    if not (isinstance(states, types.Array) and isinstance(peer_lanes, types.Array)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        states_value, k_value, first_value, second_value, lanes_value, band_value, pos_value = args[:7]
+        i32, i64 = ir.IntType(32), ir.IntType(64)
+        words4 = ir.VectorType(i32, 4)
+        halves = ir.VectorType(i64, 2)
+
+        def load_row(array_type, array_value, indices):
+            array = context.make_array(array_type)(context, builder, array_value)
+            pointer = cgutils.get_item_pointer(context, builder, array_type, array, indices)
+            row = builder.load(builder.bitcast(pointer, words4.as_pointer()))
+            row.align = 4
+            return row
+
+        masks = load_row(signature.args[4], lanes_value, [band_value, pos_value, ir.Constant(i64, 0)])
+        twos = ir.Constant(words4, [0, 0, 0, 0])
+        for band in range(3):
+            twos = builder.insert_element(twos, builder.trunc(args[7 + band], i32), ir.Constant(i32, band))
+        twos = builder.and_(twos, masks)
+
+        def peers_holding(digit):
+            index = builder.mul(digit, ir.Constant(i64, 3))
+            return builder.and_(load_row(signature.args[0], states_value, [k_value, index]), masks)
+
+        first_peers, second_peers = peers_holding(first_value), peers_holding(second_value)
+        ctpop = cgutils.get_or_insert_function(builder.module, ir.FunctionType(halves, [halves]), "llvm.ctpop.v2i64")
+        add_halves = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [halves]),
+                                                    "llvm.vector.reduce.add.v2i64")
+
+        def count(words):
+            return builder.call(ctpop, [builder.bitcast(words, halves)])
+
+        peers = builder.add(count(first_peers), count(second_peers))
+        bivalue = builder.add(count(builder.and_(first_peers, twos)), count(builder.and_(second_peers, twos)))
+        score = builder.add(peers, builder.shl(bivalue, ir.Constant(halves, [1, 1])))
+        return builder.call(add_halves, [score])
+
+    return types.int64(states, k, first, second, peer_lanes, band, pos, t0, t1, t2), codegen
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -511,30 +582,14 @@ def _propagate(states, k, flags):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _peer_digits(states, k, digit, band, same, column):
-    """The peers of a cell holding ``digit``: its own band's (``same``) in bits 0-29, then the cell's column
-    (``column``) in the two other bands from bit 30, the lower band on the column bits, the higher one bit above."""
-    base = 3 * digit
-    w0 = np.int64(states[k, base])
-    w1 = np.int64(states[k, base + 1])
-    w2 = np.int64(states[k, base + 2])
-    if band == 0:
-        return (w0 & same) | (((w1 & column) | ((w2 & column) << 1)) << 30)
-    if band == 1:
-        return (w1 & same) | (((w0 & column) | ((w2 & column) << 1)) << 30)
-    return (w2 & same) | (((w0 & column) | ((w1 & column) << 1)) << 30)
-
-
-@njit(cache=True, nogil=True, inline="always")
 def _best_in_band(states, k, band, t0, t1, t2, best):
     """``best`` (score, band, pos) updated with the two-candidate cells of one band (``_choose_cell``'s score).
 
     A cell's score is, for each of its two digits, the peers holding the digit plus twice those of them with two
-    candidates. The cell's bivalue peers are one mask shared by both digits, so a digit costs one gather of its
-    peers, one AND and two popcounts: 1.2% on the hard sets against a full score a digit (NOTES-kernels.md,
-    round 12). The cell's two digits come from one vector test over the band's nine words (``_digits_meeting``,
-    the vector built once a band): 2.5-3% on the hard sets against a nine-word shift-and-OR gather a cell
-    (round 13)."""
+    candidates (``_pair_score``: both digits' words in 4-lane vectors, one load each; 4.5% on hardest against
+    the scalar gathers, NOTES-kernels.md, round 17a). The cell's two digits come from one vector test over the
+    band's words (``_digits_meeting``, the vector built once a band): 2.5-3% on the hard sets against a nine-word
+    shift-and-OR gather a cell (round 13)."""
     best_score, best_band, best_pos = best
     two = t0 if band == 0 else (t1 if band == 1 else t2)
     words = _band_words(states, k, band)
@@ -544,18 +599,9 @@ def _best_in_band(states, k, band, t0, t1, t2, best):
         # digits 1-8 of the cell, and bit 8 set as a stop: a two-candidate cell's second digit is 9 when only one of
         # digits 1-8 is there (so the ninth word is never read here)
         digits = (_digits_meeting(words, np.int64(1) << pos) & 0xFF) | 0x100
-        same = PEERS_SAME[pos]
-        column = COLUMN[pos]
-        # the cell's peers with two candidates, laid out as in _peer_digits
-        if band == 0:
-            bivalue = (t0 & same) | (((t1 & column) | ((t2 & column) << 1)) << 30)
-        elif band == 1:
-            bivalue = (t1 & same) | (((t0 & column) | ((t2 & column) << 1)) << 30)
-        else:
-            bivalue = (t2 & same) | (((t0 & column) | ((t1 & column) << 1)) << 30)
-        first = _peer_digits(states, k, lowest_bit_index(digits), band, same, column)
-        second = _peer_digits(states, k, lowest_bit_index(digits & (digits - 1)), band, same, column)
-        score = popcount(first) + popcount(second) + 2 * (popcount(first & bivalue) + popcount(second & bivalue))
+        first = lowest_bit_index(digits)
+        second = lowest_bit_index(digits & (digits - 1))
+        score = _pair_score(states, k, first, second, PEER_LANES, band, pos, t0, t1, t2)
         if score > best_score:
             best_score, best_band, best_pos = score, np.int64(band), pos
     return best_score, best_band, best_pos
