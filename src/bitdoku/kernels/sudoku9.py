@@ -198,8 +198,9 @@ def _pair_score(typingctx, states, k, first, second, peer_lanes, band, pos, t0, 
     digit's, or ``S_UNSOLVED`` after digit 9) meets the row's zero lane. Then an AND and a 64-bit popcount
     per half for each digit and each weight, and one add across the halves: ~40 instructions a cell, where
     the scalar form (each digit's words shifted into one 60-bit word, the band picked by branches) took ~70.
-    Plain LLVM vector IR: with AVX-512 (VPOPCNTDQ) the popcounts are single instructions; on other CPUs LLVM
-    lowers them to byte-table code, same results (round 17a in benchmarks/NOTES-kernels.md).
+    Plain LLVM vector IR, valid on any CPU: with AVX-512 VPOPCNTDQ the popcounts are single instructions. For an
+    AVX2 target LLVM lowers them to byte-table code (same results): there the kernel ran 1% slower than with the
+    scalar form, and a scalar popcount of each half was no better (round 17a in benchmarks/NOTES-kernels.md).
     """
     if not (isinstance(states, types.Array) and isinstance(peer_lanes, types.Array)):
         return None
