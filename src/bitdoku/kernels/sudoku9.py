@@ -587,7 +587,7 @@ def _best_in_band(states, k, band, t0, t1, t2, best):
     """``best`` (score, band, pos) updated with the two-candidate cells of one band (``_choose_cell``'s score).
 
     A cell's score is, for each of its two digits, the peers holding the digit plus twice those of them with two
-    candidates (``_pair_score``: both digits' words in 4-lane vectors, one load each; 4.5% on hardest against
+    candidates (``_pair_score``: both digits' words in 4-lane vectors, one load each; 2.5-3% on hardest against
     the scalar gathers, NOTES-kernels.md, round 17a). The cell's two digits come from one vector test over the
     band's words (``_digits_meeting``, the vector built once a band): 2.5-3% on the hard sets against a nine-word
     shift-and-OR gather a cell (round 13)."""
