@@ -131,3 +131,49 @@ def test_pair_score_matches_a_count_over_the_peers():
         assert got == expected, (trial, k, band, pos, first, second)
         seen.add((band, second == 8))
     assert len(seen) == 6  # every band, with and without digit 9 (whose 4-word load reaches S_UNSOLVED)
+
+
+@njit
+def _hidden_cells(states, k, digit):
+    """``_hidden_cells``, callable from Python."""
+    return sudoku9._hidden_cells(states, k, digit)
+
+
+def _hidden_by_units(words: np.ndarray, unsolved: list[int]) -> tuple[bool, list[int]]:
+    """The hidden-singles scan cell by cell over a digit's three band words: whether some row, column or box has no
+    place, and per band the empty cells that are the only place of their row, column or box."""
+    places = {(3 * band + row, column) for band in range(3) for row in range(3) for column in range(9)
+              if int(words[band]) >> (10 * row + column) & 1}
+    units = [[(r, c) for c in range(9)] for r in range(9)] + [[(r, c) for r in range(9)] for c in range(9)] + [
+        [(3 * (b // 3) + r, 3 * (b % 3) + c) for r in range(3) for c in range(3)] for b in range(9)]
+    missing = False
+    alone = [0, 0, 0]
+    for unit in units:
+        held = [cell for cell in unit if cell in places]
+        missing |= not held
+        if len(held) == 1:
+            row, column = held[0]
+            alone[row // 3] |= 1 << (10 * (row % 3) + column)
+    return missing, [alone[band] & unsolved[band] for band in range(3)]
+
+
+def test_hidden_cells_matches_a_scan_over_the_units():
+    rng = np.random.default_rng(18)
+    seen = set()
+    for trial in range(3000):
+        states = rng.integers(0, 1 << 32, size=(2, sudoku9.STATE_WORDS), dtype=np.uint64).astype(np.uint32)
+        k = trial % 2
+        digit = int(rng.integers(0, 9))
+        density = rng.uniform(0.1, 0.6)
+        for band in range(3):
+            sparse = rng.random(30) < density
+            states[k, 3 * digit + band] = int((sparse * (1 << np.arange(30))).sum()) & sudoku9.BAND_FULL
+            states[k, sudoku9.S_UNSOLVED + band] &= sudoku9.BAND_FULL
+        missing, alone = _hidden_by_units(states[k, 3 * digit:3 * digit + 3],
+                                          [int(states[k, sudoku9.S_UNSOLVED + b]) for b in range(3)])
+        got = _hidden_cells(states, np.int64(k), np.int64(digit))
+        assert (got[0] != 0) == missing, (trial, digit)
+        if not missing:
+            assert list(got[1:]) == alone, (trial, digit)
+            seen.add((digit == 8, tuple(a != 0 for a in alone)))
+    assert len(seen) >= 12  # digit 9 (whose load reaches S_UNSOLVED) and singles in each band were exercised

@@ -244,6 +244,85 @@ def _pair_score(typingctx, states, k, first, second, peer_lanes, band, pos, t0, 
     return types.int64(states, k, first, second, peer_lanes, band, pos, t0, t1, t2), codegen
 
 
+@intrinsic
+def _hidden_cells(typingctx, states, k, digit):
+    """The hidden-singles scan of one digit in state k as ``(missing, c0, c1, c2)``: ``missing`` nonzero when a
+    row, column or box has no place for the digit, ``c0``-``c2`` the empty cells of each band alone in their row,
+    column or box (the same values as the scalar scan in ``_hidden_singles`` computed).
+
+    The digit's three band words are adjacent in a state (3 * digit + band): one 4-word load puts them in three
+    32-bit lanes (the fourth, the next word, is zeroed), so the row SWAR, the boxes and the column folds run once
+    for the three bands, and the sums across bands (a column held in two bands, a box column in none) are two
+    lane rotations. Plain LLVM vector IR, valid on any CPU.
+    """
+    if not (isinstance(states, types.Array) and isinstance(k, types.Integer) and isinstance(digit, types.Integer)):
+        return None
+    result = types.UniTuple(types.int64, 4)
+
+    def codegen(context, builder, signature, args):
+        states_value, k_value, digit_value = args
+        i32, i64 = ir.IntType(32), ir.IntType(64)
+        lanes = ir.VectorType(i32, 4)
+        array_type = signature.args[0]
+        array = context.make_array(array_type)(context, builder, states_value)
+
+        def splat(value):
+            return ir.Constant(lanes, [value & 0xFFFFFFFF] * 4)
+
+        three = ir.Constant(lanes, [-1 & 0xFFFFFFFF] * 3 + [0])
+
+        def load(index):
+            pointer = cgutils.get_item_pointer(context, builder, array_type, array, [k_value, index])
+            row = builder.load(builder.bitcast(pointer, lanes.as_pointer()))
+            row.align = 4
+            return builder.and_(row, three)
+
+        def rotate(vector, order):
+            return builder.shuffle_vector(vector, ir.Constant(lanes, ir.Undefined), ir.Constant(lanes, order))
+
+        def shr(vector, bits):
+            return builder.lshr(vector, splat(bits))
+
+        digit64 = builder.sext(digit_value, i64) if digit_value.type != i64 else digit_value
+        w = load(builder.mul(digit64, ir.Constant(i64, 3)))
+        unsolved = load(ir.Constant(i64, S_UNSOLVED))
+        minus = builder.sub(builder.or_(w, splat(GUARDS)), splat(ROW_LOW))
+        rows = builder.and_(splat(GUARDS), builder.xor(builder.add(builder.and_(w, minus), splat(BAND_FULL)),
+                                                       splat(-1)))
+        singles = builder.and_(w, builder.sub(rows, shr(rows, 9)))  # (rows >> 9) * ROW_BITS
+        for block in BOX_BLOCK:
+            x = builder.and_(w, splat(int(block)))
+            alone = builder.icmp_unsigned("==", builder.and_(x, builder.sub(x, splat(1))), splat(0))
+            singles = builder.or_(singles, builder.select(alone, x, splat(0)))
+        w10, w20 = shr(w, 10), shr(w, 20)
+        fold = builder.and_(builder.or_(builder.or_(w, w10), w20), splat(ROW_BITS))
+        many = builder.or_(builder.or_(builder.and_(w, w10), builder.and_(w, w20)), builder.and_(w10, w20))
+        box_columns = builder.or_(builder.or_(fold, shr(fold, 1)), shr(fold, 2))
+        fold1, fold2 = rotate(fold, [1, 2, 0, 3]), rotate(fold, [2, 0, 1, 3])
+        others = builder.or_(fold1, fold2)
+        # A column of this band's word is a single only if no other band holds it: the other bands' own counts
+        # matter only where this word has a place, and there the fold test already says "two places".
+        multi = builder.or_(builder.and_(many, splat(ROW_BITS)), others)
+        anywhere = builder.or_(fold, others)
+        every_box = builder.and_(builder.and_(box_columns, rotate(box_columns, [1, 2, 0, 3])),
+                                 rotate(box_columns, [2, 0, 1, 3]))
+        missing = builder.or_(builder.xor(builder.and_(minus, splat(GUARDS)), splat(GUARDS)), builder.or_(
+            builder.xor(anywhere, splat(ROW_BITS)),
+            builder.xor(builder.and_(every_box, splat(BOX_COLUMNS)), splat(BOX_COLUMNS))))
+        reduce_or = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i32, [lanes]),
+                                                   "llvm.vector.reduce.or.v4i32")
+        missing = builder.call(reduce_or, [builder.and_(missing, three)])
+        single_columns = builder.and_(builder.xor(multi, splat(-1)), splat(ROW_BITS))
+        columns = builder.or_(builder.or_(single_columns, builder.shl(single_columns, splat(10))),
+                              builder.shl(single_columns, splat(20)))
+        cells = builder.and_(builder.or_(singles, builder.and_(w, columns)), unsolved)
+        values = [builder.zext(missing, i64)] + [
+            builder.zext(builder.extract_element(cells, ir.Constant(i32, band)), i64) for band in range(3)]
+        return context.make_tuple(builder, result, values)
+
+    return result(states, k, digit), codegen
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _band_words(states, k, band):
     """The nine digit words of a band, for ``_digits_meeting``."""
@@ -424,9 +503,9 @@ def _hidden_singles(states, k):
     follows is cheap and fills the cells this one freed, so the next scans see a fuller grid. 6-10% fewer digit
     scans, more cells placed by the cheaper naked pass, 2-4% on every set (benchmarks/NOTES-kernels.md, round 11;
     scanning on through newly dirty digits instead lost 6-9% in round 6). Inlined into ``_propagate``, its one
-    caller: 2-3% on the hard sets (round 10). Bands 0 and 1 share one 64-bit word for the row SWAR and the column
-    fold, and one test covers every unit (a box is empty when its three columns are empty in its band's fold):
-    2.4% on 17-clue, 0.7% on the hard sets (round 12).
+    caller: 2-3% on the hard sets (round 10). A digit's scan is ``_hidden_cells``, its three bands in the lanes of
+    one vector, one test for every unit (a box is empty when its three columns are empty in its band's fold):
+    3.5-5% on every set over the scalar scan with bands 0 and 1 in one 64-bit word (round 18a).
     """
     filled = 0
     dirty = np.int64(states[k, S_HIDDEN_DIRTY])
@@ -434,39 +513,9 @@ def _hidden_singles(states, k):
     while dirty != 0:
         digit = lowest_bit_index(dirty)
         dirty &= dirty - 1
-        base = 3 * digit
-        w0 = np.int64(states[k, base])
-        w1 = np.int64(states[k, base + 1])
-        w2 = np.int64(states[k, base + 2])
-        # Bands 0 and 1 side by side in one 64-bit word (band 1 from bit 32): one SWAR and one fold serve both.
-        w01 = w0 | (w1 << 32)
-        minus01 = (w01 | GUARDS2) - ROW_LOW2
-        minus2 = (w2 | GUARDS) - ROW_LOW
-        rows01 = GUARDS2 & ~((w01 & minus01) + ROW_BITS * ROW_LOW2)
-        rows2 = GUARDS & ~((w2 & minus2) + ROW_BITS * ROW_LOW)
-        r01 = w01 & ((rows01 >> 9) * ROW_BITS)
-        f01 = w01 | (w01 >> 10) | (w01 >> 20)
-        f2 = w2 | (w2 >> 10) | (w2 >> 20)
-        f0 = f01 & ROW_BITS
-        f1 = (f01 >> 32) & ROW_BITS
-        f2 &= ROW_BITS
-        # One test for every unit: each row left its guard bit set under the subtraction, each column is in some
-        # band's fold, each box has one of its three columns in its band's fold.
-        g01 = f01 | (f01 >> 1) | (f01 >> 2)
-        g2 = f2 | (f2 >> 1) | (f2 >> 2)
-        missing = ((minus01 & GUARDS2) ^ GUARDS2) | ((minus2 & GUARDS) ^ GUARDS) | ((f0 | f1 | f2) ^ ROW_BITS) | (
-            (g01 & (g01 >> 32) & g2 & BOX_COLUMNS) ^ BOX_COLUMNS)
+        missing, c0, c1, c2 = _hidden_cells(states, k, digit)
         if missing != 0:
             return -1  # a row, column or box without the digit
-        m01 = (w01 & (w01 >> 10)) | (w01 & (w01 >> 20)) | ((w01 >> 10) & (w01 >> 20))
-        m2 = (w2 & (w2 >> 10)) | (w2 & (w2 >> 20)) | ((w2 >> 10) & (w2 >> 20))
-        multi = ((m01 | (m01 >> 32) | m2) & ROW_BITS) | (f0 & f1) | (f2 & (f0 | f1))
-        columns = (ROW_BITS & ~multi) * ROW_LOW
-        # a unit with one bit is filled or a single: keep the empty cells
-        c0 = ((r01 & BAND_FULL) | _box_singles(w0) | (w0 & columns)) & np.int64(states[k, S_UNSOLVED])
-        c1 = ((r01 >> 32) | _box_singles(w1) | (w1 & columns)) & np.int64(states[k, S_UNSOLVED + 1])
-        c2 = ((w2 & ((rows2 >> 9) * ROW_BITS)) | _box_singles(w2) | (w2 & columns)) & np.int64(
-            states[k, S_UNSOLVED + 2])
         if c0 != 0:
             count = _place_all(states, k, digit, 0, c0)
             if count < 0:
