@@ -134,9 +134,9 @@ def test_pair_score_matches_a_count_over_the_peers():
 
 
 @njit
-def _hidden_cells(states, k, digit):
+def _hidden_cells(states, k, first, second):
     """``_hidden_cells``, callable from Python."""
-    return sudoku9._hidden_cells(states, k, digit)
+    return sudoku9._hidden_cells(states, k, first, second)
 
 
 def _hidden_by_units(words: np.ndarray, unsolved: list[int]) -> tuple[bool, list[int]]:
@@ -163,17 +163,21 @@ def test_hidden_cells_matches_a_scan_over_the_units():
     for trial in range(3000):
         states = rng.integers(0, 1 << 32, size=(2, sudoku9.STATE_WORDS), dtype=np.uint64).astype(np.uint32)
         k = trial % 2
-        digit = int(rng.integers(0, 9))
-        density = rng.uniform(0.1, 0.6)
+        digits = [int(d) for d in rng.choice(9, size=2, replace=trial % 5 == 0)]  # the same digit twice too
+        for digit in digits:
+            density = rng.uniform(0.1, 0.6)
+            for band in range(3):
+                sparse = rng.random(30) < density
+                states[k, 3 * digit + band] = int((sparse * (1 << np.arange(30))).sum()) & sudoku9.BAND_FULL
         for band in range(3):
-            sparse = rng.random(30) < density
-            states[k, 3 * digit + band] = int((sparse * (1 << np.arange(30))).sum()) & sudoku9.BAND_FULL
             states[k, sudoku9.S_UNSOLVED + band] &= sudoku9.BAND_FULL
-        missing, alone = _hidden_by_units(states[k, 3 * digit:3 * digit + 3],
-                                          [int(states[k, sudoku9.S_UNSOLVED + b]) for b in range(3)])
-        got = _hidden_cells(states, np.int64(k), np.int64(digit))
-        assert (got[0] != 0) == missing, (trial, digit)
-        if not missing:
-            assert list(got[1:]) == alone, (trial, digit)
-            seen.add((digit == 8, tuple(a != 0 for a in alone)))
-    assert len(seen) >= 12  # digit 9 (whose load reaches S_UNSOLVED) and singles in each band were exercised
+        got = _hidden_cells(states, np.int64(k), np.int64(digits[0]), np.int64(digits[1]))
+        for half, digit in enumerate(digits):
+            missing, alone = _hidden_by_units(states[k, 3 * digit:3 * digit + 3],
+                                              [int(states[k, sudoku9.S_UNSOLVED + b]) for b in range(3)])
+            scan = got[4 * half:4 * half + 4]
+            assert (scan[0] != 0) == missing, (trial, half, digit)
+            if not missing:
+                assert list(scan[1:]) == alone, (trial, half, digit)
+                seen.add((half, digit == 8, tuple(a != 0 for a in alone)))
+    assert len(seen) >= 24  # both halves, digit 9 (whose load reaches S_UNSOLVED), singles in each band

@@ -245,47 +245,57 @@ def _pair_score(typingctx, states, k, first, second, peer_lanes, band, pos, t0, 
 
 
 @intrinsic
-def _hidden_cells(typingctx, states, k, digit):
-    """The hidden-singles scan of one digit in state k as ``(missing, c0, c1, c2)``: ``missing`` nonzero when a
-    row, column or box has no place for the digit, ``c0``-``c2`` the empty cells of each band alone in their row,
-    column or box (the same values as the scalar scan in ``_hidden_singles`` computed).
+def _hidden_cells(typingctx, states, k, first, second):
+    """The hidden-singles scans of two digits in state k as ``(missing, c0, c1, c2)`` for ``first``, then the same
+    four for ``second``: ``missing`` nonzero when a row, column or box has no place for the digit, ``c0``-``c2``
+    the empty cells of each band alone in their row, column or box.
 
-    The digit's three band words are adjacent in a state (3 * digit + band): one 4-word load puts them in three
+    A digit's three band words are adjacent in a state (3 * digit + band): one 4-word load puts them in three
     32-bit lanes (the fourth, the next word, is zeroed), so the row SWAR, the boxes and the column folds run once
-    for the three bands, and the sums across bands (a column held in two bands, a box column in none) are two
-    lane rotations. Plain LLVM vector IR, valid on any CPU.
+    for the three bands, and what the bands share (a column held in another band, a box column in none) is two
+    lane rotations. Two digits fill the two halves of one 8-lane vector, for the price of about one: the pass
+    scans ~3.6 digits before one places a cell. Plain LLVM vector IR, valid on any CPU.
     """
-    if not (isinstance(states, types.Array) and isinstance(k, types.Integer) and isinstance(digit, types.Integer)):
+    if not (isinstance(states, types.Array) and isinstance(first, types.Integer)
+            and isinstance(second, types.Integer)):
         return None
-    result = types.UniTuple(types.int64, 4)
+    result = types.UniTuple(types.int64, 8)
 
     def codegen(context, builder, signature, args):
-        states_value, k_value, digit_value = args
-        i32, i64 = ir.IntType(32), ir.IntType(64)
-        lanes = ir.VectorType(i32, 4)
+        states_value, k_value, first_value, second_value = args
+        i8, i32, i64 = ir.IntType(8), ir.IntType(32), ir.IntType(64)
+        quarter, lanes = ir.VectorType(i32, 4), ir.VectorType(i32, 8)
         array_type = signature.args[0]
         array = context.make_array(array_type)(context, builder, states_value)
 
         def splat(value):
-            return ir.Constant(lanes, [value & 0xFFFFFFFF] * 4)
+            return ir.Constant(lanes, [value & 0xFFFFFFFF] * 8)
 
-        three = ir.Constant(lanes, [-1 & 0xFFFFFFFF] * 3 + [0])
+        three = ir.Constant(lanes, ([0xFFFFFFFF] * 3 + [0]) * 2)
 
         def load(index):
             pointer = cgutils.get_item_pointer(context, builder, array_type, array, [k_value, index])
-            row = builder.load(builder.bitcast(pointer, lanes.as_pointer()))
+            row = builder.load(builder.bitcast(pointer, quarter.as_pointer()))
             row.align = 4
-            return builder.and_(row, three)
+            return row
+
+        def both(low, high):
+            return builder.and_(builder.shuffle_vector(low, high, ir.Constant(lanes, list(range(8)))), three)
 
         def rotate(vector, order):
+            order = order + [lane + 4 for lane in order]
             return builder.shuffle_vector(vector, ir.Constant(lanes, ir.Undefined), ir.Constant(lanes, order))
 
         def shr(vector, bits):
             return builder.lshr(vector, splat(bits))
 
-        digit64 = builder.sext(digit_value, i64) if digit_value.type != i64 else digit_value
-        w = load(builder.mul(digit64, ir.Constant(i64, 3)))
+        def words(digit):
+            digit = builder.sext(digit, i64) if digit.type != i64 else digit
+            return load(builder.mul(digit, ir.Constant(i64, 3)))
+
+        w = both(words(first_value), words(second_value))
         unsolved = load(ir.Constant(i64, S_UNSOLVED))
+        unsolved = both(unsolved, unsolved)
         minus = builder.sub(builder.or_(w, splat(GUARDS)), splat(ROW_LOW))
         rows = builder.and_(splat(GUARDS), builder.xor(builder.add(builder.and_(w, minus), splat(BAND_FULL)),
                                                        splat(-1)))
@@ -298,8 +308,7 @@ def _hidden_cells(typingctx, states, k, digit):
         fold = builder.and_(builder.or_(builder.or_(w, w10), w20), splat(ROW_BITS))
         many = builder.or_(builder.or_(builder.and_(w, w10), builder.and_(w, w20)), builder.and_(w10, w20))
         box_columns = builder.or_(builder.or_(fold, shr(fold, 1)), shr(fold, 2))
-        fold1, fold2 = rotate(fold, [1, 2, 0, 3]), rotate(fold, [2, 0, 1, 3])
-        others = builder.or_(fold1, fold2)
+        others = builder.or_(rotate(fold, [1, 2, 0, 3]), rotate(fold, [2, 0, 1, 3]))
         # A column of this band's word is a single only if no other band holds it: the other bands' own counts
         # matter only where this word has a place, and there the fold test already says "two places".
         multi = builder.or_(builder.and_(many, splat(ROW_BITS)), others)
@@ -309,18 +318,20 @@ def _hidden_cells(typingctx, states, k, digit):
         missing = builder.or_(builder.xor(builder.and_(minus, splat(GUARDS)), splat(GUARDS)), builder.or_(
             builder.xor(anywhere, splat(ROW_BITS)),
             builder.xor(builder.and_(every_box, splat(BOX_COLUMNS)), splat(BOX_COLUMNS))))
-        reduce_or = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i32, [lanes]),
-                                                   "llvm.vector.reduce.or.v4i32")
-        missing = builder.call(reduce_or, [builder.and_(missing, three)])
+        missing = builder.icmp_unsigned("!=", builder.and_(missing, three), splat(0))
+        missing = builder.zext(builder.bitcast(missing, i8), i64)
         single_columns = builder.and_(builder.xor(multi, splat(-1)), splat(ROW_BITS))
         columns = builder.or_(builder.or_(single_columns, builder.shl(single_columns, splat(10))),
                               builder.shl(single_columns, splat(20)))
         cells = builder.and_(builder.or_(singles, builder.and_(w, columns)), unsolved)
-        values = [builder.zext(missing, i64)] + [
-            builder.zext(builder.extract_element(cells, ir.Constant(i32, band)), i64) for band in range(3)]
+        values = []
+        for half in range(2):
+            values.append(builder.and_(missing, ir.Constant(i64, 0xF << (4 * half))))
+            values += [builder.zext(builder.extract_element(cells, ir.Constant(i32, 4 * half + band)), i64)
+                       for band in range(3)]
         return context.make_tuple(builder, result, values)
 
-    return result(states, k, digit), codegen
+    return result(states, k, first, second), codegen
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -513,27 +524,35 @@ def _hidden_singles(states, k):
     while dirty != 0:
         digit = lowest_bit_index(dirty)
         dirty &= dirty - 1
-        missing, c0, c1, c2 = _hidden_cells(states, k, digit)
-        if missing != 0:
-            return -1  # a row, column or box without the digit
-        if c0 != 0:
-            count = _place_all(states, k, digit, 0, c0)
-            if count < 0:
-                return -1
-            filled += count
-        if c1 != 0:
-            count = _place_all(states, k, digit, 1, c1)
-            if count < 0:
-                return -1
-            filled += count
-        if c2 != 0:
-            count = _place_all(states, k, digit, 2, c2)
-            if count < 0:
-                return -1
-            filled += count
-        if filled != 0:  # back to the naked pass; the digits not scanned yet stay dirty
-            states[k, S_HIDDEN_DIRTY] |= dirty
-            return filled
+        second = lowest_bit_index(dirty) if dirty != 0 else digit
+        scans = _hidden_cells(states, k, digit, second)
+        for half in range(2):  # the second digit's scan stands only if the first one placed nothing
+            if half == 1:
+                if second == digit:
+                    break
+                digit = second
+                dirty &= dirty - 1
+            missing, c0, c1, c2 = scans[4 * half], scans[4 * half + 1], scans[4 * half + 2], scans[4 * half + 3]
+            if missing != 0:
+                return -1  # a row, column or box without the digit
+            if c0 != 0:
+                count = _place_all(states, k, digit, 0, c0)
+                if count < 0:
+                    return -1
+                filled += count
+            if c1 != 0:
+                count = _place_all(states, k, digit, 1, c1)
+                if count < 0:
+                    return -1
+                filled += count
+            if c2 != 0:
+                count = _place_all(states, k, digit, 2, c2)
+                if count < 0:
+                    return -1
+                filled += count
+            if filled != 0:  # back to the naked pass; the digits not scanned yet stay dirty
+                states[k, S_HIDDEN_DIRTY] |= dirty
+                return filled
     return filled
 
 
