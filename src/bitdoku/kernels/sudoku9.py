@@ -497,16 +497,6 @@ def _naked_singles(states, k, naked):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _box_singles(word):
-    """The cells of a band word alone in their box (branch-free; a box without the digit gives nothing)."""
-    cells = np.int64(0)
-    for box in range(3):
-        x = word & BOX_BLOCK[box]
-        cells |= x & (np.int64(x & (x - 1) != 0) - 1)  # all ones when x has at most one bit
-    return cells
-
-
-@njit(cache=True, nogil=True, inline="always")
 def _hidden_singles(states, k):
     """Fill each digit's only place in a row, column or box; -1 if a digit has no place in a unit.
 
