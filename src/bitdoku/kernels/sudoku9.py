@@ -244,6 +244,57 @@ def _pair_score(typingctx, states, k, first, second, peer_lanes, band, pos, t0, 
     return types.int64(states, k, first, second, peer_lanes, band, pos, t0, t1, t2), codegen
 
 
+def _bit_gather(mask, pext=None):
+    """An intrinsic ``f(value)``: the bits of ``value`` under the constant ``mask``, packed to the low end in order.
+
+    One ``pext`` (BMI2) where the target has it, in place of the shifts, masks and multiplications that packed a
+    digit's triads for the ``PERMUTATIONS`` lookups of ``_locked_candidates`` (2.5-3% on the hard sets,
+    NOTES-kernels.md, round 18b); elsewhere the same bits by one shift and mask per run of adjacent mask bits
+    (same results on every CPU; on AMD before Zen 3, where ``pext`` is microcoded, that form would be the faster:
+    not measured). ``pext``: True or False forces a form (tests), None follows the target's features.
+    """
+    runs = []  # (lowest bit, length, packed position) of each run of adjacent bits in mask
+    bit, packed = 0, 0
+    while mask >> bit:
+        if mask >> bit & 1:
+            length = 0
+            while mask >> (bit + length) & 1:
+                length += 1
+            runs.append((bit, length, packed))
+            packed += length
+            bit += length
+        else:
+            bit += 1
+
+    @intrinsic
+    def gather(typingctx, value):
+        if not isinstance(value, types.Integer):
+            return None
+
+        def codegen(context, builder, signature, args):
+            i64 = ir.IntType(64)
+            word = args[0]
+            if word.type != i64:
+                word = builder.sext(word, i64) if signature.args[0].signed else builder.zext(word, i64)
+            if pext or (pext is None and "+bmi2" in context.codegen()._tm_features):
+                native = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, i64]),
+                                                        "llvm.x86.bmi.pext.64")
+                return builder.call(native, [word, ir.Constant(i64, mask)])
+            out = ir.Constant(i64, 0)
+            for low, length, position in runs:
+                part = builder.and_(builder.lshr(word, ir.Constant(i64, low)), ir.Constant(i64, (1 << length) - 1))
+                out = builder.or_(out, builder.shl(part, ir.Constant(i64, position)))
+            return out
+
+        return types.int64(value), codegen
+
+    return gather
+
+
+_row_triad_bits = _bit_gather(BOX_COLUMNS * ROW_LOW)  # the first column of each box-row triad, one bit a triad
+_stack_triad_bits = _bit_gather(7 * (1 | 1 << 9 | 1 << 18))  # stack 0's columns in the three bands' folds
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _band_words(states, k, band):
     """The nine digit words of a band, for ``_digits_meeting``."""
@@ -491,10 +542,7 @@ def _hidden_singles(states, k):
 @njit(cache=True, nogil=True, inline="always")
 def _row_triads(word):
     """The 9-bit set of box-row triads of a band word that hold a candidate: bit 3*row + box."""
-    spread = word | (word >> 1) | (word >> 2)
-    return ((((spread & BOX_COLUMNS) * 84) >> 6) & 7) | ((((spread >> 10) & BOX_COLUMNS) * 84 >> 3) & 0x38) | (
-        (((spread >> 20) & BOX_COLUMNS) * 84) & 0x1C0
-    )
+    return _row_triad_bits(word | (word >> 1) | (word >> 2))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -526,7 +574,7 @@ def _locked_candidates(states, k):
             ((w2 | (w2 >> 10) | (w2 >> 20)) & ROW_BITS) << 18)
         for stack in range(3):
             shift = 3 * stack
-            triads = ((columns >> shift) & 7) | ((columns >> (shift + 6)) & 0x38) | ((columns >> (shift + 12)) & 0x1C0)
+            triads = _stack_triad_bits(columns >> shift)
             allowed = PERMUTATIONS[triads]
             if allowed == 0:
                 return -1
