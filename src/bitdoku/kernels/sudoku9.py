@@ -546,8 +546,26 @@ def _row_triads(word):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _strike_bands(states, k, base, allowed0, allowed1, allowed2):
+    """Keep only the ``allowed`` triads of a digit's three band words (base = 3 * digit); the bands changed."""
+    changed = 0
+    for band in range(3):
+        allowed = allowed0 if band == 0 else (allowed1 if band == 1 else allowed2)
+        word = np.int64(states[k, base + band])
+        cut = word & ~TRIAD_CELLS[allowed]
+        if cut != 0:
+            states[k, base + band] = word & ~cut
+            _lose(states, k, band, cut)
+            changed += 1
+    return changed
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _locked_candidates(states, k):
-    """Keep only triads that lie on a row/box and a column/stack permutation; -1 on a contradiction, else changes."""
+    """Keep only triads that lie on a row/box and a column/stack permutation; -1 on a contradiction, else changes.
+
+    Each layout's three triad sets are looked up first and tested at once (one branch a layout, nearly always
+    not taken): the strikes are rare."""
     changed = 0
     dirty = np.int64(states[k, S_LOCKED_DIRTY])
     states[k, S_LOCKED_DIRTY] = 0
@@ -556,38 +574,48 @@ def _locked_candidates(states, k):
         dirty &= dirty - 1
         before = changed
         base = 3 * digit
-        for band in range(3):
-            word = np.int64(states[k, base + band])
-            triads = _row_triads(word)
-            allowed = PERMUTATIONS[triads]
-            if allowed == 0:
+        triads0 = _row_triads(np.int64(states[k, base]))
+        triads1 = _row_triads(np.int64(states[k, base + 1]))
+        triads2 = _row_triads(np.int64(states[k, base + 2]))
+        allowed0 = PERMUTATIONS[triads0]
+        allowed1 = PERMUTATIONS[triads1]
+        allowed2 = PERMUTATIONS[triads2]
+        # allowed - 1 < 0 for a triad set without a permutation (an empty one too, where allowed == triads == 0)
+        if (allowed0 ^ triads0) | (allowed1 ^ triads1) | (allowed2 ^ triads2) != 0 or (
+                (allowed0 - 1) | (allowed1 - 1) | (allowed2 - 1)) < 0:
+            if allowed0 == 0 or allowed1 == 0 or allowed2 == 0:
                 return -1
-            if allowed != triads:
-                states[k, base + band] = word & TRIAD_CELLS[allowed]
-                _lose(states, k, band, word & ~TRIAD_CELLS[allowed])
-                changed += 1
-        w0 = np.int64(states[k, base])
-        w1 = np.int64(states[k, base + 1])
+            changed += _strike_bands(states, k, base, allowed0, allowed1, allowed2)
+        w01 = np.int64(states[k, base]) | (np.int64(states[k, base + 1]) << 32)
         w2 = np.int64(states[k, base + 2])
         # the 9-bit column presence of each band, stacked as a 27-bit word: bit 9*band + column
-        columns = ((w0 | (w0 >> 10) | (w0 >> 20)) & ROW_BITS) | (((w1 | (w1 >> 10) | (w1 >> 20)) & ROW_BITS) << 9) | (
-            ((w2 | (w2 >> 10) | (w2 >> 20)) & ROW_BITS) << 18)
-        for stack in range(3):
-            shift = 3 * stack
-            triads = _stack_triad_bits(columns >> shift)
-            allowed = PERMUTATIONS[triads]
-            if allowed == 0:
-                return -1
-            if allowed != triads:
-                drop = triads & ~allowed
-                for band in range(3):
-                    lost = (drop >> (3 * band)) & 7
-                    if lost != 0:
-                        old = np.int64(states[k, base + band])
-                        cut = old & ((lost << shift) * ROW_LOW)
-                        states[k, base + band] = old & ~cut
-                        _lose(states, k, band, cut)
-                changed += 1
+        f01 = w01 | (w01 >> 10) | (w01 >> 20)
+        f2 = w2 | (w2 >> 10) | (w2 >> 20)
+        columns = (f01 & ROW_BITS) | ((f01 >> 23) & (ROW_BITS << 9)) | ((f2 & ROW_BITS) << 18)
+        triads0 = _stack_triad_bits(columns)
+        triads1 = _stack_triad_bits(columns >> 3)
+        triads2 = _stack_triad_bits(columns >> 6)
+        allowed0 = PERMUTATIONS[triads0]
+        allowed1 = PERMUTATIONS[triads1]
+        allowed2 = PERMUTATIONS[triads2]
+        if (allowed0 ^ triads0) | (allowed1 ^ triads1) | (allowed2 ^ triads2) != 0 or (
+                (allowed0 - 1) | (allowed1 - 1) | (allowed2 - 1)) < 0:
+            for stack in range(3):
+                triads = triads0 if stack == 0 else (triads1 if stack == 1 else triads2)
+                allowed = allowed0 if stack == 0 else (allowed1 if stack == 1 else allowed2)
+                if allowed == 0:
+                    return -1
+                if allowed != triads:
+                    drop = triads & ~allowed
+                    shift = 3 * stack
+                    for band in range(3):
+                        lost = (drop >> (3 * band)) & 7
+                        if lost != 0:
+                            old = np.int64(states[k, base + band])
+                            cut = old & ((lost << shift) * ROW_LOW)
+                            states[k, base + band] = old & ~cut
+                            _lose(states, k, band, cut)
+                    changed += 1
         if changed != before:
             states[k, S_HIDDEN_DIRTY] |= np.int64(1) << digit
             states[k, S_LOCKED_DIRTY] |= np.int64(1) << digit
