@@ -1,5 +1,6 @@
 """The 9x9 band kernel (``kernels/sudoku9.py``): its vector helpers against plain Python (``_digits_meeting``
-against a gather, ``_pair_score`` against a count over the peers of a cell), and its counts past a first solution.
+against a gather, ``_pair_score`` against a count over the peers of a cell, ``_bit_gather`` in both its forms
+against a bit-by-bit packing), and its counts past a first solution.
 
 The search as a whole is checked against the reference engine elsewhere (``test_kernels_search.py``); this pins the
 pieces written as LLVM vector code, whose lanes a slip could drop or shift without changing most trees, and the
@@ -11,6 +12,7 @@ import numpy as np
 from numba import njit
 
 from bitdoku.kernels import status, sudoku9
+from bitdoku.kernels.bits import HAS_PEXT
 from bitdoku.kernels.dfs import search_generic
 from bitdoku.shape import Shape
 
@@ -181,3 +183,58 @@ def test_hidden_cells_matches_a_scan_over_the_units():
                 assert list(scan[1:]) == alone, (trial, half, digit)
                 seen.add((half, digit == 8, tuple(a != 0 for a in alone)))
     assert len(seen) >= 24  # both halves, digit 9 (whose load reaches S_UNSOLVED), singles in each band
+
+
+def _gather_all(mask: int, pext: bool | None):
+    """A compiled loop over ``_bit_gather(mask, pext)``, callable from Python."""
+    gather = sudoku9._bit_gather(mask, pext)
+
+    @njit
+    def run(values, out):
+        for i in range(values.shape[0]):
+            out[i] = gather(values[i])
+
+    return run
+
+
+def _packed(value: int, mask: int) -> int:
+    """The bits of ``value`` under ``mask``, packed to the low end one bit at a time (what ``pext`` does)."""
+    out, position = 0, 0
+    for bit in range(64):
+        if mask >> bit & 1:
+            out |= (value >> bit & 1) << position
+            position += 1
+    return out
+
+
+def test_bit_gather_packs_the_masked_bits_in_order_in_both_forms():
+    rng = np.random.default_rng(19)
+    values = rng.integers(-(1 << 63), (1 << 63) - 1, size=2000, dtype=np.int64)
+    values[:3] = (0, -1, sudoku9.BAND_FULL)
+    masks = [sudoku9.BOX_COLUMNS * sudoku9.ROW_LOW, 7 * (1 | 1 << 9 | 1 << 18), 0b1101_0000_1110_0101 << 40]
+    forms = [None, False] + ([True] if HAS_PEXT else [])  # None: the form this CPU runs
+    for mask in masks:
+        expected = [_packed(int(v) & ((1 << 64) - 1), mask) for v in values]
+        for form in forms:
+            out = np.zeros(values.shape[0], np.int64)
+            _gather_all(mask, form)(values, out)
+            assert out.tolist() == expected, (hex(mask), form)
+
+
+@njit
+def _row_triads(words, out):
+    """``_row_triads`` over an array of band words, callable from Python."""
+    for i in range(words.shape[0]):
+        out[i] = sudoku9._row_triads(words[i])
+
+
+def test_row_triads_match_a_test_triad_by_triad():
+    rng = np.random.default_rng(23)
+    words = rng.integers(0, 1 << 30, size=3000, dtype=np.int64) & sudoku9.BAND_FULL
+    words[:2] = (0, sudoku9.BAND_FULL)
+    out = np.zeros(words.shape[0], np.int64)
+    _row_triads(words, out)
+    for word, got in zip(words.tolist(), out.tolist(), strict=True):
+        expected = sum(1 << (3 * row + box) for row in range(3) for box in range(3)
+                       if word >> (10 * row + 3 * box) & 7)
+        assert got == expected, hex(word)

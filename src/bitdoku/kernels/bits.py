@@ -4,10 +4,20 @@ A mask is an unsigned integer whose bit d-1 stands for digit d. ``popcount`` and
 CPU's ``popcnt``, ``tzcnt`` and ``lzcnt`` through LLVM intrinsics, so they cost one instruction where the host has them.
 """
 
+import llvmlite.binding as llvm
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
+from numba.core import config
 from numba.extending import intrinsic
+
+#: Whether a kernel may use BMI2's ``pext`` (Numba compiles for this host's CPU unless told another).
+HAS_PEXT = bool(llvm.get_host_cpu_features().get("bmi2", False)) and config.CPU_NAME is None and (
+    config.CPU_FEATURES is None)
+#: Whether pext is also fast here: AMD before Zen 3 (and its Bulldozer line) runs it as microcode, tens to hundreds
+#: of cycles; there the kernels take their other form (jigsaw9's ``_unit_by_folding``, sudoku9's ``_bit_gather``
+#: by shifts).
+FAST_PEXT = HAS_PEXT and not llvm.get_host_cpu_name().startswith(("znver1", "znver2", "bdver", "btver"))
 
 
 @intrinsic

@@ -41,17 +41,16 @@ import itertools
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-import llvmlite.binding as llvm
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
-from numba.core import cgutils, config
+from numba.core import cgutils
 from numba.extending import intrinsic
 from numpy.typing import NDArray
 
 from bitdoku.kernels import band_search, extra9
 from bitdoku.kernels import sudoku9 as band
-from bitdoku.kernels.bits import highest_bit_index, lowest_bit_index, popcount
+from bitdoku.kernels.bits import FAST_PEXT, HAS_PEXT, highest_bit_index, lowest_bit_index, popcount
 from bitdoku.kernels.jit import borrowing
 from bitdoku.kernels.status import (
     CONTRADICTION,
@@ -111,12 +110,6 @@ N_LINES = 18
 LOCKS_AFTER = 64
 #: The number of cells in each set of a unit's cells (a 9-bit word).
 LOCK_SIZES = np.array([bin(cells).count("1") for cells in range(512)])
-#: Whether ``_compress`` may use BMI2's ``pext`` (Numba compiles for this host's CPU unless told another).
-HAS_PEXT = bool(llvm.get_host_cpu_features().get("bmi2", False)) and config.CPU_NAME is None and (
-    config.CPU_FEATURES is None)
-#: Whether pext is also fast here: AMD before Zen 3 (and its Bulldozer line) runs it as microcode, tens to hundreds
-#: of cycles; there the unit pass folds peer masks instead (``_unit_by_folding``).
-FAST_PEXT = HAS_PEXT and not llvm.get_host_cpu_name().startswith(("znver1", "znver2", "bdver", "btver"))
 
 
 @intrinsic
