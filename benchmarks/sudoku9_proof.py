@@ -434,9 +434,10 @@ def modules(names: list[str]):
     return out
 
 
-def count(names: list[str], sets: list[str]) -> None:
-    """Print nodes and guesses a puzzle at limits 1 and 2, and the proof's nodes (17-clue: first 10,000)."""
-    for name, module in modules(names):
+def count(names: list[str], sets: list[str], load_modules=None) -> None:
+    """Print nodes and guesses a puzzle at limits 1 and 2, and the proof's nodes (17-clue: first 10,000).
+    ``load_modules``: the importer of the variants (``modules`` by default; ``sudoku9_proof17.py`` passes its own)."""
+    for name, module in (load_modules or modules)(names):
         for label in sets:
             puzzles = load(SETS[label], DATA)[:10_000]
             first, unique = run(module, puzzles, 1)[1], run(module, puzzles, 2)[1]
@@ -445,14 +446,14 @@ def count(names: list[str], sets: list[str]) -> None:
                   f"{unique[:, 1].mean() - first[:, 1].mean():8.3f}", flush=True)
 
 
-def same(names: list[str]) -> int:
+def same(names: list[str], load_modules=None) -> int:
     """Count the cases where a variant's statuses, solution counts or first solutions differ from the kernel's.
 
     The three sets at limits 1 and 2; the edge files and the empty grid under rule flags 0..7 at the (limit,
     budget) pairs of ``sudoku9_ab.BUDGETS``, compared where neither search ran out of budget (the trees differ after
-    a first solution, so may the budget's end).
+    a first solution, so may the budget's end). ``load_modules`` as in ``count``.
     """
-    mods = modules(names)
+    mods = (load_modules or modules)(names)
     cases = [(label, load(file, DATA), limit, 7, 10**9) for label, file in SETS.items() for limit in (1, 2)]
     for file in EDGE:
         puzzles = np.concatenate([load(file, DATA), np.zeros((1, 81), np.uint8)])

@@ -36,12 +36,10 @@ import re
 import sys
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import sudoku9_proof as p16
 import sudoku9_triads as t14
-from sudoku9_ab import BUDGETS, DATA, DRIVER, EDGE, SETS, load, run
+from sudoku9_ab import DRIVER, SETS
 
 KERNEL = Path(__file__).resolve().parents[1] / "src" / "bitdoku" / "kernels" / "sudoku9.py"
 PROVE_CHOOSE = "        band, pos, mask = _choose_cell(states, top)\n        if pos < 0:\n            if _record("
@@ -577,37 +575,13 @@ def modules(names: list[str]):
 
 
 def count(names: list[str], sets: list[str]) -> None:
-    """Print nodes and guesses a puzzle at limits 1 and 2, and the proof's nodes (17-clue: first 10,000)."""
-    for name, module in modules(names):
-        for label in sets:
-            puzzles = load(SETS[label], DATA)[:10_000]
-            first, unique = run(module, puzzles, 1)[1], run(module, puzzles, 2)[1]
-            print(f"{name:12s} {label:8s} nodes {first[:, 1].mean():8.3f} / {unique[:, 1].mean():8.3f}  guesses "
-                  f"{first[:, 2].mean():8.3f} / {unique[:, 2].mean():8.3f}  proof nodes "
-                  f"{unique[:, 1].mean() - first[:, 1].mean():8.3f}", flush=True)
+    """``sudoku9_proof.count`` on this round's variants."""
+    p16.count(names, sets, modules)
 
 
 def same(names: list[str]) -> int:
-    """``sudoku9_proof.same``'s cases: statuses, solution counts and first solutions against the kernel's."""
-    mods = modules(names)
-    cases = [(label, load(file, DATA), limit, 7, 10**9) for label, file in SETS.items() for limit in (1, 2)]
-    for file in EDGE:
-        puzzles = np.concatenate([load(file, DATA), np.zeros((1, 81), np.uint8)])
-        cases += [(file, puzzles, limit, flags, budget) for flags in range(8) for limit, budget in BUDGETS]
-    bad = 0
-    for label, puzzles, limit, flags, budget in cases:
-        status, stats, solutions = run(mods[0][1], puzzles, limit, flags, budget)
-        for name, module in mods[1:]:
-            other, other_stats, other_solutions = run(module, puzzles, limit, flags, budget)
-            done = (status != 2) & (other != 2)  # BUDGET_EXHAUSTED: the trees differ, so may the budget's end
-            found = done & (stats[:, 0] > 0)
-            wrong = int((done & (status != other)).sum() + (done & (stats[:, 0] != other_stats[:, 0])).sum()
-                        + (found & (solutions[:, 0] != other_solutions[:, 0]).any(axis=1)).sum())
-            if wrong:
-                print(f"mismatch: {name} {label} limit={limit} flags={flags} budget={budget}: {wrong}")
-            bad += wrong
-    print(f"checked {len(cases)} cases x {len(mods) - 1} variants: {bad} mismatches")
-    return bad
+    """``sudoku9_proof.same`` on this round's variants: statuses, solution counts and first solutions."""
+    return p16.same(names, modules)
 
 
 def main() -> None:
