@@ -62,8 +62,6 @@ ROW_LOW = (1 << 0) | (1 << 10) | (1 << 20)  # the lowest bit of each row
 GUARDS = ROW_LOW << 9  # the zero bit above each row
 ROW_BITS = 0x1FF
 BAND_FULL = ROW_BITS * ROW_LOW
-ROW_LOW2 = ROW_LOW | (ROW_LOW << 32)  # ROW_LOW for two bands side by side in 64 bits
-GUARDS2 = ROW_LOW2 << 9
 BOX_COLUMNS = 0x49  # the first column of each box, in a 9-bit column mask
 
 
