@@ -31,7 +31,7 @@ from bitdoku.grid import Grid
 from bitdoku.kernels import status as codes
 from bitdoku.kernels.batch import search_rows
 from bitdoku.shape import Shape
-from bitdoku.timelimit import RowClock
+from bitdoku.timelimit import RowClock, check_seconds
 
 #: Rows per task on the thread pool, at most: big enough that a task's overhead (~20 µs) is noise. Small
 #: batches are cut finer (``_slice_rows``) so that threads stay balanced when some rows are much harder.
@@ -127,9 +127,18 @@ def solve_many(
     array([1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1], dtype=uint8)
     """
     array, shape, geometry = as_variant_batch(puzzles, shape, variant)
-    max_nodes = default_max_nodes(shape, classic=geometry is None) if max_nodes is None else max_nodes
-    if limit < 1 or max_nodes < 1:
-        raise ValueError(f"limit and max_nodes must be at least 1, not {limit} and {max_nodes}")
+    max_nodes = checked_budget(shape, geometry, limit, max_nodes)
+    outputs = search_batch(array, shape, geometry, limit, max_nodes, threads, rules, time_limit)
+    return batch_result(array, *outputs, limit, shape, max_nodes, check_seconds(time_limit), geometry)
+
+
+def search_batch(
+    array: NDArray[np.uint8], shape: Shape, geometry: Geometry | None, limit: int, max_nodes: int,
+    threads: int | None = None, rules: int = codes.ALL_RULES, time_limit: float | None = None,
+) -> tuple[NDArray[np.uint8], NDArray[np.int8], NDArray[np.int64]]:
+    """The kernel's own outputs for the rows of a checked array (``as_variant_batch``, ``checked_budget``): the
+    first solutions, the kernel's codes and its counters, from which ``batch_result`` derives the rest (a Dask
+    worker sends back only these)."""
     k = len(array)
     solutions = np.zeros_like(array)
     kernel_codes = np.zeros(k, dtype=np.int8)
@@ -143,9 +152,28 @@ def solve_many(
                    stats[start:end], stop)
 
     run_sliced(run, k, threads)
+    return solutions, kernel_codes, stats
+
+
+def checked_budget(shape: Shape, geometry: Geometry | None, limit: int, max_nodes: int | None) -> int:
+    """The node budget of each row (``max_nodes``, or the default for the shape and rules), once ``limit`` and it
+    are known to be at least 1."""
+    max_nodes = default_max_nodes(shape, classic=geometry is None) if max_nodes is None else max_nodes
+    if limit < 1 or max_nodes < 1:
+        raise ValueError(f"limit and max_nodes must be at least 1, not {limit} and {max_nodes}")
+    return max_nodes
+
+
+def batch_result(
+    puzzles: NDArray[np.uint8], solutions: NDArray[np.uint8], kernel_codes: NDArray[np.int8],
+    stats: NDArray[np.int64], limit: int, shape: Shape, max_nodes: int, time_limit: float | None = None,
+    geometry: Geometry | None = None,
+) -> BatchResult:
+    """The ``BatchResult`` of rows searched with ``limit``: their counts and statuses follow from the kernel's
+    codes and counters (so that a batch put together from chunks, as on a Dask cluster, needs only those)."""
     counts = stats[:, codes.STAT_SOLUTIONS].copy()
     statuses = public_statuses(kernel_codes, counts, limit)
-    return BatchResult(array, solutions, statuses, counts, stats, kernel_codes, shape, max_nodes, clock.seconds,
+    return BatchResult(puzzles, solutions, statuses, counts, stats, kernel_codes, shape, max_nodes, time_limit,
                        geometry)
 
 
