@@ -3,6 +3,7 @@ with nothing lost when a worker dies or a chunk fails."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 import sys
@@ -78,7 +79,20 @@ def test_batch_on_the_cluster_equals_the_local_batch(client, mixed, limit):
     stats = dd.SchedulerStats()
     result = dd.solve_many(client, mixed, chunk_size=7, limit=limit, stats=stats)
     _assert_same(result, local_solve_many(mixed, limit=limit, threads=1))
-    assert stats.tasks == -(-len(mixed) // 7) and stats.kernel_seconds > 0 and stats.overhead_us > 0
+    assert stats.tasks == len(dd.task_slices(len(mixed), 7, 2)) and stats.kernel_seconds > 0
+    assert stats.overhead_us > 0
+
+
+@pytest.mark.parametrize("rows, chunk_size, workers", [(0, 5, 2), (1, 5, 2), (81, 7, 2), (983_020, 100_000, 2),
+                                                       (1000, 1, 3), (50, 4096, 8)])
+def test_task_slices_cover_the_rows_in_order_and_shrink_at_the_end(rows, chunk_size, workers):
+    slices = dd.task_slices(rows, chunk_size, workers)
+    bounds = [0, *(s.stop for s in slices)]
+    assert [(s.start, s.stop) for s in slices] == list(itertools.pairwise(bounds)) and bounds[-1] == rows
+    sizes = [s.stop - s.start for s in slices]
+    assert all(0 < size <= chunk_size for size in sizes) and sizes == sorted(sizes, reverse=True)
+    if rows >= 4 * workers * chunk_size >= 16 * workers:  # plenty of rows: full chunks, then a shorter tail
+        assert sizes[0] == chunk_size and min(sizes) < chunk_size / 2
 
 
 def test_chunks_come_back_in_input_order_with_bounded_memory(client, mixed):
@@ -106,7 +120,9 @@ def test_a_failing_chunk_is_reported_and_the_others_come_back(client, mixed, mon
     assert [index for index, _ in results] == [0, 1, 2]
     assert results[1][1] == dd.ChunkFailure(1, 5, "RuntimeError: boom")
     _assert_same(results[2][1], local_solve_many(mixed[15:40], limit=2, threads=1))
-    with pytest.raises(BitdokuError, match="rows 41-45 failed on the cluster: RuntimeError: boom"):
+    five = next(rows for rows in dd.task_slices(45, 10, 2) if rows.stop - rows.start == 5)
+    failed = f"rows {five.start + 1}-{five.stop} failed on the cluster: RuntimeError: boom"
+    with pytest.raises(BitdokuError, match=failed):
         dd.solve_many(client, mixed[:45], chunk_size=10)
 
 

@@ -2,13 +2,15 @@
 
 This is the only module that imports Dask (the extra ``bitdoku[dask]``), and only when one of its functions
 runs. Functions take a ``dask.distributed.Client`` from the caller and never start a cluster themselves
-(``connect`` is the CLI's helper for that). What travels is plain ``uint8`` arrays one way and the batch
-kernel's arrays (a ``BatchResult``) or a ``WorkResult`` the other way: never ``Grid`` objects.
+(``connect`` and ``local_client`` are the CLI's helpers for that). What travels is plain ``uint8`` arrays one
+way and the batch kernel's own outputs (solutions, codes, counters) or a ``WorkResult`` the other way: never
+``Grid`` objects.
 
-Batches: ``solve_chunks`` runs the same ``bitdoku.batch.solve_many`` on each chunk, one thread per worker
-process, keeps a bounded number of chunks on the cluster, and hands each result on in input order. A chunk
-that still fails after Dask's retries comes back as a ``ChunkFailure``, so it costs its own rows, not the run.
-A worker that dies mid-run costs nothing: the scheduler runs its chunks again elsewhere.
+Batches: ``solve_chunks`` runs the same batch kernel as ``bitdoku.batch.solve_many`` on each chunk
+(``bitdoku.batch.search_batch``), one thread per worker process, keeps a bounded number of chunks on the cluster,
+and hands each result on in input order; ``solve_many`` writes them into one ``BatchResult``. A chunk that still
+fails after Dask's retries comes back as a ``ChunkFailure``, so it costs its own rows, not the run. A worker that
+dies mid-run costs nothing: the scheduler runs its chunks again elsewhere.
 
 One puzzle: ``search`` drives the master-worker farm of ``bitdoku.parallel.farm`` with Dask futures. Counts
 add up over the sub-puzzles; once the limit is reached the tasks still running are cancelled.
@@ -25,8 +27,14 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from bitdoku.batch import BatchResult, as_variant_batch, default_threads
-from bitdoku.batch import solve_many as solve_batch
+from bitdoku.batch import (
+    BatchResult,
+    as_variant_batch,
+    batch_result,
+    checked_budget,
+    default_threads,
+    search_batch,
+)
 from bitdoku.engines.bitmask import public_statuses
 from bitdoku.engines.result import SearchResult, conflict_result, default_max_nodes
 from bitdoku.errors import BitdokuError, MissingExtraError
@@ -118,53 +126,14 @@ def solve_chunks(
     MissingExtraError
         When Dask is not installed.
     """
-    distributed = _dask()
-    fixed = Shape.parse(shape) if shape is not None else None
-    workers = _total_threads(client)
-    in_flight = in_flight if in_flight is not None else 2 * workers + 2
-    if in_flight < 1:
-        raise ValueError(f"in_flight must be at least 1, not {in_flight}")
-    stats = stats if stats is not None else SchedulerStats()
-    stats.workers = workers
-    start = time.perf_counter()
-    options = (limit, max_nodes, rules, check_seconds(time_limit))
-    source = enumerate(chunks)
-    running = distributed.as_completed()
-    rows_of: dict[Any, tuple[int, NDArray[np.uint8], Shape, Geometry | None]] = {}  # future -> its chunk
-    ready: dict[int, BatchResult | ChunkFailure] = {}  # finished, waiting for the chunks before them
-    submitted = handed_on = 0
-    exhausted = False
-    try:
-        while True:
-            while not exhausted and submitted - handed_on < in_flight:
-                item = next(source, None)
-                if item is None:
-                    exhausted = True
-                    break
-                index, (array, chunk_shape, geometry) = item[0], _chunk_of(item[1], fixed, variant)
-                if len(array):
-                    future = _submit_chunk(client, array, chunk_shape, geometry, options, scatter)
-                    rows_of[future] = (index, array, chunk_shape, geometry)
-                    running.add(future)
-                    stats.tasks += 1
-                else:  # nothing to ship: an empty result, made here
-                    ready[index] = solve_batch(array, shape=chunk_shape, variant=geometry, limit=limit,
-                                               max_nodes=max_nodes, threads=1, time_limit=time_limit)
-                submitted += 1
-            while handed_on in ready:
-                yield handed_on, ready.pop(handed_on)
-                handed_on += 1
-            if handed_on == submitted:
-                if exhausted:
-                    return
-                continue
-            future = next(running)  # the chunk at handed_on is still running, so this never runs dry
-            index, array, chunk_shape, geometry = rows_of.pop(future)
-            ready[index] = _outcome(future, index, array, chunk_shape, geometry, options, stats)
-    finally:
-        if rows_of:  # the caller stopped early: free the cluster
-            client.cancel(list(rows_of))
-        stats.wall_seconds += time.perf_counter() - start
+    for index, puzzles, chunk_shape, geometry, reply in _replies(client, chunks, shape, variant, limit, max_nodes,
+                                                                 rules, in_flight, scatter, stats, time_limit):
+        if isinstance(reply, ChunkFailure):
+            yield index, reply
+        else:
+            budget = checked_budget(chunk_shape, geometry, limit, max_nodes)
+            yield index, batch_result(puzzles, *_widened(reply), limit, chunk_shape, budget,
+                                      check_seconds(time_limit), geometry)
 
 
 def solve_many(
@@ -184,6 +153,10 @@ def solve_many(
     """``bitdoku.batch.solve_many`` on a cluster: the same ``BatchResult``, searched in chunks of rows
     (``time_limit``: seconds for each row, and ``variant``: the rules of every row, as there).
 
+    ``chunk_size`` is the rows of a task at most: the last tasks are shorter (``task_slices``). Each chunk's
+    reply is written into the result's arrays as it comes back, while the workers search the rest: putting
+    chunk results together at the end cost 0.04-0.45 s after a batch of 1 s (benchmarks/NOTES-dask.md).
+
     Raises
     ------
     BitdokuError
@@ -199,20 +172,44 @@ def solve_many(
     [<Status.UNIQUE: 'unique'>, <Status.INVALID: 'invalid'>, <Status.MULTIPLE: 'multiple'>]
     """
     array, shape, geometry = as_variant_batch(puzzles, shape, variant)
+    budget = checked_budget(shape, geometry, limit, max_nodes)
     if chunk_size < 1:
         raise ValueError(f"chunk_size must be at least 1, not {chunk_size}")
-    chunks = ((array[start : start + chunk_size], shape, geometry) for start in range(0, len(array), chunk_size))
-    results = []
-    for index, result in solve_chunks(client, chunks, limit=limit, max_nodes=max_nodes, rules=rules,
-                                      scatter=scatter, stats=stats, time_limit=time_limit):
-        if isinstance(result, ChunkFailure):
-            first = index * chunk_size + 1
-            raise BitdokuError(f"rows {first:,}-{first + result.rows - 1:,} failed on the cluster: {result.message}")
-        results.append(result)
-    if not results:
-        return solve_batch(array, shape=shape, variant=geometry, limit=limit, max_nodes=max_nodes, threads=1,
-                           time_limit=time_limit)
-    return concatenate(results)
+    time_limit = check_seconds(time_limit)
+    k = len(array)
+    whole = BatchResult(array, np.zeros_like(array), np.zeros(k, np.uint8), np.zeros(k, np.int64),
+                        np.zeros((k, codes.N_STATS), np.int64), np.zeros(k, np.int8), shape, budget, time_limit,
+                        geometry)
+    slices = task_slices(len(array), chunk_size, _total_threads(client))
+    chunks = ((array[rows], shape, geometry) for rows in slices)
+    for index, _, _, _, reply in _replies(client, chunks, None, None, limit, max_nodes, rules, None, scatter,
+                                          stats, time_limit):
+        rows = slices[index]
+        if isinstance(reply, ChunkFailure):
+            raise BitdokuError(f"rows {rows.start + 1:,}-{rows.stop:,} failed on the cluster: {reply.message}")
+        _fill(whole, rows, reply, limit)
+    return whole
+
+
+def task_slices(rows: int, chunk_size: int, workers: int) -> list[slice]:
+    """The rows of each task: ``chunk_size`` while plenty are left, then a quarter of what is left for each
+    worker (down to a quarter of ``chunk_size``), so that the last tasks are short and the workers finish
+    together instead of one waiting for the other's last full chunk (guided self-scheduling)."""
+    slices, start, smallest = [], 0, max(1, chunk_size // 4)
+    while start < rows:
+        size = min(chunk_size, max(smallest, -(-(rows - start) // (2 * workers))))
+        slices.append(slice(start, min(rows, start + size)))
+        start += size
+    return slices
+
+
+def _fill(whole: BatchResult, rows: slice, reply: _Reply, limit: int) -> None:
+    """Write a chunk's reply into the rows of the batch's result, with the counts and statuses it implies (done
+    as each reply comes back, while the workers search the rest, rather than once at the end)."""
+    solutions, kernel_codes, counters, _ = reply
+    whole.solutions[rows], whole.kernel_codes[rows], whole.stats[rows] = solutions, kernel_codes, counters
+    whole.counts[rows] = whole.stats[rows, codes.STAT_SOLUTIONS]
+    whole.status_codes[rows] = public_statuses(whole.kernel_codes[rows], whole.counts[rows], limit)
 
 
 def concatenate(results: list[BatchResult]) -> BatchResult:
@@ -230,31 +227,92 @@ _ROW_FIELDS = ("puzzles", "solutions", "status_codes", "counts", "stats", "kerne
 _ChunkOptions = tuple[int, int | None, int, float | None]
 
 
+#: A worker's reply for one chunk (``_solve_chunk``): solutions, kernel codes, counters and seconds taken.
+_Reply = tuple[NDArray[np.uint8], NDArray[np.int8], NDArray[np.integer], float]
+
+
+def _replies(
+    client: Client, chunks: Iterable, shape: Shape | str | None, variant: str | Geometry | None, limit: int,
+    max_nodes: int | None, rules: int, in_flight: int | None, scatter: bool, stats: SchedulerStats | None,
+    time_limit: float | None,
+) -> Iterator[tuple[int, NDArray[np.uint8], Shape, Geometry | None, _Reply | ChunkFailure]]:
+    """Search each chunk on the cluster and yield ``(index, puzzles, shape, rules, reply or failure)`` in input
+    order, at most ``in_flight`` chunks on the cluster or waiting (``solve_chunks`` says the rest)."""
+    distributed = _dask()
+    fixed = Shape.parse(shape) if shape is not None else None
+    workers = _total_threads(client)
+    in_flight = in_flight if in_flight is not None else 2 * workers + 2
+    if in_flight < 1:
+        raise ValueError(f"in_flight must be at least 1, not {in_flight}")
+    stats = stats if stats is not None else SchedulerStats()
+    stats.workers = workers
+    start = time.perf_counter()
+    options = (limit, max_nodes, rules, check_seconds(time_limit))
+    source = enumerate(chunks)
+    running = distributed.as_completed()
+    rows_of: dict[Any, tuple[int, NDArray[np.uint8], Shape, Geometry | None]] = {}  # future -> its chunk
+    ready: dict[int, tuple] = {}  # finished, waiting for the chunks before them
+    submitted = handed_on = 0
+    exhausted = False
+    try:
+        while True:
+            while not exhausted and submitted - handed_on < in_flight:
+                item = next(source, None)
+                if item is None:
+                    exhausted = True
+                    break
+                index, (array, chunk_shape, geometry) = item[0], _chunk_of(item[1], fixed, variant)
+                checked_budget(chunk_shape, geometry, limit, max_nodes)
+                if len(array):
+                    future = _submit_chunk(client, array, chunk_shape, geometry, options, scatter)
+                    rows_of[future] = (index, array, chunk_shape, geometry)
+                    running.add(future)
+                    stats.tasks += 1
+                else:  # nothing to ship: an empty reply, made here
+                    ready[index] = (index, array, chunk_shape, geometry,
+                                    _solve_chunk(array, chunk_shape, *options, geometry))
+                submitted += 1
+            while handed_on in ready:
+                yield ready.pop(handed_on)
+                handed_on += 1
+            if handed_on == submitted:
+                if exhausted:
+                    return
+                continue
+            future = next(running)  # the chunk at handed_on is still running, so this never runs dry
+            index, array, chunk_shape, geometry = rows_of.pop(future)
+            ready[index] = (index, array, chunk_shape, geometry, _outcome(future, index, len(array), stats))
+    finally:
+        if rows_of:  # the caller stopped early: free the cluster
+            client.cancel(list(rows_of))
+        stats.wall_seconds += time.perf_counter() - start
+
+
 def _solve_chunk(puzzles: NDArray[np.uint8], shape: Shape, limit: int, max_nodes: int | None, rules: int,
-                 time_limit: float | None = None, geometry: Geometry | None = None):
+                 time_limit: float | None = None, geometry: Geometry | None = None) -> _Reply:
     """The task a worker runs: one chunk on one thread; returns only what the client cannot derive.
 
-    The reply is the solutions, the kernel codes and the counters (int32 when the budget fits: a counter never
-    exceeds it), and the seconds it took; the client holds the puzzles and rebuilds statuses and counts
-    (``_rebuild``). That is half the bytes of a whole ``BatchResult``, and on fast batches the bytes are the cost.
+    The reply is the solutions, the kernel codes, the counters in the narrowest integer type that holds them
+    (most fit 16 bits: a quarter of the bytes), and the seconds it took; the client holds the puzzles and
+    derives statuses and counts (``batch_result``). On fast batches the bytes moved are the cost.
     """
     start = time.perf_counter()
-    result = solve_batch(puzzles, shape=shape, variant=geometry, limit=limit, max_nodes=max_nodes, threads=1,
-                         rules=rules, time_limit=time_limit)
-    stats = result.stats.astype(np.int32) if result.max_nodes < 2**31 else result.stats
-    return result.solutions, result.kernel_codes, stats, time.perf_counter() - start
+    budget = checked_budget(shape, geometry, limit, max_nodes)
+    solutions, kernel_codes, counters = search_batch(puzzles, shape, geometry, limit, budget, 1, rules, time_limit)
+    return solutions, kernel_codes, _narrowed(counters), time.perf_counter() - start
 
 
-def _rebuild(puzzles: NDArray[np.uint8], reply: tuple, shape: Shape, limit: int, max_nodes: int | None,
-             time_limit: float | None = None, geometry: Geometry | None = None) -> BatchResult:
-    """The ``BatchResult`` of a chunk from its puzzles and a worker's reply (``_solve_chunk``)."""
-    solutions, kernel_codes, stats, _ = reply
-    stats = stats.astype(np.int64)
-    max_nodes = default_max_nodes(shape, classic=geometry is None) if max_nodes is None else max_nodes
-    counts = stats[:, codes.STAT_SOLUTIONS].copy()
-    statuses = public_statuses(kernel_codes, counts, limit)
-    return BatchResult(puzzles, solutions, statuses, counts, stats, kernel_codes, shape, max_nodes, time_limit,
-                       geometry)
+def _narrowed(counters: NDArray[np.int64]) -> NDArray[np.integer]:
+    """``counters`` in the narrowest integer type that holds every one of them."""
+    if not counters.size:
+        return counters
+    return counters.astype(np.promote_types(np.min_scalar_type(counters.min()), np.min_scalar_type(counters.max())))
+
+
+def _widened(reply: _Reply) -> tuple[NDArray[np.uint8], NDArray[np.int8], NDArray[np.int64]]:
+    """A reply's solutions, kernel codes and counters as ``BatchResult`` holds them (counters as int64)."""
+    solutions, kernel_codes, counters, _ = reply
+    return solutions, kernel_codes, counters.astype(np.int64)
 
 
 def _submit_chunk(client: Client, array: NDArray[np.uint8], shape: Shape, geometry: Geometry | None,
@@ -273,16 +331,14 @@ def _chunk_of(item, fixed: Shape | None,
     return as_variant_batch(array, shape, variant)
 
 
-def _outcome(future, index: int, puzzles: NDArray[np.uint8], shape: Shape, geometry: Geometry | None,
-             options: _ChunkOptions, stats: SchedulerStats) -> BatchResult | ChunkFailure:
-    """A finished chunk's ``BatchResult``, or the ``ChunkFailure`` that says why not."""
+def _outcome(future, index: int, rows: int, stats: SchedulerStats) -> _Reply | ChunkFailure:
+    """A finished chunk's reply, or the ``ChunkFailure`` that says why not."""
     try:
         reply = future.result()
     except Exception as error:  # the worker's exception, re-raised here by Dask: report it, go on
-        return ChunkFailure(index, len(puzzles), f"{type(error).__name__}: {error}")
+        return ChunkFailure(index, rows, f"{type(error).__name__}: {error}")
     stats.kernel_seconds += reply[-1]
-    limit, max_nodes, _, time_limit = options
-    return _rebuild(puzzles, reply, shape, limit, max_nodes, time_limit, geometry)
+    return reply
 
 # ----------------------------------------------------------------------------------------------- one puzzle
 
@@ -418,15 +474,31 @@ class _FarmTask:
 def connect(address: str | None) -> tuple[Client, LocalCluster | None]:
     """A client for ``address``, and the cluster started for it (close both when done; the CLI's helper).
 
-    ``None`` or ``"local"`` starts a cluster on this machine: one single-threaded worker process a core.
-    Anything else (``tcp://host:8786``) is the address of a running ``dask scheduler``.
+    ``None`` or ``"local"`` starts a cluster on this machine (``local_client``). Anything else
+    (``tcp://host:8786``) is the address of a running ``dask scheduler``; that client keeps Dask's settings (it
+    gathers through the scheduler, since the workers of a remote cluster may not be reachable from here).
+    """
+    if address is None or address == "local":
+        return local_client()
+    return _dask().Client(address), None
+
+
+def local_client(workers: int | None = None) -> tuple[Client, LocalCluster]:
+    """A cluster of ``workers`` single-threaded worker processes on this machine (default: one a core) and a
+    client for it (close both when done).
+
+    The client gathers results straight from the workers, not through the scheduler (one copy of each reply
+    through a socket instead of two). The workers skip Dask's statistical profiler, which samples each worker's
+    stack every 10 ms on its event loop, for the dashboard's profile page only: a worker's event loop then took
+    a quarter less CPU during a fast batch (benchmarks/NOTES-dask.md).
     """
     distributed = _dask()
-    if address is None or address == "local":
-        cluster = distributed.LocalCluster(n_workers=default_threads(), threads_per_worker=1, processes=True,
-                                           dashboard_address=":0")
-        return distributed.Client(cluster), cluster
-    return distributed.Client(address), None
+    import dask
+
+    with dask.config.set({"distributed.worker.profile.enabled": False}):
+        cluster = distributed.LocalCluster(n_workers=workers or default_threads(), threads_per_worker=1,
+                                           processes=True, dashboard_address=":0")
+    return distributed.Client(cluster, direct_to_workers=True), cluster
 
 
 def warm_up(client: Client, shapes: Iterable[Shape | str] = (Shape(3, 3),)) -> None:
@@ -439,10 +511,10 @@ def warm_up(client: Client, shapes: Iterable[Shape | str] = (Shape(3, 3),)) -> N
 
 
 def _warm_worker(shapes: list[Shape]) -> None:
-    """Run the batch kernel and the farm's kernels once on an empty grid of each shape."""
+    """Run a chunk's task and the farm's kernels once on an empty grid of each shape."""
     for shape in shapes:
         empty = np.zeros((1, shape.n_cells), np.uint8)
-        solve_batch(empty, shape=shape, threads=1)
+        _solve_chunk(empty, shape, 1, None, codes.ALL_RULES)
         work(empty[0], shape.box_rows, shape.box_cols, codes.ALL_RULES, False, 1, 1, 1000)
         work(empty[0], shape.box_rows, shape.box_cols, codes.ALL_RULES, True, 1, 1, 1000)
 
@@ -467,13 +539,7 @@ def experiment_runner(address: str | None, workers: int) -> Iterator[Callable[..
     processes), warm the workers up, and run the farm there with ``degree`` workers; other modes run here."""
     from bitdoku.experiment import local_runner
 
-    if address in (None, "local"):
-        distributed = _dask()
-        cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                           dashboard_address=":0")
-        client = distributed.Client(cluster)
-    else:
-        client, cluster = connect(address)
+    client, cluster = local_client(workers) if address in (None, "local") else connect(address)
 
     def run(puzzle: Grid, mode: str, degree: int, limit: int, max_nodes: int) -> SearchResult:
         if mode != "dask":
