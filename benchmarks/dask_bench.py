@@ -1,23 +1,27 @@
 """Dask against threads: a file of puzzles through a LocalCluster and through ``bitdoku.batch.solve_many``.
 
     PYTHONPATH=src python benchmarks/dask_bench.py [/work/shared/data/17clue_royle_49151.txt] \
-        [--workers 2] [--repeat 5] [--limit 1] [--chunks 2048,5000,10000,25000] [--times 1] [--skip-farm]
+        [--workers 2] [--repeat 5] [--limit 1] [--chunks 2048,5000,10000,25000] [--times 1] [--skip-farm] \
+        [--via-scheduler]
 
 Both sides get the same parsed uint8 array (parsing is not timed), run after a warm-up (every worker has
-compiled or loaded its kernels), and the best of ``--repeat`` runs is kept, since other work on the machine
-only ever slows a run down. Every Dask result is checked equal, array for array, to the in-process result,
-and every solution is verified. Then the farm searches one puzzle with 2,058,658 solutions on the cluster.
-The scheduling overhead per task is (wall x worker threads - kernel seconds) / tasks; see NOTES-dask.md.
+compiled or loaded its kernels). The batch runs in rounds: the in-process batch, then each Dask driver once,
+``--repeat`` rounds; each driver gets its best time against the best in-process time, and the median of its
+rounds' shares (a round's in-process time over the driver's). Every Dask result is checked equal, array for
+array, to the in-process result, and every solution is verified. Then the farm searches one puzzle with
+2,058,658 solutions on the cluster (best of ``--repeat``). The scheduling overhead per task is (wall x worker
+threads - kernel seconds) / tasks; see NOTES-dask.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
 from pathlib import Path
 
 import numpy as np
-from distributed import Client, LocalCluster
+from distributed import Client
 
 from bitdoku.batch import as_puzzle_array, solve_many, verify_solutions
 from bitdoku.parallel import distributed as dd
@@ -45,29 +49,39 @@ def check_same(result, expected) -> None:
 
 
 def bench_batch(client: Client, puzzles: np.ndarray, args) -> None:
+    """Rounds of the in-process batch and every Dask driver, one run each a round in turn, so that the machine's
+    drift reaches all of them alike; each driver's share is its round's in-process time over its own."""
     rows = len(puzzles)
-    seconds, local = best_of(args.repeat, lambda: solve_many(puzzles, limit=args.limit, threads=args.workers))
+    drivers = [(scatter, chunk) for scatter in (False, True) for chunk in args.chunks]
+    local_times, dask_times = [], {driver: [] for driver in drivers}
+    tasks = {}
+    for _ in range(args.repeat):
+        start = time.perf_counter()
+        local = solve_many(puzzles, limit=args.limit, threads=args.workers)
+        local_times.append(time.perf_counter() - start)
+        for scatter, chunk in drivers:
+            stats = dd.SchedulerStats()
+            start = time.perf_counter()
+            result = dd.solve_many(client, puzzles, chunk_size=chunk, limit=args.limit, stats=stats, scatter=scatter)
+            dask_times[scatter, chunk].append(time.perf_counter() - start)
+            tasks[scatter, chunk] = stats
+            check_same(result, local)
     solved = np.array([status.has_solution for status in local.statuses])
     if not verify_solutions(puzzles[solved], local.solutions[solved], local.shape).all():
         raise SystemExit("an in-process solution failed verification")
-    print(f"{rows:,} puzzles, limit={args.limit}, {args.workers} workers (1 thread each) vs {args.workers} threads")
-    print(f"{'driver':<28}{'chunk':>8}{'tasks':>7}{'seconds':>9}{'puzzles/s':>12}{'vs threads':>11}{'µs/task':>10}")
-    print(f"{'in-process threads':<28}{'':>8}{'':>7}{seconds:>9.3f}{rows / seconds:>12,.0f}{'100%':>11}{'':>10}")
-    for scatter in (False, True):
-        for chunk in args.chunks:
-            stats = dd.SchedulerStats()
-
-            def run(chunk=chunk, scatter=scatter, stats=stats):
-                stats.__init__()
-                return dd.solve_many(client, puzzles, chunk_size=chunk, limit=args.limit, stats=stats,
-                                     scatter=scatter)
-
-            dask_seconds, result = best_of(args.repeat, run)
-            check_same(result, local)
-            name = "dask, scatter" if scatter else "dask, arrays in the task"
-            share = seconds / dask_seconds
-            print(f"{name:<28}{chunk:>8,}{stats.tasks:>7}{dask_seconds:>9.3f}{rows / dask_seconds:>12,.0f}"
-                  f"{share:>10.0%}{stats.overhead_us:>10,.0f}")
+    best_local = min(local_times)
+    print(f"{rows:,} puzzles, limit={args.limit}, {args.workers} workers (1 thread each) vs {args.workers} threads, "
+          f"{args.repeat} rounds, client {'direct to workers' if client.direct_to_workers else 'via the scheduler'}")
+    print(f"{'driver':<26}{'chunk':>8}{'tasks':>6}{'best s':>8}{'median s':>9}{'best/best':>10}{'median share':>13}"
+          f"{'µs/task':>9}")
+    print(f"{'in-process threads':<26}{'':>8}{'':>6}{best_local:>8.3f}{statistics.median(local_times):>9.3f}"
+          f"{'100%':>10}{'100%':>13}{'':>9}")
+    for (scatter, chunk), times in dask_times.items():
+        shares = [here / there for here, there in zip(local_times, times, strict=True)]
+        name = "dask, scatter" if scatter else "dask, arrays in the task"
+        stats = tasks[scatter, chunk]
+        print(f"{name:<26}{chunk:>8,}{stats.tasks:>6}{min(times):>8.3f}{statistics.median(times):>9.3f}"
+              f"{best_local / min(times):>10.0%}{statistics.median(shares):>13.0%}{stats.overhead_us:>9,.0f}")
 
 
 def bench_farm(client: Client, args) -> None:
@@ -105,13 +119,17 @@ def main() -> None:
                         default=[2048, 5000, 10000, 25000])
     parser.add_argument("--times", type=int, default=1, help="repeat the file's puzzles this many times")
     parser.add_argument("--skip-farm", action="store_true")
+    parser.add_argument("--via-scheduler", action="store_true",
+                        help="results reach the client through the scheduler (Dask's default for a Client) rather "
+                             "than straight from the workers (bitdoku.parallel.distributed.connect's local client)")
     args = parser.parse_args()
     lines = [line.split("#", 1)[0].strip() for line in Path(args.file).read_text().splitlines()]
     puzzles, _ = as_puzzle_array([line for line in lines if line])
     puzzles = np.tile(puzzles, (args.times, 1))
     solve_many(puzzles[:10], threads=args.workers)  # compile here too
-    cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=":0")
-    with cluster, Client(cluster) as client:
+    client, cluster = dd.local_client(args.workers)  # the CLI's local cluster: direct gathers, no profiler
+    client.direct_to_workers = not args.via_scheduler
+    with cluster, client:
         start = time.perf_counter()
         dd.warm_up(client)
         print(f"workers warmed up in {time.perf_counter() - start:.2f} s")
