@@ -1,10 +1,23 @@
+import itertools
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bitdoku import Grid, ParseError, Shape, ShapeError, Status, search
-from bitdoku.batch import as_puzzle_array, count_many, solve_many, verify_solutions
+from bitdoku.batch import (
+    BIG_SLICE_ROWS,
+    GUIDED_SHARE,
+    SLICE_ROWS,
+    TASKS_PER_THREAD,
+    _guided_slices,
+    as_puzzle_array,
+    count_many,
+    run_sliced,
+    solve_many,
+    verify_solutions,
+)
 from bitdoku.data import DEMO, DEMO_SOLUTION, sample_lines
 from tests.strategies import puzzles
 
@@ -122,3 +135,27 @@ def test_a_contiguous_uint8_batch_is_searched_without_a_copy():
     result = count_many(array, threads=2)
     assert np.shares_memory(result.puzzles, array)
     assert (result.counts == 1).all()
+
+
+@settings(max_examples=300, deadline=None)
+@given(rows=st.integers(1, 200_000), threads=st.integers(1, 64))
+def test_guided_slices_cover_the_rows_in_order_and_end_as_short_as_before(rows, threads):
+    slices = list(_guided_slices(rows, threads))
+    assert [start for start, _ in slices] == [0] + [stop for _, stop in slices[:-1]]
+    assert slices[-1][1] == rows
+    sizes = [stop - start for start, stop in slices]
+    last = max(1, min(SLICE_ROWS, -(-rows // (threads * TASKS_PER_THREAD))))
+    assert max(sizes) <= max(last, BIG_SLICE_ROWS)
+    assert all(size >= after for size, after in itertools.pairwise(sizes))  # they only shrink
+    assert all(size == last for size in sizes[-(threads * GUIDED_SHARE - 1):-1])  # the tail: the small size
+
+
+def test_big_batches_take_few_slices_and_every_row_runs_once():
+    seen = np.zeros(1_000_000, np.int64)
+
+    def run(start, stop):
+        seen[start:stop] += 1
+
+    run_sliced(run, len(seen), 2)
+    assert (seen == 1).all()
+    assert len(list(_guided_slices(len(seen), 2))) < len(seen) // SLICE_ROWS // 5

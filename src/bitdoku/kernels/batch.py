@@ -49,16 +49,28 @@ def search_rows(puzzles, n, units, cell_units, peers, limit, max_nodes, flags, s
 
     Cost: the sum of the rows' searches.
     """
-    kernel = rows_kernel(n, units, flags)
     stop = np.zeros(2, np.int64) if stop is None else stop
+    rows_search(n, units, cell_units, peers, flags)(puzzles, limit, max_nodes, solutions, status, stats, stop)
+
+
+def rows_search(n, units, cell_units, peers, flags):
+    """``search_rows`` with its compiled loop picked once: ``run(puzzles, limit, max_nodes, solutions, status,
+    stats, stop)`` for the slices of one batch (picking it means comparing the unit table with the 9x9 one, a few
+    microseconds that a batch of 256-row slices paid on every slice)."""
+    kernel = rows_kernel(n, units, flags)
     if kernel is search_rows9:
-        search_rows9(puzzles, limit, max_nodes, flags, solutions, status, stats, stop)
+        def run(puzzles, limit, max_nodes, solutions, status, stats, stop):
+            search_rows9(puzzles, limit, max_nodes, flags, solutions, status, stats, stop)
     elif kernel is search_rows_boxes:
-        search_rows_boxes(puzzles, n, box_rows(n, units, flags), limit, max_nodes, flags, solutions, status, stats,
-                          stop)
+        r = box_rows(n, units, flags)
+
+        def run(puzzles, limit, max_nodes, solutions, status, stats, stop):
+            search_rows_boxes(puzzles, n, r, limit, max_nodes, flags, solutions, status, stats, stop)
     else:
-        search_rows_generic(puzzles, n, units, cell_units, peers, limit, max_nodes, flags, solutions, status, stats,
-                            stop)
+        def run(puzzles, limit, max_nodes, solutions, status, stats, stop):
+            search_rows_generic(puzzles, n, units, cell_units, peers, limit, max_nodes, flags, solutions, status,
+                                stats, stop)
+    return run
 
 
 def rows_kernel(n, units, flags):
