@@ -18,8 +18,11 @@ solutions). In the same loop, interleaved, bitdoku times ``solve_many(limit=1)``
 with ``threads=1`` on the same puzzles, the same way: a warm-up, then whole passes for at least ``--seconds``.
 A sample smaller than ``--pass-puzzles`` is repeated whole for both (tdoku's own way to fill its test set), so
 that bitdoku's fixed cost a call (about 0.2 ms) is spread over as many puzzles as tdoku's loop. Every bitdoku
-solution is verified. Medians of ``--repeats`` rounds. A small sample repeated many times is learnt by the
-branch predictor and looks faster than the whole set (tdoku: 2.3 µs on 20 17-clue puzzles, 3.5 µs on all).
+solution is verified. Medians of ``--repeats`` rounds. With ``--paired`` the two run at the same time instead, each
+pinned to its own core, the cores swapped every round, bitdoku timing passes for as long as tdoku runs: on a
+shared host whose speed drifts from second to second, both meet the same drift. A small sample repeated many
+times is learnt by the branch predictor and looks faster than the whole set (tdoku: 2.3 µs on 20 17-clue puzzles,
+3.5 µs on all).
 
 Part 2, 16x16 and 25x25 (sets ``16x16``, ``25x25``): each instance is encoded as plain CNF (one variable per cell
 and digit; each cell exactly one digit, each digit exactly once per row, column and box, with pairwise
@@ -260,7 +263,13 @@ def check_same_answers(sample: Sample, tdoku: Tdoku) -> None:
 
 
 def run_tdoku(tdoku: Tdoku, puzzle_file: Path, count: int, mode: str, args: argparse.Namespace) -> float:
-    """tdoku's µs a puzzle on the file as given, single thread, from its CSV output.
+    """tdoku's µs a puzzle on the file as given, single thread, from its CSV output (``start_tdoku``)."""
+    return tdoku_result(start_tdoku(tdoku, puzzle_file, count, mode, args))
+
+
+def start_tdoku(tdoku: Tdoku, puzzle_file: Path, count: int, mode: str, args: argparse.Namespace,
+                cpu: int | None = None) -> subprocess.Popen:
+    """Start tdoku's ``run_benchmark`` on the file as given, single thread (on core ``cpu`` if given).
 
     ``-r0`` keeps the puzzles as they are (by default it permutes them) and ``-n`` the size of the file, so its
     test set is the file itself, once; ``-f`` stops at the first solution, otherwise it counts up to 2. It
@@ -270,17 +279,25 @@ def run_tdoku(tdoku: Tdoku, puzzle_file: Path, count: int, mode: str, args: argp
     command = [str(tdoku.binary), "-stdoku", "-c1", "-r0", "-e1", f"-n{count}", f"-w{args.warmup}",
                f"-t{args.seconds}"]
     command += ["-f"] if mode == "first" else []
-    done = subprocess.run([*command, str(puzzle_file)], capture_output=True, text=True,
-                          env={**os.environ, "LC_ALL": "C"})
-    rows = [line.split(",") for line in done.stdout.splitlines() if ",tdoku," in line]
-    if done.returncode != 0 or len(rows) != 1:
-        raise CheckError(f"tdoku failed on {puzzle_file} ({' '.join(command)}):\n{done.stdout}{done.stderr}")
+    pin = None if cpu is None else (lambda: os.sched_setaffinity(0, {cpu}))
+    return subprocess.Popen([*command, str(puzzle_file)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "LC_ALL": "C"}, preexec_fn=pin)
+
+
+def tdoku_result(process: subprocess.Popen) -> float:
+    """A finished ``start_tdoku``'s µs a puzzle, from its CSV output."""
+    stdout, stderr = process.communicate()
+    rows = [line.split(",") for line in stdout.splitlines() if ",tdoku," in line]
+    if process.returncode != 0 or len(rows) != 1:
+        raise CheckError(f"tdoku failed ({' '.join(process.args)}):\n{stdout}{stderr}")
     return float(rows[0][-3])  # fields: ..., puzzles/s, µs/puzzle, % no guess, guesses/puzzle
 
 
-def time_bitdoku(puzzles: NDArray[np.uint8], shape: Shape, mode: str, seconds: float, warmup: float) -> float:
+def time_bitdoku(puzzles: NDArray[np.uint8], shape: Shape, mode: str, seconds: float, warmup: float,
+                 running: subprocess.Popen | None = None) -> float:
     """bitdoku's µs a puzzle on one thread, measured as tdoku measures itself: warm up, then time whole
-    passes until ``seconds`` have gone by. Every pass is checked (statuses and solutions) outside the timing."""
+    passes until ``seconds`` have gone by (or, with ``running``, until that process has ended: the paired mode).
+    Every pass is checked (statuses and solutions) outside the timing."""
     solve = bitdoku.count_many if mode == "unique" else bitdoku.solve_many
     expected = bitdoku.Status.UNIQUE if mode == "unique" else bitdoku.Status.SOLVED
 
@@ -299,7 +316,7 @@ def time_bitdoku(puzzles: NDArray[np.uint8], shape: Shape, mode: str, seconds: f
     while time.perf_counter() - started < warmup:
         one_pass()
     passes, total = 0, 0.0
-    while total < seconds:
+    while passes == 0 or (total < seconds if running is None else running.poll() is None):
         total += one_pass()
         passes += 1
     return total / (passes * len(puzzles)) * 1e6
@@ -337,22 +354,44 @@ def make_pass(sample: Sample, pass_puzzles: int, scratch: Path) -> Pass:
 
 
 def compare_9x9(samples: list[Sample], tdoku: Tdoku, args: argparse.Namespace, scratch: Path) -> list[Pair]:
-    """Every round times tdoku and bitdoku on each set and mode, alternating which one goes first."""
+    """Every round times tdoku and bitdoku on each set and mode, alternating which one goes first (or, with
+    ``--paired``, running both at once, one a core, swapping the cores every round)."""
     passes = {s.name: make_pass(s, args.pass_puzzles, scratch) for s in samples}
     pairs = {(s.name, m): Pair(s.name, len(s.puzzles), len(passes[s.name].puzzles), m)
              for s in samples for m in args.modes}
     for round_ in range(args.repeats):
         for index, (sample, mode) in enumerate((s, m) for s in samples for m in args.modes):
             pair, work = pairs[sample.name, mode], passes[sample.name]
-            tdoku_first = (round_ + index) % 2 == 0
-            if tdoku_first:
-                pair.tdoku_us.append(run_tdoku(tdoku, work.file, len(work.puzzles), mode, args))
-            pair.bitdoku_us.append(time_bitdoku(work.puzzles, sample.shape, mode, args.seconds, args.warmup))
-            if not tdoku_first:
-                pair.tdoku_us.append(run_tdoku(tdoku, work.file, len(work.puzzles), mode, args))
-            note(f"round {round_ + 1}/{args.repeats} {sample.name} {mode}: tdoku {pair.tdoku_us[-1]:.2f} µs, "
-                 f"bitdoku {pair.bitdoku_us[-1]:.2f} µs")
+            swap = (round_ + index) % 2 == 0
+            if args.paired:
+                tdoku_us, bitdoku_us = time_paired(tdoku, work, mode, args, swap)
+            elif swap:  # tdoku first
+                tdoku_us = run_tdoku(tdoku, work.file, len(work.puzzles), mode, args)
+                bitdoku_us = time_bitdoku(work.puzzles, sample.shape, mode, args.seconds, args.warmup)
+            else:
+                bitdoku_us = time_bitdoku(work.puzzles, sample.shape, mode, args.seconds, args.warmup)
+                tdoku_us = run_tdoku(tdoku, work.file, len(work.puzzles), mode, args)
+            pair.tdoku_us.append(tdoku_us)
+            pair.bitdoku_us.append(bitdoku_us)
+            note(f"round {round_ + 1}/{args.repeats} {sample.name} {mode}: tdoku {tdoku_us:.2f} µs, "
+                 f"bitdoku {bitdoku_us:.2f} µs")
     return list(pairs.values())
+
+
+def time_paired(tdoku: Tdoku, work: Pass, mode: str, args: argparse.Namespace, swap: bool) -> tuple[float, float]:
+    """tdoku and bitdoku at the same time, tdoku on one core and this process on the other (``swap`` exchanges
+    them), bitdoku timing its passes for as long as tdoku runs: on a shared host whose speed drifts from second
+    to second, both then meet the same drift (sequential rounds of the same code varied by 1.5x on such a day)."""
+    cores = sorted(os.sched_getaffinity(0))[:2]
+    tdoku_core, own_core = cores if swap else cores[::-1]
+    allowed = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {own_core})
+    try:
+        process = start_tdoku(tdoku, work.file, len(work.puzzles), mode, args, cpu=tdoku_core)
+        bitdoku_us = time_bitdoku(work.puzzles, work.sample.shape, mode, args.seconds, args.warmup, running=process)
+        return tdoku_result(process), bitdoku_us
+    finally:
+        os.sched_setaffinity(0, allowed)
 
 
 def table_9x9(pairs: list[Pair]) -> str:
@@ -635,6 +674,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     part1.add_argument("--repeats", type=int, default=5, help="rounds; the tables give medians (default: 5)")
     part1.add_argument("--seconds", type=int, default=1, help="timed seconds a measurement, each solver (default 1)")
     part1.add_argument("--warmup", type=int, default=1, help="warm-up seconds a measurement, each solver (default 1)")
+    part1.add_argument("--paired", action="store_true",
+                       help="run tdoku and bitdoku at the same time, one a core, swapping cores every round (for "
+                            "shared hosts whose speed drifts; needs 2 cores)")
     part1.add_argument("--pass-puzzles", type=int, default=10_000, metavar="N",
                        help="a smaller sample is repeated whole to at least N puzzles a timed pass (default 10000)")
     part2 = parser.add_argument_group("part 2: SAT (16x16, 25x25)")
@@ -650,6 +692,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     if min(args.repeats, args.seconds, args.warmup, args.pass_puzzles) < 1:
         parser.error("--repeats, --seconds, --warmup and --pass-puzzles must be at least 1 (tdoku's own warm-up "
                      "needs 1 s)")
+    if args.paired and (not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2):
+        parser.error("--paired needs two cores this process may run on (Linux)")
     return args
 
 
@@ -684,7 +728,8 @@ def run_9x9(names: list[str], tdoku: Tdoku, args: argparse.Namespace, scratch: P
     for sample in samples:
         check_same_answers(sample, tdoku)
     pairs = compare_9x9(samples, tdoku, args, scratch)
-    print(f"### 9x9: tdoku against bitdoku, 1 thread, µs a puzzle (medians of {args.repeats} rounds)\n")
+    how = ", paired: both at once, one a core" if args.paired else ""
+    print(f"### 9x9: tdoku against bitdoku, 1 thread, µs a puzzle (medians of {args.repeats} rounds{how})\n")
     print(table_9x9(pairs) + "\n", flush=True)
     return [asdict(p) for p in pairs]
 
