@@ -1,0 +1,462 @@
+"""Research (issue 12, 25x25 tail): conflict-driven clause learning over Sudoku's exactly-one groups.
+
+Run from the repository root after ``pip install -e '.[test,sat]'``::
+
+    python benchmarks/cdcl25.py search --instances 461 --seeds 1-8               # line 462 under eight seeds
+    python benchmarks/cdcl25.py search --instances H20 --unit 16 --decay 0.99     # the 20 hardest, one seed
+    python benchmarks/cdcl25.py cadical --instances 461 --renamings 8             # CaDiCaL, variables renamed
+
+Why: the restarted depth-first search (``kernels/boards.py``) solves line 462 of the 25x25 set ("461", 0-based) in
+23,715 nodes under the default seed but 100,000-300,000+ under most others (results/tail25.md): it does not learn.
+CaDiCaL solves the same instance in ~1,100 conflicts. This script asks whether a learning search written here does
+as well. Everything is in this file, nothing in the library: a prototype, measured, not kept (NOTES-kernels.md,
+round 19).
+
+The model: a variable a (cell, digit) pair, ``cell * N + digit``; an exactly-one group a cell (its N digits) and a
+unit and digit (its N cells). Propagation is native to the groups, not pairwise clauses: a variable set true sets
+every other member of its groups false (at most one; the reason of each is the binary clause ``-x or -y``); a group
+whose members are all false but one sets that one true (at least one: naked and hidden singles). Learnt clauses
+are watched (two literals). Conflicts are analysed to the first unique implication point, the learnt clause is
+minimised locally (a literal whose reason's other variables are in the clause goes), decisions by VSIDS with
+phase saving (first phase: true, a digit placed), restarts on a Luby schedule of conflicts, no clause deletion.
+``search`` verifies every solution; ``cadical`` solves the plain CNF (pairwise at-most-one, as compare_bench.py)
+with its variables renamed at random, to see how much of CaDiCaL's figure is the numbering.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+from numba import njit
+
+from bitdoku.batch import verify_solutions
+from bitdoku.grid import Grid
+from bitdoku.kernels.restarts import luby
+
+FILE = "/work/shared/data/sudoku25x25_acs_general_even.txt"
+H20 = [461, 467, 462, 463, 495, 452, 491, 471, 450, 453, 486, 493, 481, 479, 451, 483, 468, 509, 469, 477]
+NONE, DECIDED, AMO, ALO, CLAUSE = 0, 1, 2, 3, 4  # why a variable has its value (``rkind``)
+SAT, UNSAT, OUT_OF_CONFLICTS = 1, 0, -1
+
+
+@njit(cache=True)
+def _groups(n, units, cell_units):
+    """The members of every exactly-one group (cells first, then unit x digit) and the groups of every variable."""
+    n_cells = n * n
+    members = np.empty((n_cells + units.shape[0] * n, n), np.int32)
+    for c in range(n_cells):
+        for d in range(n):
+            members[c, d] = c * n + d
+    for u in range(units.shape[0]):
+        for d in range(n):
+            for i in range(n):
+                members[n_cells + u * n + d, i] = units[u, i] * n + d
+    var_groups = np.empty((n_cells * n, 1 + cell_units.shape[1]), np.int32)
+    for c in range(n_cells):
+        for d in range(n):
+            var_groups[c * n + d, 0] = c
+            for j in range(cell_units.shape[1]):
+                var_groups[c * n + d, j + 1] = n_cells + cell_units[c, j] * n + d
+    return members, var_groups
+
+
+@njit(cache=True)
+def _heap_up(heap, hpos, act, i):
+    v = heap[i]
+    while i > 0 and act[heap[(i - 1) >> 1]] < act[v]:
+        heap[i] = heap[(i - 1) >> 1]
+        hpos[heap[i]] = i
+        i = (i - 1) >> 1
+    heap[i] = v
+    hpos[v] = i
+
+
+@njit(cache=True)
+def _heap_down(heap, hpos, act, size, i):
+    v = heap[i]
+    while 2 * i + 1 < size:
+        c = 2 * i + 1
+        if c + 1 < size and act[heap[c + 1]] > act[heap[c]]:
+            c += 1
+        if act[heap[c]] <= act[v]:
+            break
+        heap[i] = heap[c]
+        hpos[heap[i]] = i
+        i = c
+    heap[i] = v
+    hpos[v] = i
+
+
+@njit(cache=True)
+def _bump(q, act, var_inc, heap, hpos):
+    act[q] += var_inc
+    if hpos[q] >= 0:
+        _heap_up(heap, hpos, act, hpos[q])
+
+
+@njit(cache=True)
+def solve(cells, n, units, cell_units, max_conflicts, unit, decay, seed, out, stats):
+    """A first solution of ``cells`` (uint8[N*N]) into ``out``: ``SAT``, ``UNSAT`` or ``OUT_OF_CONFLICTS``.
+    ``stats``: conflicts, decisions, propagated assignments."""
+    members, var_groups = _groups(n, units, cell_units)
+    kg = var_groups.shape[1]
+    nv = n * n * n
+    value = np.full(nv, -1, np.int8)
+    phase = np.ones(nv, np.int8)
+    level = np.zeros(nv, np.int32)
+    rkind = np.zeros(nv, np.int8)
+    rval = np.zeros(nv, np.int32)
+    trail = np.empty(nv, np.int32)
+    lim = np.empty(nv + 1, np.int32)
+    alive = np.full(members.shape[0], n, np.int32)  # members not (yet propagated as) false
+    gtrue = np.full(members.shape[0], -1, np.int32)  # the member propagated true, -1 for none
+    act = np.zeros(nv, np.float64)
+    if seed != 0:
+        np.random.seed(seed)
+        for i in range(nv):
+            act[i] = np.random.random() * 1e-3
+    heap = np.arange(nv).astype(np.int32)
+    hpos = np.arange(nv).astype(np.int32)
+    hsize = nv
+    for i in range(nv // 2 - 1, -1, -1):
+        _heap_down(heap, hpos, act, nv, i)
+    var_inc = 1.0
+    seen = np.zeros(nv, np.int8)
+    learnt = np.empty(2 * nv + 2, np.int32)
+    arena = np.empty(1 << 16, np.int32)  # learnt clauses' literals (2 * var + negated); two first are watched
+    used = 0
+    cl_start = np.empty(1024, np.int64)
+    cl_len = np.empty(1024, np.int32)
+    n_cl = 0
+    whead = np.full(2 * nv, -1, np.int32)  # watchers of a literal: a linked list of (clause, next)
+    wnext = np.empty(2048, np.int32)
+    wcl = np.empty(2048, np.int32)
+    n_w = 0
+    tl = qhead = dl = 0
+    conflicts = decisions = props = 0
+    for c in range(n * n):
+        d = np.int64(cells[c])
+        if d != 0:
+            v = c * n + d - 1
+            value[v] = 1
+            trail[tl] = v
+            tl += 1
+    restarts = 1
+    since_restart = 0
+    while True:
+        ckind = ca = cb = 0  # a conflict: AMO (ca, cb both true), ALO (group ca all false), CLAUSE (ca)
+        while qhead < tl and ckind == 0:
+            v = trail[qhead]
+            qhead += 1
+            props += 1
+            if value[v] == 1:
+                for j in range(kg):
+                    g = var_groups[v, j]
+                    if gtrue[g] == -1:
+                        gtrue[g] = v
+                    elif gtrue[g] != v:
+                        ckind, ca, cb = AMO, v, gtrue[g]
+                        break
+                for j in range(kg):
+                    if ckind != 0:
+                        break
+                    g = var_groups[v, j]
+                    for i in range(n):
+                        u = members[g, i]
+                        if u != v and value[u] == -1:
+                            value[u], level[u], rkind[u], rval[u] = 0, dl, AMO, v
+                            trail[tl] = u
+                            tl += 1
+                        elif u != v and value[u] == 1:
+                            ckind, ca, cb = AMO, v, u
+                            break
+                falselit = 2 * v + 1
+            else:
+                for j in range(kg):
+                    alive[var_groups[v, j]] -= 1
+                for j in range(kg):
+                    g = var_groups[v, j]
+                    if gtrue[g] != -1 or alive[g] > 1:
+                        continue
+                    if alive[g] == 0:
+                        ckind, ca = ALO, g
+                        break
+                    for i in range(n):
+                        u = members[g, i]
+                        if value[u] == -1:
+                            value[u], level[u], rkind[u], rval[u] = 1, dl, ALO, g
+                            trail[tl] = u
+                            tl += 1
+                        if value[u] != 0:
+                            break
+                falselit = 2 * v
+            if ckind != 0:
+                break
+            prev, node = -1, whead[falselit]
+            while node != -1:
+                nxt, c = wnext[node], wcl[node]
+                s = cl_start[c]
+                if arena[s] == falselit:
+                    arena[s], arena[s + 1] = arena[s + 1], falselit
+                first = arena[s]
+                if value[first >> 1] == 1 - (first & 1):  # satisfied
+                    prev, node = node, nxt
+                    continue
+                moved = False
+                for k in range(2, cl_len[c]):
+                    lk = arena[s + k]
+                    if value[lk >> 1] != (lk & 1):  # not false: watch it instead
+                        arena[s + 1], arena[s + k] = lk, falselit
+                        if prev == -1:
+                            whead[falselit] = nxt
+                        else:
+                            wnext[prev] = nxt
+                        wnext[node], whead[lk] = whead[lk], node
+                        moved = True
+                        break
+                if moved:
+                    node = nxt
+                    continue
+                if value[first >> 1] == (first & 1):
+                    ckind, ca = CLAUSE, c
+                    break
+                u = first >> 1
+                value[u], level[u], rkind[u], rval[u] = 1 - (first & 1), dl, CLAUSE, c
+                trail[tl] = u
+                tl += 1
+                prev, node = node, nxt
+        if ckind == 0:
+            v = -1
+            while hsize > 0 and v == -1:
+                top = heap[0]
+                hsize -= 1
+                hpos[top] = -1
+                if hsize > 0:
+                    heap[0] = heap[hsize]
+                    hpos[heap[0]] = 0
+                    _heap_down(heap, hpos, act, hsize, 0)
+                if value[top] == -1:
+                    v = top
+            if v == -1:  # everything assigned, nothing in conflict
+                for i in range(nv):
+                    if value[i] == 1:
+                        out[i // n] = i % n + 1
+                stats[0], stats[1], stats[2] = conflicts, decisions, props
+                return SAT
+            decisions += 1
+            lim[dl] = tl
+            dl += 1
+            value[v], level[v], rkind[v] = phase[v], dl, DECIDED
+            trail[tl] = v
+            tl += 1
+            continue
+        conflicts += 1
+        since_restart += 1
+        if dl == 0:
+            stats[0], stats[1], stats[2] = conflicts, decisions, props
+            return UNSAT
+        # the first unique implication point: resolve the conflict with the reasons of this level's variables
+        path, out_len, p, idx, kind, ra, rb = 0, 1, -1, tl - 1, ckind, ca, cb
+        while True:
+            count = n if kind == ALO else (2 if kind == AMO and p == -1 else (1 if kind == AMO else cl_len[ra]))
+            for i in range(count):
+                if kind == ALO:
+                    q = members[ra, i]
+                elif kind == AMO:
+                    q = ra if i == 0 else rb
+                else:
+                    q = arena[cl_start[ra] + i] >> 1
+                if q == p or seen[q] != 0 or level[q] == 0:
+                    continue
+                seen[q] = 1
+                _bump(q, act, var_inc, heap, hpos)
+                if level[q] == dl:
+                    path += 1
+                else:
+                    learnt[out_len] = 2 * q + value[q]
+                    out_len += 1
+            while seen[trail[idx]] == 0:
+                idx -= 1
+            p = trail[idx]
+            idx -= 1
+            seen[p] = 0
+            path -= 1
+            if path == 0:
+                break
+            kind, ra = rkind[p], rval[p]
+        learnt[0] = 2 * p + value[p]
+        kept = 1  # local minimisation; the kept literals gather past the clause (seen stays as it was meanwhile)
+        for i in range(1, out_len):
+            q = learnt[i] >> 1
+            k, keep = rkind[q], True
+            if k == AMO:
+                keep = seen[rval[q]] == 0 and level[rval[q]] > 0
+            elif k in (ALO, CLAUSE):
+                keep = False
+                size = n if k == ALO else cl_len[rval[q]]
+                for m in range(size):
+                    w = members[rval[q], m] if k == ALO else arena[cl_start[rval[q]] + m] >> 1
+                    if w != q and seen[w] == 0 and level[w] > 0:
+                        keep = True
+                        break
+            if keep:
+                learnt[out_len + kept] = learnt[i]
+                kept += 1
+        for i in range(1, out_len):
+            seen[learnt[i] >> 1] = 0
+        for i in range(1, kept):
+            learnt[i] = learnt[out_len + i]
+        out_len = kept
+        back = 0
+        if out_len > 1:
+            best = 1
+            for i in range(2, out_len):
+                if level[learnt[i] >> 1] > level[learnt[best] >> 1]:
+                    best = i
+            learnt[1], learnt[best] = learnt[best], learnt[1]
+            back = level[learnt[1] >> 1]
+        var_inc /= decay
+        if var_inc > 1e100:
+            act *= 1e-100
+            var_inc *= 1e-100
+        restart = out_len > 1 and back > 0 and since_restart >= luby(restarts) * unit
+        if restart:
+            since_restart = 0
+            restarts += 1
+        dl = 0 if restart else back
+        tl, hsize = _cancel(dl, lim, trail, tl, qhead, value, phase, var_groups, gtrue, alive, heap, hpos, hsize, act)
+        qhead = tl
+        if out_len > 1:
+            if used + out_len > arena.shape[0]:
+                arena = _grown(arena, used + out_len)
+            if n_cl == cl_start.shape[0]:
+                cl_start, cl_len = _grown(cl_start, n_cl + 1), _grown(cl_len, n_cl + 1)
+            if n_w + 2 > wnext.shape[0]:
+                wnext, wcl = _grown(wnext, n_w + 2), _grown(wcl, n_w + 2)
+            arena[used:used + out_len] = learnt[:out_len]
+            cl_start[n_cl], cl_len[n_cl] = used, out_len
+            used += out_len
+            for t in range(2):
+                wcl[n_w], wnext[n_w], whead[learnt[t]] = n_cl, whead[learnt[t]], n_w
+                n_w += 1
+            n_cl += 1
+        u = learnt[0] >> 1
+        phase[u] = 1 - (learnt[0] & 1)
+        if not restart:  # the asserting literal (after a restart, the clause waits for its literals like any other)
+            value[u], level[u] = 1 - (learnt[0] & 1), dl
+            rkind[u], rval[u] = (CLAUSE, n_cl - 1) if out_len > 1 else (NONE, 0)
+            trail[tl] = u
+            tl += 1
+        if conflicts >= max_conflicts:
+            stats[0], stats[1], stats[2] = conflicts, decisions, props
+            return OUT_OF_CONFLICTS
+
+
+@njit(cache=True)
+def _cancel(to_level, lim, trail, tl, qhead, value, phase, var_groups, gtrue, alive, heap, hpos, hsize, act):
+    """Undo every assignment above ``to_level`` (the group counts of those already propagated too), saving their
+    phases and putting their variables back in the heap; the new trail length and heap size."""
+    stop_at = lim[to_level]
+    for i in range(tl - 1, stop_at - 1, -1):
+        v = trail[i]
+        if i < qhead:
+            for j in range(var_groups.shape[1]):
+                g = var_groups[v, j]
+                if value[v] == 0:
+                    alive[g] += 1
+                elif gtrue[g] == v:
+                    gtrue[g] = -1
+        phase[v] = value[v]
+        value[v] = -1
+        if hpos[v] < 0:
+            heap[hsize] = v
+            hpos[v] = hsize
+            hsize += 1
+            _heap_up(heap, hpos, act, hsize - 1)
+    return stop_at, hsize
+
+
+@njit(cache=True)
+def _grown(array, needed):
+    bigger = np.empty(max(2 * array.shape[0], needed), array.dtype)
+    bigger[: array.shape[0]] = array
+    return bigger
+
+
+def instances(spec: str, lines: list[str]) -> list[int]:
+    if spec == "H20":
+        return H20
+    if spec == "all":
+        return list(range(len(lines)))
+    return [int(x) for x in spec.split(",")]
+
+
+def seed_range(spec: str) -> list[int]:
+    first, _, last = spec.partition("-")
+    return list(range(int(first), int(last or first) + 1))
+
+
+def run_search(args: argparse.Namespace, lines: list[str]) -> None:
+    for index in instances(args.instances, lines):
+        grid = Grid.parse(lines[index])
+        cells = np.frombuffer(grid.cells, np.uint8).copy()
+        units, cell_units, _ = grid.shape.tables
+        conflicts, times = [], []
+        for seed in seed_range(args.seeds):
+            out, stats = np.zeros_like(cells), np.zeros(3, np.int64)
+            start = time.perf_counter()
+            status = solve(cells, grid.shape.n, units, cell_units, args.max_conflicts, args.unit, args.decay, seed,
+                           out, stats)
+            times.append(time.perf_counter() - start)
+            if status == SAT and not verify_solutions(cells[None], out[None], grid.shape)[0]:
+                raise SystemExit(f"instance {index}, seed {seed}: a wrong solution")
+            if status == UNSAT:
+                raise SystemExit(f"instance {index}, seed {seed}: 'no solution' for a solvable instance")
+            conflicts.append(int(stats[0]) if status == SAT else -1)
+        print(f"{index}: conflicts {conflicts} (median {statistics.median(conflicts):,.0f}), "
+              f"ms {[round(t * 1e3) for t in times]}", flush=True)
+
+
+def run_cadical(args: argparse.Namespace, lines: list[str]) -> None:
+    import compare_bench
+    from pysat.solvers import Cadical153
+
+    rng = np.random.default_rng(args.rename_seed)
+    for index in instances(args.instances, lines):
+        grid = Grid.parse(lines[index])
+        n = grid.shape.n
+        rules = compare_bench.rule_clauses(n, "pairwise")
+        givens = [[c * n + int(v)] for c, v in enumerate(np.frombuffer(grid.cells, np.uint8)) if v]
+        for renaming in range(args.renamings):
+            names = np.arange(1, n**3 + 1) if renaming == 0 else rng.permutation(n**3) + 1
+            clauses = [[int(names[abs(x) - 1]) * (1 if x > 0 else -1) for x in c] for c in rules + givens]
+            with Cadical153(bootstrap_with=clauses) as solver:
+                start = time.perf_counter()
+                assert solver.solve()
+                elapsed = time.perf_counter() - start
+                print(f"{index}, {'as numbered' if renaming == 0 else f'renaming {renaming}'}: "
+                      f"{solver.accum_stats()['conflicts']:,} conflicts, {elapsed * 1e3:.0f} ms", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("what", choices=["search", "cadical"])
+    parser.add_argument("--file", default=FILE)
+    parser.add_argument("--instances", default="461", help="0-based lines, comma-separated, or H20, or all")
+    parser.add_argument("--seeds", default="1", help="search: seeds of the first activities (0: none), e.g. 1-8")
+    parser.add_argument("--unit", type=int, default=16, help="search: conflicts a Luby unit (default 16)")
+    parser.add_argument("--decay", type=float, default=0.99, help="search: VSIDS decay (default 0.99)")
+    parser.add_argument("--max-conflicts", type=int, default=300_000)
+    parser.add_argument("--renamings", type=int, default=8, help="cadical: runs, the first as numbered")
+    parser.add_argument("--rename-seed", type=int, default=0)
+    args = parser.parse_args()
+    with open(args.file) as file:
+        lines = [line.strip() for line in file if line.strip() and not line.startswith("#")]
+    (run_search if args.what == "search" else run_cadical)(args, lines)
+
+
+if __name__ == "__main__":
+    main()
