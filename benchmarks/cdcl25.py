@@ -261,14 +261,8 @@ def solve(cells, n, units, cell_units, max_conflicts, unit, decay, seed, out, st
         # the first unique implication point: resolve the conflict with the reasons of this level's variables
         path, out_len, p, idx, kind, ra, rb = 0, 1, -1, tl - 1, ckind, ca, cb
         while True:
-            count = n if kind == ALO else (2 if kind == AMO and p == -1 else (1 if kind == AMO else cl_len[ra]))
-            for i in range(count):
-                if kind == ALO:
-                    q = members[ra, i]
-                elif kind == AMO:
-                    q = ra if i == 0 else rb
-                else:
-                    q = arena[cl_start[ra] + i] >> 1
+            for i in range(_reason_size(kind, ra, p == -1, n, cl_len)):
+                q = _reason_var(kind, ra, rb, i, members, arena, cl_start)
                 if q == p or seen[q] != 0 or level[q] == 0:
                     continue
                 seen[q] = 1
@@ -291,17 +285,12 @@ def solve(cells, n, units, cell_units, max_conflicts, unit, decay, seed, out, st
         kept = 1  # local minimisation; the kept literals gather past the clause (seen stays as it was meanwhile)
         for i in range(1, out_len):
             q = learnt[i] >> 1
-            k, keep = rkind[q], True
-            if k == AMO:
-                keep = seen[rval[q]] == 0 and level[rval[q]] > 0
-            elif k in (ALO, CLAUSE):
-                keep = False
-                size = n if k == ALO else cl_len[rval[q]]
-                for m in range(size):
-                    w = members[rval[q], m] if k == ALO else arena[cl_start[rval[q]] + m] >> 1
-                    if w != q and seen[w] == 0 and level[w] > 0:
-                        keep = True
-                        break
+            keep = rkind[q] == DECIDED or rkind[q] == NONE
+            for m in range(0 if keep else _reason_size(rkind[q], rval[q], False, n, cl_len)):
+                w = _reason_var(rkind[q], rval[q], 0, m, members, arena, cl_start)
+                if w != q and seen[w] == 0 and level[w] > 0:
+                    keep = True
+                    break
             if keep:
                 learnt[out_len + kept] = learnt[i]
                 kept += 1
@@ -353,6 +342,28 @@ def solve(cells, n, units, cell_units, max_conflicts, unit, decay, seed, out, st
         if conflicts >= max_conflicts:
             stats[0], stats[1], stats[2] = conflicts, decisions, props
             return OUT_OF_CONFLICTS
+
+
+@njit(cache=True)
+def _reason_size(kind, ra, conflict, n, cl_len):
+    """How many variables ``_reason_var`` enumerates for a reason (or, with ``conflict``, a conflict) of ``kind``."""
+    if kind == ALO:
+        return n
+    if kind == AMO:
+        return 2 if conflict else 1
+    return cl_len[ra]
+
+
+@njit(cache=True)
+def _reason_var(kind, ra, rb, i, members, arena, cl_start):
+    """The i-th variable of a reason or conflict: the members of group ``ra`` (ALO), the true variables ``ra`` and
+    ``rb`` (AMO; a reason has ``ra`` only) or the literals of learnt clause ``ra`` (CLAUSE). It may be the variable
+    the reason is for: callers skip it."""
+    if kind == ALO:
+        return members[ra, i]
+    if kind == AMO:
+        return ra if i == 0 else rb
+    return arena[cl_start[ra] + i] >> 1
 
 
 @njit(cache=True)

@@ -382,9 +382,9 @@ def time_paired(tdoku: Tdoku, work: Pass, mode: str, args: argparse.Namespace, s
     """tdoku and bitdoku at the same time, tdoku on one core and this process on the other (``swap`` exchanges
     them), bitdoku timing its passes for as long as tdoku runs: on a shared host whose speed drifts from second
     to second, both then meet the same drift (sequential rounds of the same code varied by 1.5x on such a day)."""
-    cores = sorted(os.sched_getaffinity(0))[:2]
-    tdoku_core, own_core = cores if swap else cores[::-1]
     allowed = os.sched_getaffinity(0)
+    cores = sorted(allowed)[:2]
+    tdoku_core, own_core = cores if swap else cores[::-1]
     os.sched_setaffinity(0, {own_core})
     try:
         process = start_tdoku(tdoku, work.file, len(work.puzzles), mode, args, cpu=tdoku_core)
