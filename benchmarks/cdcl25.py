@@ -4,13 +4,14 @@ Run from the repository root after ``pip install -e '.[test,sat]'``::
 
     python benchmarks/cdcl25.py search --instances 461 --seeds 1-8               # line 462 under eight seeds
     python benchmarks/cdcl25.py search --instances H20 --unit 16 --decay 0.99     # the 20 hardest, one seed
+    python benchmarks/cdcl25.py search --locked --instances 461 --seeds 1-8      # with box-line variables
     python benchmarks/cdcl25.py cadical --instances 461 --renamings 8             # CaDiCaL, variables renamed
 
 Why: the restarted depth-first search (``kernels/boards.py``) solves line 462 of the 25x25 set ("461", 0-based) in
 23,715 nodes under the default seed but 100,000-300,000+ under most others (results/tail25.md): it does not learn.
 CaDiCaL solves the same instance in ~1,100 conflicts. This script asks whether a learning search written here does
 as well. Everything is in this file, nothing in the library: a prototype, measured, not kept (NOTES-kernels.md,
-round 19).
+rounds 19 and 20).
 
 The model: a variable a (cell, digit) pair, ``cell * N + digit``; an exactly-one group a cell (its N digits) and a
 unit and digit (its N cells). Propagation is native to the groups, not pairwise clauses: a variable set true sets
@@ -19,6 +20,13 @@ whose members are all false but one sets that one true (at least one: naked and 
 are watched (two literals). Conflicts are analysed to the first unique implication point, the learnt clause is
 minimised locally (a literal whose reason's other variables are in the clause goes), decisions by VSIDS with
 phase saving (first phase: true, a digit placed), restarts on a Luby schedule of conflicts, no clause deletion.
+
+``--locked`` (round 20) adds the box-line variables: "digit d of box b is in the box's k-th row" (and column), with
+exactly-one groups over the rows of a box, over the boxes a row crosses, and over a box row's cells with the
+negated box-line variable (so the variable is true iff d is in one of those cells). Groups are then over literals
+(``2 * variable + negated``); unit propagation over them does locked candidates, pointing and claiming.
+``--decide-cells`` keeps the decisions on (cell, digit) variables.
+
 ``search`` verifies every solution; ``cadical`` solves the plain CNF (pairwise at-most-one, as compare_bench.py)
 with its variables renamed at random, to see how much of CaDiCaL's figure is the numbering.
 """
@@ -42,25 +50,50 @@ NONE, DECIDED, AMO, ALO, CLAUSE = 0, 1, 2, 3, 4  # why a variable has its value 
 SAT, UNSAT, OUT_OF_CONFLICTS = 1, 0, -1
 
 
-@njit(cache=True)
-def _groups(n, units, cell_units):
-    """The members of every exactly-one group (cells first, then unit x digit) and the groups of every variable."""
-    n_cells = n * n
-    members = np.empty((n_cells + units.shape[0] * n, n), np.int32)
-    for c in range(n_cells):
-        for d in range(n):
-            members[c, d] = c * n + d
-    for u in range(units.shape[0]):
-        for d in range(n):
-            for i in range(n):
-                members[n_cells + u * n + d, i] = units[u, i] * n + d
-    var_groups = np.empty((n_cells * n, 1 + cell_units.shape[1]), np.int32)
-    for c in range(n_cells):
-        for d in range(n):
-            var_groups[c * n + d, 0] = c
-            for j in range(cell_units.shape[1]):
-                var_groups[c * n + d, j + 1] = n_cells + cell_units[c, j] * n + d
-    return members, var_groups
+def groups(n: int, r: int, units: np.ndarray, cell_units: np.ndarray, locked: bool) -> tuple[np.ndarray, ...]:
+    """Every exactly-one group as literals (2 * variable + negated), padded with -1: each cell's N digits, each unit
+    and digit's N cells; with ``locked``, the box-line variables and their groups too (module docstring). Returns
+    (members, sizes, var_groups, var_negated, var_counts, variables): for each variable its groups and whether it
+    is negated in each."""
+    c = n // r
+    n_cells, cell_vars = n * n, n * n * n
+    lists: list[list[int]] = [[2 * (cell * n + d) for d in range(n)] for cell in range(n_cells)]
+    lists += [[2 * (int(units[u, i]) * n + d) for i in range(n)] for u in range(units.shape[0]) for d in range(n)]
+    variables = cell_vars
+    if locked:
+        def line_var(box: int, k: int, d: int, column: bool) -> int:  # k: the row (or column) within the box
+            return cell_vars + ((n * r * n if column else 0) + (box * (c if column else r) + k) * n + d)
+        variables = cell_vars + n * r * n + n * c * n
+        box_cells = units[2 * n:]
+        for box in range(n):
+            for d in range(n):
+                lists.append([2 * line_var(box, k, d, False) for k in range(r)])  # the box's d is in one row
+                lists.append([2 * line_var(box, k, d, True) for k in range(c)])  # ... and in one column
+                for k in range(r):  # d in row k of the box iff in one of its cells there
+                    lists.append([2 * (int(box_cells[box, k * c + j]) * n + d) for j in range(c)]
+                                 + [2 * line_var(box, k, d, False) + 1])
+                for k in range(c):
+                    lists.append([2 * (int(box_cells[box, i * c + k]) * n + d) for i in range(r)]
+                                 + [2 * line_var(box, k, d, True) + 1])
+        for line in range(n):
+            for d in range(n):  # a row's d is in one of the boxes it crosses, and so is a column's
+                lists.append([2 * line_var((line // r) * r + b, line % r, d, False) for b in range(n // c)])
+                lists.append([2 * line_var(b * r + line // c, line % c, d, True) for b in range(n // r)])
+    members = np.full((len(lists), n), -1, np.int32)
+    sizes = np.array([len(group) for group in lists], np.int32)
+    of_var: list[list[int]] = [[] for _ in range(variables)]
+    for g, group in enumerate(lists):
+        members[g, : len(group)] = group
+        for literal in group:
+            of_var[literal >> 1].append(2 * g + (literal & 1))
+    width = max(len(x) for x in of_var)
+    var_groups = np.full((variables, width), -1, np.int32)
+    var_negated = np.zeros((variables, width), np.int8)
+    for v, entries in enumerate(of_var):
+        var_groups[v, : len(entries)] = [e >> 1 for e in entries]
+        var_negated[v, : len(entries)] = [e & 1 for e in entries]
+    var_counts = np.array([len(x) for x in of_var], np.int32)
+    return members, sizes, var_groups, var_negated, var_counts
 
 
 @njit(cache=True)
@@ -98,12 +131,11 @@ def _bump(q, act, var_inc, heap, hpos):
 
 
 @njit(cache=True)
-def solve(cells, n, units, cell_units, max_conflicts, unit, decay, seed, out, stats):
+def solve(cells, n, members, sizes, var_groups, var_negated, var_counts, max_conflicts, unit, decay, seed, out,
+          stats, decide_below):
     """A first solution of ``cells`` (uint8[N*N]) into ``out``: ``SAT``, ``UNSAT`` or ``OUT_OF_CONFLICTS``.
-    ``stats``: conflicts, decisions, propagated assignments."""
-    members, var_groups = _groups(n, units, cell_units)
-    kg = var_groups.shape[1]
-    nv = n * n * n
+    The groups come from ``groups``. ``stats``: conflicts, decisions, propagated assignments."""
+    nv = var_groups.shape[0]
     value = np.full(nv, -1, np.int8)
     phase = np.ones(nv, np.int8)
     level = np.zeros(nv, np.int32)
@@ -111,8 +143,8 @@ def solve(cells, n, units, cell_units, max_conflicts, unit, decay, seed, out, st
     rval = np.zeros(nv, np.int32)
     trail = np.empty(nv, np.int32)
     lim = np.empty(nv + 1, np.int32)
-    alive = np.full(members.shape[0], n, np.int32)  # members not (yet propagated as) false
-    gtrue = np.full(members.shape[0], -1, np.int32)  # the member propagated true, -1 for none
+    alive = sizes.copy()  # members not (yet propagated as) false
+    gtrue = np.full(members.shape[0], -1, np.int32)  # the variable of the member propagated true, -1 for none
     act = np.zeros(nv, np.float64)
     if seed != 0:
         np.random.seed(seed)
@@ -152,47 +184,49 @@ def solve(cells, n, units, cell_units, max_conflicts, unit, decay, seed, out, st
             v = trail[qhead]
             qhead += 1
             props += 1
-            if value[v] == 1:
-                for j in range(kg):
-                    g = var_groups[v, j]
+            val = value[v]
+            for j in range(var_counts[v]):  # every group first (undo counts on all of them), conflicts noted
+                g = var_groups[v, j]
+                if val ^ var_negated[v, j] == 1:
                     if gtrue[g] == -1:
                         gtrue[g] = v
-                    elif gtrue[g] != v:
+                    elif gtrue[g] != v and ckind == 0:
                         ckind, ca, cb = AMO, v, gtrue[g]
-                        break
-                for j in range(kg):
-                    if ckind != 0:
-                        break
-                    g = var_groups[v, j]
-                    for i in range(n):
-                        u = members[g, i]
-                        if u != v and value[u] == -1:
-                            value[u], level[u], rkind[u], rval[u] = 0, dl, AMO, v
+                else:
+                    alive[g] -= 1
+            for j in range(var_counts[v]):
+                if ckind != 0:
+                    break
+                g = var_groups[v, j]
+                if val ^ var_negated[v, j] == 1:  # at most one: every other member false
+                    for i in range(sizes[g]):
+                        m = members[g, i]
+                        u = m >> 1
+                        if u == v:
+                            continue
+                        if value[u] == -1:
+                            value[u], level[u], rkind[u], rval[u] = m & 1, dl, AMO, v
                             trail[tl] = u
                             tl += 1
-                        elif u != v and value[u] == 1:
+                        elif value[u] ^ (m & 1) == 1:
                             ckind, ca, cb = AMO, v, u
                             break
-                falselit = 2 * v + 1
-            else:
-                for j in range(kg):
-                    alive[var_groups[v, j]] -= 1
-                for j in range(kg):
-                    g = var_groups[v, j]
+                else:  # at least one: the last member not false is true
                     if gtrue[g] != -1 or alive[g] > 1:
                         continue
                     if alive[g] == 0:
                         ckind, ca = ALO, g
                         break
-                    for i in range(n):
-                        u = members[g, i]
+                    for i in range(sizes[g]):
+                        m = members[g, i]
+                        u = m >> 1
                         if value[u] == -1:
-                            value[u], level[u], rkind[u], rval[u] = 1, dl, ALO, g
+                            value[u], level[u], rkind[u], rval[u] = 1 ^ (m & 1), dl, ALO, g
                             trail[tl] = u
                             tl += 1
-                        if value[u] != 0:
+                        if value[u] ^ (m & 1) != 0:
                             break
-                falselit = 2 * v
+            falselit = 2 * v + val
             if ckind != 0:
                 break
             prev, node = -1, whead[falselit]
@@ -238,10 +272,10 @@ def solve(cells, n, units, cell_units, max_conflicts, unit, decay, seed, out, st
                     heap[0] = heap[hsize]
                     hpos[heap[0]] = 0
                     _heap_down(heap, hpos, act, hsize, 0)
-                if value[top] == -1:
+                if value[top] == -1 and top < decide_below:
                     v = top
             if v == -1:  # everything assigned, nothing in conflict
-                for i in range(nv):
+                for i in range(n * n * n):
                     if value[i] == 1:
                         out[i // n] = i % n + 1
                 stats[0], stats[1], stats[2] = conflicts, decisions, props
@@ -261,7 +295,7 @@ def solve(cells, n, units, cell_units, max_conflicts, unit, decay, seed, out, st
         # the first unique implication point: resolve the conflict with the reasons of this level's variables
         path, out_len, p, idx, kind, ra, rb = 0, 1, -1, tl - 1, ckind, ca, cb
         while True:
-            for i in range(_reason_size(kind, ra, p == -1, n, cl_len)):
+            for i in range(_reason_size(kind, ra, p == -1, sizes, cl_len)):
                 q = _reason_var(kind, ra, rb, i, members, arena, cl_start)
                 if q == p or seen[q] != 0 or level[q] == 0:
                     continue
@@ -286,7 +320,7 @@ def solve(cells, n, units, cell_units, max_conflicts, unit, decay, seed, out, st
         for i in range(1, out_len):
             q = learnt[i] >> 1
             keep = rkind[q] == DECIDED or rkind[q] == NONE
-            for m in range(0 if keep else _reason_size(rkind[q], rval[q], False, n, cl_len)):
+            for m in range(0 if keep else _reason_size(rkind[q], rval[q], False, sizes, cl_len)):
                 w = _reason_var(rkind[q], rval[q], 0, m, members, arena, cl_start)
                 if w != q and seen[w] == 0 and level[w] > 0:
                     keep = True
@@ -316,7 +350,8 @@ def solve(cells, n, units, cell_units, max_conflicts, unit, decay, seed, out, st
             since_restart = 0
             restarts += 1
         dl = 0 if restart else back
-        tl, hsize = _cancel(dl, lim, trail, tl, qhead, value, phase, var_groups, gtrue, alive, heap, hpos, hsize, act)
+        tl, hsize = _cancel(dl, lim, trail, tl, qhead, value, phase, var_groups, var_negated, var_counts, gtrue, alive,
+                            heap, hpos, hsize, act)
         qhead = tl
         if out_len > 1:
             if used + out_len > arena.shape[0]:
@@ -345,10 +380,10 @@ def solve(cells, n, units, cell_units, max_conflicts, unit, decay, seed, out, st
 
 
 @njit(cache=True)
-def _reason_size(kind, ra, conflict, n, cl_len):
+def _reason_size(kind, ra, conflict, sizes, cl_len):
     """How many variables ``_reason_var`` enumerates for a reason (or, with ``conflict``, a conflict) of ``kind``."""
     if kind == ALO:
-        return n
+        return sizes[ra]
     if kind == AMO:
         return 2 if conflict else 1
     return cl_len[ra]
@@ -360,23 +395,24 @@ def _reason_var(kind, ra, rb, i, members, arena, cl_start):
     ``rb`` (AMO; a reason has ``ra`` only) or the literals of learnt clause ``ra`` (CLAUSE). It may be the variable
     the reason is for: callers skip it."""
     if kind == ALO:
-        return members[ra, i]
+        return members[ra, i] >> 1
     if kind == AMO:
         return ra if i == 0 else rb
     return arena[cl_start[ra] + i] >> 1
 
 
 @njit(cache=True)
-def _cancel(to_level, lim, trail, tl, qhead, value, phase, var_groups, gtrue, alive, heap, hpos, hsize, act):
+def _cancel(to_level, lim, trail, tl, qhead, value, phase, var_groups, var_negated, var_counts, gtrue, alive, heap,
+            hpos, hsize, act):
     """Undo every assignment above ``to_level`` (the group counts of those already propagated too), saving their
     phases and putting their variables back in the heap; the new trail length and heap size."""
     stop_at = lim[to_level]
     for i in range(tl - 1, stop_at - 1, -1):
         v = trail[i]
         if i < qhead:
-            for j in range(var_groups.shape[1]):
+            for j in range(var_counts[v]):
                 g = var_groups[v, j]
-                if value[v] == 0:
+                if value[v] ^ var_negated[v, j] == 0:
                     alive[g] += 1
                 elif gtrue[g] == v:
                     gtrue[g] = -1
@@ -415,12 +451,13 @@ def run_search(args: argparse.Namespace, lines: list[str]) -> None:
         grid = Grid.parse(lines[index])
         cells = np.frombuffer(grid.cells, np.uint8).copy()
         units, cell_units, _ = grid.shape.tables
+        tables = groups(grid.shape.n, grid.shape.box_rows, units, cell_units, args.locked)
         conflicts, times = [], []
         for seed in seed_range(args.seeds):
             out, stats = np.zeros_like(cells), np.zeros(3, np.int64)
             start = time.perf_counter()
-            status = solve(cells, grid.shape.n, units, cell_units, args.max_conflicts, args.unit, args.decay, seed,
-                           out, stats)
+            status = solve(cells, grid.shape.n, *tables, args.max_conflicts, args.unit, args.decay, seed, out, stats,
+                           grid.shape.n**3 if args.decide_cells else tables[2].shape[0])
             times.append(time.perf_counter() - start)
             if status == SAT and not verify_solutions(cells[None], out[None], grid.shape)[0]:
                 raise SystemExit(f"instance {index}, seed {seed}: a wrong solution")
@@ -461,6 +498,10 @@ def main() -> None:
     parser.add_argument("--unit", type=int, default=16, help="search: conflicts a Luby unit (default 16)")
     parser.add_argument("--decay", type=float, default=0.99, help="search: VSIDS decay (default 0.99)")
     parser.add_argument("--max-conflicts", type=int, default=300_000)
+    parser.add_argument("--decide-cells", action="store_true",
+                        help="search: decide on (cell, digit) variables only, never on box-line ones")
+    parser.add_argument("--locked", action="store_true",
+                        help="search: add the box-line variables, so that propagation does locked candidates")
     parser.add_argument("--renamings", type=int, default=8, help="cadical: runs, the first as numbered")
     parser.add_argument("--rename-seed", type=int, default=0)
     args = parser.parse_args()
