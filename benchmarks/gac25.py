@@ -10,9 +10,9 @@ size 1 and 2). Line 462 of the 25x25 set ("461", 0-based) costs it 100,000-300,0
 (results/tail25.md). On quasigroup completion, arc consistency on all-different (Regin 1994) is known to shrink
 search trees by orders of magnitude against pairwise reasoning (Stergiou and Walsh, "The difference
 all-difference makes", 1999). This script measures nodes, not speed: a cell-mask search written for clarity,
-the same rules as the kernel's restarted search (naked and hidden singles, locked candidates, with or without
-GAC on every row, column and box), MRV branching with random ties, random digit order, Luby restarts of 256 dead
-ends. Every solution verified. Nothing of it is in the library.
+with the kernel's first three rules (naked and hidden singles, locked candidates; not its pairs, which GAC
+subsumes, nor dom/wdeg), with or without GAC on every row, column and box; MRV branching with random ties, random
+digit order, Luby restarts of 256 dead ends. Every solution verified. Nothing of it is in the library.
 
 GAC on one unit: a perfect matching of the unit's cells to the N digits (augmenting paths over bitmasks); none
 means a contradiction. A candidate (cell x, digit v) survives iff v is x's matched digit or x and the cell
