@@ -32,7 +32,7 @@ can go unseen and locked candidates then depend on their order). A first solutio
 import numpy as np
 from numba import njit
 
-from bitdoku.kernels.bits import full_mask, lowest_bit_index, popcount
+from bitdoku.kernels.bits import full_mask, lowest_bit_index, popcount, small_quotient
 from bitdoku.kernels.jit import borrowing
 from bitdoku.kernels.restarts import luby
 from bitdoku.kernels.rng import below, random_bit
@@ -173,8 +173,9 @@ def _place(st, k, n, r, c, digit, row, col):
         word = st[k, base + i]
         rows |= ((word >> np.uint64(col)) & ONE) << np.uint64(i)
         st[k, base + i] = word & clear
-    band = (row // r) * r
-    box_columns = ~_stack_mask(c, col // c)
+    band = small_quotient(row, r) * r
+    stack = small_quotient(col, c)
+    box_columns = ~_stack_mask(c, stack)
     for i in range(band, band + r):
         st[k, base + i] &= box_columns
     st[k, base + row] = bit
@@ -182,7 +183,7 @@ def _place(st, k, n, r, c, digit, row, col):
     placed = _placed(n) + 3 * digit
     st[k, placed] |= _bit(row)
     st[k, placed + 1] |= bit
-    st[k, placed + 2] |= _bit((row // r) * r + col // c)
+    st[k, placed + 2] |= _bit(band + stack)
     dirty = _dirty(n)
     st[k, dirty] |= touched
     st[k, dirty + 1] |= touched
@@ -412,7 +413,7 @@ def _locked_digit(st, k, n, r, c, digit, bands):
             word = st[k, base + row]
             if word == ZERO or filled_rows & _bit(row) != ZERO:
                 continue  # no place at all (hidden singles say so: locked candidates only remove), or filled
-            mask = _stack_mask(c, lowest_bit_index(word) // c)
+            mask = _stack_mask(c, small_quotient(lowest_bit_index(word), c))
             if word & ~mask == ZERO:
                 for other in range(band, band + r):
                     if other != row and st[k, base + other] & mask != ZERO:
@@ -924,11 +925,13 @@ def _naked_pairs(st, k, n, r, c, work, fresh):
             if work[b, 2] != pair or ((fresh >> work[a, 0]) | (fresh >> work[b, 0])) & ONE == ZERO:
                 continue  # not a pair, or neither cell changed since the last pass: its strikes are done
             r1, c1, r2, c2 = np.int64(work[a, 0]), np.int64(work[a, 1]), np.int64(work[b, 0]), np.int64(work[b, 1])
-            same_box = r1 // r == r2 // r and c1 // c == c2 // c
+            same_box = (small_quotient(r1, r) == small_quotient(r2, r)
+                        and small_quotient(c1, c) == small_quotient(c2, c))
             if r1 != r2 and c1 != c2 and not same_box:
                 continue
             # the rows the shared units cross: all for a column, the band for a box, else the one row
-            first, last = (0, n) if c1 == c2 else ((r1 // r) * r, (r1 // r) * r + r) if same_box else (r1, r1 + 1)
+            band = small_quotient(r1, r) * r
+            first, last = (0, n) if c1 == c2 else (band, band + r) if same_box else (r1, r1 + 1)
             digits = pair
             while digits != ZERO:
                 digit = lowest_bit_index(digits)
@@ -948,8 +951,8 @@ def _pair_unit_columns(row, r1, c1, r2, c2, r, c, same_box):
         mask = ~ZERO
     if c1 == c2 and row != r1 and row != r2:
         mask |= _bit(c1)
-    if same_box and row // r == r1 // r:
-        mask |= _stack_mask(c, c1 // c)
+    if same_box and small_quotient(row, r) == small_quotient(r1, r):
+        mask |= _stack_mask(c, small_quotient(c1, c))
     if row == r1:
         mask &= ~_bit(c1)
     if row == r2:
@@ -1036,7 +1039,7 @@ def _unit_weight(weights, n, r, c, row, col):
 @njit(cache=True, nogil=True)
 def _box_index(r, c, row, col):
     """The box of (row, col), boxes of ``r`` rows and ``c`` columns numbered in reading order."""
-    return (row // r) * r + col // c
+    return small_quotient(row, r) * r + small_quotient(col, c)
 
 
 @borrowing
