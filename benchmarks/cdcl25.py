@@ -39,13 +39,13 @@ import time
 
 import numpy as np
 from numba import njit
+from tail25_bench import instances, seeds  # benchmarks/ is the script's folder, first on sys.path
 
 from bitdoku.batch import verify_solutions
 from bitdoku.grid import Grid
 from bitdoku.kernels.restarts import luby
 
 FILE = "/work/shared/data/sudoku25x25_acs_general_even.txt"
-H20 = [461, 467, 462, 463, 495, 452, 491, 471, 450, 453, 486, 493, 481, 479, 451, 483, 468, 509, 469, 477]
 NONE, DECIDED, AMO, ALO, CLAUSE = 0, 1, 2, 3, 4  # why a variable has its value (``rkind``)
 SAT, UNSAT, OUT_OF_CONFLICTS = 1, 0, -1
 
@@ -433,27 +433,14 @@ def _grown(array, needed):
     return bigger
 
 
-def instances(spec: str, lines: list[str]) -> list[int]:
-    if spec == "H20":
-        return H20
-    if spec == "all":
-        return list(range(len(lines)))
-    return [int(x) for x in spec.split(",")]
-
-
-def seed_range(spec: str) -> list[int]:
-    first, _, last = spec.partition("-")
-    return list(range(int(first), int(last or first) + 1))
-
-
 def run_search(args: argparse.Namespace, lines: list[str]) -> None:
-    for index in instances(args.instances, lines):
+    for index in instances([args.instances], len(lines)):
         grid = Grid.parse(lines[index])
         cells = np.frombuffer(grid.cells, np.uint8).copy()
         units, cell_units, _ = grid.shape.tables
         tables = groups(grid.shape.n, grid.shape.box_rows, units, cell_units, args.locked)
         conflicts, times = [], []
-        for seed in seed_range(args.seeds):
+        for seed in seeds(args.seeds):
             out, stats = np.zeros_like(cells), np.zeros(3, np.int64)
             start = time.perf_counter()
             status = solve(cells, grid.shape.n, *tables, args.max_conflicts, args.unit, args.decay, seed, out, stats,
@@ -473,7 +460,7 @@ def run_cadical(args: argparse.Namespace, lines: list[str]) -> None:
     from pysat.solvers import Cadical153
 
     rng = np.random.default_rng(args.rename_seed)
-    for index in instances(args.instances, lines):
+    for index in instances([args.instances], len(lines)):
         grid = Grid.parse(lines[index])
         n = grid.shape.n
         rules = compare_bench.rule_clauses(n, "pairwise")
@@ -493,8 +480,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("what", choices=["search", "cadical"])
     parser.add_argument("--file", default=FILE)
-    parser.add_argument("--instances", default="461", help="0-based lines, comma-separated, or H20, or all")
-    parser.add_argument("--seeds", default="1", help="search: seeds of the first activities (0: none), e.g. 1-8")
+    parser.add_argument("--instances", default="461",
+                        help="0-based lines, comma-separated, ranges a-b, or H20, H45, all")
+    parser.add_argument("--seeds", default="1",
+                        help="search: seeds of the first activities (0: none), a-b or a comma list")
     parser.add_argument("--unit", type=int, default=16, help="search: conflicts a Luby unit (default 16)")
     parser.add_argument("--decay", type=float, default=0.99, help="search: VSIDS decay (default 0.99)")
     parser.add_argument("--max-conflicts", type=int, default=300_000)

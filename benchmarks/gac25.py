@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 from numba import njit
-from tail25_bench import instances  # benchmarks/ is the script's folder, first on sys.path
+from tail25_bench import instances, seeds  # benchmarks/ is the script's folder, first on sys.path
 
 from bitdoku.batch import verify_solutions
 from bitdoku.benchmark import load
@@ -47,33 +47,13 @@ SOLVED, CAPPED, NO_SOLUTION = 1, 0, -1
 
 
 @njit(cache=True)
-def _units(n, r, c):
-    """Rows, columns, then boxes: N cells each; and the three units of every cell."""
-    units = np.empty((3 * n, n), np.int64)
-    cell_units = np.empty((n * n, 3), np.int64)
-    for i in range(n):
-        for j in range(n):
-            units[i, j] = i * n + j
-            units[n + i, j] = j * n + i
-    for b in range(n):
-        top, left = (b // r) * r, (b % r) * c
-        for j in range(n):
-            units[2 * n + b, j] = (top + j // c) * n + left + j % c
-    for u in range(3 * n):
-        for j in range(n):
-            cell_units[units[u, j], u // n] = u
-    return units, cell_units
-
-
-@njit(cache=True)
-def _gac_unit(cand, cells, n, owner, match, prev, reach):
+def _gac_unit(cand, cells, n, owner, match, prev, reach, queue):
     """Arc consistency of all-different on one unit; False on a contradiction. Returns (ok, changed)."""
     for v in range(n):
         owner[v] = -1
     for x in range(n):
         # Breadth-first search for an augmenting path from cell x (cells by index into ``cells``).
         seen = np.uint32(0)
-        queue = np.empty(n, np.int64)
         head, tail = 0, 1
         queue[0] = x
         found = -1
@@ -189,8 +169,8 @@ def _locked(cand, units, cell_units, n):
                 if cand[cell] & bit:
                     places += 1
                     rw, cl = cell_units[cell, 0], cell_units[cell, 1]
-                    line_row = rw if line_row in (-1, rw) else -2
-                    line_col = cl if line_col in (-1, cl) else -2
+                    line_row = rw if line_row == -1 or line_row == rw else -2
+                    line_col = cl if line_col == -1 or line_col == cl else -2
             if places < 2:
                 continue
             for line in (line_row, line_col):
@@ -209,7 +189,7 @@ def _locked(cand, units, cell_units, n):
                 if cand[cell] & bit:
                     places += 1
                     bx = cell_units[cell, 2]
-                    box = bx if box in (-1, bx) else -2
+                    box = bx if box == -1 or box == bx else -2
             if places >= 2 and box >= 0:
                 for j in range(n):
                     cell = units[box, j]
@@ -222,7 +202,7 @@ def _locked(cand, units, cell_units, n):
 @njit(cache=True)
 def _propagate(cand, units, cell_units, n, flags, work):
     """The rules to a fixpoint, cheap ones first; False on a contradiction."""
-    owner, match, prev, reach = work[0], work[1], work[2], work[3].view(np.uint32)[:n]
+    owner, match, prev, queue, reach = work[0], work[1], work[2], work[3], work[4].view(np.uint32)[:n]
     while True:
         ok, changed = _singles(cand, units, n)
         if not ok:
@@ -234,7 +214,7 @@ def _propagate(cand, units, cell_units, n, flags, work):
         if flags & GAC:
             any_change = False
             for u in range(units.shape[0]):
-                ok, changed = _gac_unit(cand, units[u], n, owner, match, prev, reach)
+                ok, changed = _gac_unit(cand, units[u], n, owner, match, prev, reach, queue)
                 if not ok:
                     return False
                 any_change |= changed
@@ -244,10 +224,10 @@ def _propagate(cand, units, cell_units, n, flags, work):
 
 
 @njit(cache=True)
-def search(givens, n, r, c, flags, cap, unit, rng, out):
-    """Restarted first-solution DFS; (status, nodes, restarts)."""
-    units, cell_units = _units(n, r, c)
-    work = np.zeros((4, 2 * n), np.int64)
+def search(givens, n, units, cell_units, flags, cap, unit, rng, out):
+    """Restarted first-solution DFS over the unit tables of ``Shape.tables`` (rows, columns, boxes; each cell's
+    row, column and box); (status, nodes, restarts)."""
+    work = np.zeros((5, 2 * n), np.int64)
     full = np.uint32((1 << n) - 1)
     root = np.empty(n * n, np.uint32)
     for i in range(n * n):
@@ -317,7 +297,7 @@ def main() -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data")
     parser.add_argument("--instances", nargs="+", default=["461"],
-                        help="0-based indices, ranges a-b, H20, H45 or all (default: 461)")
+                        help="0-based indices, comma lists, ranges a-b, H20, H45 or all (default: 461)")
     parser.add_argument("--seeds", default="1-4", help="a-b or a comma list")
     parser.add_argument("--cap", type=int, default=100_000, help="node cap a search")
     parser.add_argument("--unit", type=int, default=256, help="restart unit (dead ends)")
@@ -326,19 +306,19 @@ def main() -> None:
     args = parser.parse_args()
     puzzles = load(args.data / FILE)
     shape = Shape.infer(puzzles.shape[1])
-    n, r, c = shape.n, shape.box_rows, shape.box_cols
-    low, _, high = args.seeds.partition("-")
-    seeds = list(range(int(low), int(high) + 1)) if high else [int(s) for s in args.seeds.split(",")]
+    n = shape.n
+    units, cell_units, _ = shape.tables
+    seed_list = seeds(args.seeds)
     flags = {"plain": 0, "locked": LOCKED, "gac": GAC, "locked+gac": LOCKED | GAC}
     out = np.zeros(n * n, np.uint8)
-    search(puzzles[0].astype(np.int64), n, r, c, LOCKED | GAC, 10, args.unit, new_state(1), out)
+    search(puzzles[0].astype(np.int64), n, units, cell_units, LOCKED | GAC, 10, args.unit, new_state(1), out)
     rows: dict[str, list[tuple[int, int, int, float]]] = {name: [] for name in args.variants}
     for index in instances(args.instances, len(puzzles)):
         givens = puzzles[index].astype(np.int64)
-        for seed in seeds:
+        for seed in seed_list:
             for name in args.variants:
                 start = time.perf_counter()
-                status, nodes, restarts = search(givens, n, r, c, flags[name], args.cap, args.unit,
+                status, nodes, restarts = search(givens, n, units, cell_units, flags[name], args.cap, args.unit,
                                                  new_state(seed * 1000003 + index), out)
                 seconds = time.perf_counter() - start
                 if status == SOLVED and not verify_solutions(puzzles[index][None], out[None], shape)[0]:

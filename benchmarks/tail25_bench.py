@@ -44,9 +44,9 @@ VARIANTS = {
 
 
 def instances(spec: list[str], total: int) -> list[int]:
-    """Instance indices from names (H20, H45, all), single numbers and ranges a-b."""
+    """Instance indices from names (H20, H45, all), single numbers, comma lists and ranges a-b."""
     chosen: list[int] = []
-    for item in spec:
+    for item in (part for entry in spec for part in entry.split(",")):
         if item == "H20":
             chosen += H20
         elif item == "H45":
@@ -59,6 +59,14 @@ def instances(spec: list[str], total: int) -> list[int]:
         else:
             chosen.append(int(item))
     return chosen
+
+
+def seeds(spec: str) -> list[int]:
+    """Seeds from a range a-b or a comma list."""
+    if "-" in spec:
+        low, high = spec.split("-")
+        return list(range(int(low), int(high) + 1))
+    return [int(s) for s in spec.split(",")]
 
 
 def solve(puzzle: np.ndarray, shape: Shape, flags: int, seed: int, index: int, cap: int,
@@ -86,7 +94,7 @@ def main() -> None:
                         help="folder of the shared puzzle files")
     parser.add_argument("--file", default=FILE, help="puzzle file in --data (default: the 25x25 ACS set)")
     parser.add_argument("--instances", nargs="+", default=["H20"],
-                        help="0-based indices, ranges a-b, H20, H45 or all (default: H20)")
+                        help="0-based indices, comma lists, ranges a-b, H20, H45 or all (default: H20)")
     parser.add_argument("--seeds", default="0", help="seeds: a-b or comma list (0: the default search's seed)")
     parser.add_argument("--variants", nargs="+", choices=list(VARIANTS), default=list(VARIANTS))
     parser.add_argument("--cap", type=int, default=300_000, help="node cap a search (default 300,000)")
@@ -98,17 +106,12 @@ def main() -> None:
         sys.exit(f"tail25_bench: {path} not found (--data names the folder of the shared sets)")
     puzzles = load(path)
     shape = Shape.infer(puzzles.shape[1])
-    if "-" in args.seeds:
-        low, high = args.seeds.split("-")
-        seeds = list(range(int(low), int(high) + 1))
-    else:
-        seeds = [int(s) for s in args.seeds.split(",")]
-    chosen = instances(args.instances, len(puzzles))
+    chosen, chosen_seeds = instances(args.instances, len(puzzles)), seeds(args.seeds)
     for flags in VARIANTS.values():
         solve(puzzles[0], shape, flags, 0, 0, 10, args.unit)  # compile or load before timing
     results: dict[str, list[tuple[int, int, bool, int, float]]] = {name: [] for name in args.variants}
     for index in chosen:
-        for seed in seeds:
+        for seed in chosen_seeds:
             for name in args.variants:
                 solved, nodes, restarts, seconds = solve(puzzles[index], shape, VARIANTS[name], seed, index,
                                                          args.cap, args.unit)
@@ -116,7 +119,7 @@ def main() -> None:
                 if args.each:
                     print(f"{name:6} instance {index:4} seed {seed}: {'solved' if solved else 'CAPPED':6} "
                           f"{nodes:9,} nodes {restarts:4} restarts {seconds * 1e3:10.1f} ms", flush=True)
-    print(f"\n{len(chosen)} instances x {len(seeds)} seeds, cap {args.cap:,}, unit {args.unit}\n")
+    print(f"\n{len(chosen)} instances x {len(chosen_seeds)} seeds, cap {args.cap:,}, unit {args.unit}\n")
     print("| variant | searches | capped | nodes sum | median | p99 | worst (instance, seed) | mean ms | "
           "median ms | p99 ms | worst ms | µs a node |")
     print("|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|")
