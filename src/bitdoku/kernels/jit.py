@@ -1,4 +1,6 @@
-"""How a kernel helper that allocates nothing is compiled: ``@borrowing``, Numba's ``njit`` without its runtime.
+"""How kernel helpers are compiled: ``@borrowing`` (no Numba runtime) and ``@inlined`` (inlined by LLVM).
+
+``@borrowing``: Numba's ``njit`` without its runtime.
 
 Why: a function compiled with Numba's runtime (NRT, its reference counting and allocator) takes a reference to each
 array argument on entry and drops it on exit, two atomic operations (``lock inc``, ``lock dec``) and two calls a
@@ -24,3 +26,20 @@ from numba import njit
 def borrowing(function: Callable[..., Any]) -> Any:
     """``njit(cache=True, nogil=True)`` without Numba's runtime: for helpers that only borrow arrays (above)."""
     return njit(cache=True, nogil=True, _nrt=False)(function)
+
+
+def inlined(function: Callable[..., Any]) -> Any:
+    """``@borrowing`` for a small helper called from several places in the kernels: compiled once and inlined by
+    LLVM at each call site (``forceinline``), with no Python entry point.
+
+    Why not Numba's ``inline="always"``: that copies the helper's Numba IR into every caller and types, rewrites
+    and lowers each copy again, which is where a first compile spent most of its time (the 9x9 engine: 7.2 s with
+    its helpers inlined by Numba, 3.8 s with them inlined by LLVM, the search 1% slower; benchmarks/NOTES-compile.md).
+    Numba's own inlining stays the tool for a helper with a single call site, where there is one copy in any case.
+
+    The helper gets no Python wrapper (``no_cpython_wrapper``, ``no_cfunc_wrapper``): a wrapper is lowered and
+    compiled for nothing when only compiled code calls the function. Call its arguments by typed values, not
+    literals (``np.int64(0)``, not ``0``): a literal compiles a copy of the helper for that value.
+    """
+    return njit(cache=True, nogil=True, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True,
+                _nrt=False)(function)

@@ -28,7 +28,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from bitdoku.kernels.bits import FAST_PEXT, lowest_bit_index, popcount
-from bitdoku.kernels.jit import borrowing
+from bitdoku.kernels.jit import borrowing, inlined
 from bitdoku.kernels.rng import hashed_bit
 from bitdoku.kernels.status import (
     ALL_RULES,
@@ -383,7 +383,7 @@ _row_triad_bits = _bit_gather(BOX_COLUMNS * ROW_LOW)  # the first column of each
 _stack_triad_bits = _bit_gather(7 * (1 | 1 << 9 | 1 << 18))  # stack 0's columns in the three bands' folds
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inlined
 def _band_words(states, k, band):
     """The nine digit words of a band, for ``_digits_meeting``."""
     return (np.int64(states[k, band]), np.int64(states[k, 3 + band]), np.int64(states[k, 6 + band]),
@@ -408,7 +408,7 @@ def is_standard9(units):
     return True
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inlined
 def _lose(states, k, band, removed):
     """Subtract one from the count of each cell in ``removed`` (bit-sliced, branch-free): every write that clears
     candidates from empty cells calls it, which keeps the counts exact without a recount."""
@@ -448,7 +448,7 @@ def _recount(states, k):
         states[k, base + 3] = c3
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inlined
 def _keep_digit(states, k, digit, band, own, other):
     """Keep only ``own`` of ``digit``'s word in ``band`` and ``other`` of its words in the other two bands, and
     count the candidates that went: the one write of a placement. One loop over the bands (a select, no branch)
@@ -461,7 +461,7 @@ def _keep_digit(states, k, digit, band, own, other):
         _lose(states, k, b, word & ~mask)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inlined
 def _place(states, k, digit, band, pos):
     """Fill cell ``pos`` of ``band`` with ``digit`` (0-based) in state k; False if the digit is not a candidate."""
     bit = np.int64(1) << pos
@@ -482,14 +482,14 @@ def _place(states, k, digit, band, pos):
     return True
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inlined
 def _place_all(states, k, digit, band, cells):
     """Fill every cell of a band mask with one digit; the number filled, or -1 on a contradiction.
 
     Inlined at its three sites in ``_hidden_singles`` (one a band, the band a constant in each): 4-5% on 17-clue,
-    1-3% on the hard sets, for 0.55 s more first compile (benchmarks/NOTES-kernels.md, round 12; in round 10, with
-    the runtime's reference counts still around each pass, the same inlining ran no faster). One inlined site in a
-    loop over the bands gained nothing.
+    1-3% on the hard sets (benchmarks/NOTES-kernels.md, round 12; one inlined site in a loop over the bands gained
+    nothing). By LLVM, with the band a typed value that it folds at each site: Numba's inlining of three copies
+    cost 0.55 s of first compile for the same speed (benchmarks/NOTES-compile.md).
     """
     count = 0
     while cells != 0:
@@ -575,17 +575,17 @@ def _hidden_singles(states, k):
             if missing != 0:
                 return -1  # a row, column or box without the digit
             if c0 != 0:
-                count = _place_all(states, k, digit, 0, c0)
+                count = _place_all(states, k, digit, np.int64(0), c0)
                 if count < 0:
                     return -1
                 filled += count
             if c1 != 0:
-                count = _place_all(states, k, digit, 1, c1)
+                count = _place_all(states, k, digit, np.int64(1), c1)
                 if count < 0:
                     return -1
                 filled += count
             if c2 != 0:
-                count = _place_all(states, k, digit, 2, c2)
+                count = _place_all(states, k, digit, np.int64(2), c2)
                 if count < 0:
                     return -1
                 filled += count
@@ -683,7 +683,7 @@ def _locked_candidates(states, k):
 def _propagate(states, k, flags):
     """Run the rules in ``flags`` on state k to a fixpoint; the number of cells filled, or -1 on a contradiction.
 
-    ``@borrowing`` (compiled without Numba's runtime), as is ``_search_loaded``: with the runtime, every inlined
+    ``@borrowing`` (compiled without Numba's runtime), as is ``search9_in``: with the runtime, every inlined
     pass took and dropped a reference to ``states``, a call to NRT_incref and one to
     NRT_decref a pass. On a borrowed view those calls only test for null, but they are opaque to LLVM, which
     (presumably) must keep the state in memory around them: 2.5-3% on every set (benchmarks/NOTES-kernels.md,
@@ -715,7 +715,7 @@ def _propagate(states, k, flags):
         return filled
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inlined
 def _best_in_band(states, k, band, t0, t1, t2, best):
     """``best`` (score, band, pos) updated with the two-candidate cells of one band (``_choose_cell``'s score).
 
@@ -897,7 +897,7 @@ def new_stack():
     return np.empty((MAX_DEPTH, STATE_WORDS), np.uint32), np.empty((MAX_DEPTH, 3), np.int64)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def search9_in(cells, limit, max_nodes, flags, solutions, stats, states, frames, stop):
     """``search9`` with its stack passed in (``states`` uint32[82, 44], ``frames`` int64[82, 3]), for batches.
 
@@ -963,7 +963,7 @@ def random_solution9(seed, max_nodes, out, stats, states, frames, stop):
                           seed, stop)
 
 
-@borrowing
+@njit(cache=True, nogil=True, inline="always")
 def _search_loaded(limit, max_nodes, flags, solutions, stats, states, frames, seed, stop):
     """The search of ``search9_in`` from the givens already loaded in state 0 (stats zeroed by the caller).
 
@@ -974,7 +974,9 @@ def _search_loaded(limit, max_nodes, flags, solutions, stats, states, frames, se
     Written for a short first compile (the first ``bitdoku solve`` waits for it): the helpers are called with
     typed variables, never a literal ``0`` or ``False`` (Numba would compile a second copy of each helper, and of
     everything it calls, for the literal type), and states are copied word by word (a slice copy brings in
-    Numba's shape-mismatch error, which compiles a dozen string functions).
+    Numba's shape-mismatch error, which compiles a dozen string functions). Numba inlines it into each entry point
+    (``search9_in``, ``other_solution9``, ``random_solution9``): as a function of its own, its whole kernel went
+    through LLVM once more for nothing, 0.9 s of the first compile (benchmarks/NOTES-compile.md).
     """
     stats[STAT_NODES] = 1
     top = np.int64(0)
