@@ -13,25 +13,12 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from numba import njit
 from tests.kernels.test_kernels_search import is_solution, naive_count, random_grid
 
+from bitdoku.kernels import boards
 from bitdoku.kernels import status as S
-from bitdoku.kernels.boards import (
-    _blame,
-    _choose_weighted,
-    _load,
-    _mark_all,
-    _next_marked,
-    _pairs,
-    _place,
-    _placed,
-    _propagate,
-    _scratch,
-    first_solution,
-    is_box_geometry,
-    search_boards,
-    state_words,
-)
+from bitdoku.kernels.boards import _propagate, _scratch, first_solution, is_box_geometry, search_boards
 from bitdoku.kernels.dfs import search_generic
 from bitdoku.kernels.restarts import luby
 from bitdoku.kernels.rng import new_state
@@ -40,6 +27,55 @@ from bitdoku.shape import Shape
 BOX_SHAPES = [Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(3, 3), Shape(2, 4), Shape(4, 2), Shape(3, 4),
               Shape(4, 3), Shape(4, 4)]
 SMALL_SHAPES = BOX_SHAPES[:6]
+
+
+# The kernel's helpers are inlined into compiled code and have no Python entry point (``kernels.jit.inlined``):
+# the tests call them through these compiled wrappers.
+
+
+@njit
+def state_words(n):
+    return boards.state_words(n)
+
+
+@njit
+def _placed(n):
+    return boards._placed(n)
+
+
+@njit
+def _load(cells, st, n, r, c):
+    return boards._load(cells, st, n, r, c)
+
+
+@njit
+def _place(st, k, n, r, c, digit, row, col):
+    return boards._place(st, k, n, r, c, digit, row, col)
+
+
+@njit
+def _mark_all(st, k, n):
+    boards._mark_all(st, k, n)
+
+
+@njit
+def _next_marked(marks, row):
+    return boards._next_marked(marks, row)
+
+
+@njit
+def _pairs(st, k, n, r, c, work):
+    return boards._pairs(st, k, n, r, c, work)
+
+
+@njit
+def _blame(st, k, n, r, c, weights):
+    boards._blame(st, k, n, r, c, weights)
+
+
+@njit
+def _choose_weighted(st, k, n, r, c, planes, weights, rng):
+    return boards._choose_weighted(st, k, n, r, c, planes, weights, rng)
 
 
 @st.composite

@@ -33,7 +33,7 @@ import numpy as np
 from numba import njit
 
 from bitdoku.kernels.bits import full_mask, lowest_bit_index, popcount, small_quotient
-from bitdoku.kernels.jit import borrowing
+from bitdoku.kernels.jit import borrowing, inlined
 from bitdoku.kernels.restarts import luby
 from bitdoku.kernels.rng import below, random_bit
 from bitdoku.kernels.status import (
@@ -78,24 +78,24 @@ WEIGHTS_FROM_N = 25
 FIRST_DEPTH = 32
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inlined
 def _bit(col):
     return ONE << np.uint64(col)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inlined
 def _stack_mask(c, stack):
     """The columns of one stack of boxes (c columns wide)."""
     return ((ONE << np.uint64(c)) - ONE) << np.uint64(stack * c)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inlined
 def _dirty(n):
     """The index of the first of the two changed-digits words (hidden singles, then locked candidates)."""
     return n * n + n
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inlined
 def _rows(n):
     """The index of the first of the two changed-rows words (naked singles, then the pairs): a row's bit is set
     whenever one of its words may have changed (``_mark_rows``). Setting it too often only costs a scan;
@@ -103,7 +103,7 @@ def _rows(n):
     return n * n + n + 2
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inlined
 def state_words(n):
     """The words of one state: N*N digit words, N open-cells words, two changed-digits and two changed-rows
     words, N changed-rows words, one a digit (``_digit_rows``), and 3N words of where each digit is filled in
@@ -111,7 +111,7 @@ def state_words(n):
     return n * n + 5 * n + 4
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inlined
 def _placed(n):
     """The index of digit 0's three filled-in words (its filled rows, columns and boxes, a bit each, boxes
     numbered band by band); digit d's are 3d words further. Set by ``_place`` only: hidden singles and locked
@@ -121,13 +121,13 @@ def _placed(n):
     return n * n + 2 * n + 4
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inlined
 def _digit_rows(n):
     """The index of digit 0's changed-rows word for hidden singles; digit d's is d words further."""
     return n * n + n + 4
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inlined
 def _struck(st, k, n, digit, rows):
     """Note that the words of ``digit`` in ``rows`` (a mask) changed: for naked singles and the pairs (by row)
     and for hidden singles (by digit and row)."""
@@ -135,7 +135,7 @@ def _struck(st, k, n, digit, rows):
     st[k, _digit_rows(n) + digit] |= rows
 
 
-@borrowing
+@inlined
 def _mark_all(st, k, n):
     """Mark every digit and every row of state k changed, for every rule: their next passes look at everything
     (the root; and the tests, which check that a fixpoint reached through the marks is one a full pass keeps)."""
@@ -144,14 +144,14 @@ def _mark_all(st, k, n):
         st[k, word] = full
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inlined
 def _mark_rows(st, k, n, rows):
     """Note that the words of ``rows`` (a mask) may have changed, for naked singles and for the pairs."""
     st[k, _rows(n)] |= rows
     st[k, _rows(n) + 1] |= rows
 
 
-@borrowing
+@inlined
 def _place(st, k, n, r, c, digit, row, col):
     """Fill (row, col) with 0-based ``digit`` in state k; False if the digit may not go there."""
     bit = _bit(col)
@@ -191,7 +191,7 @@ def _place(st, k, n, r, c, digit, row, col):
     return True
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inlined
 def _next_marked(marks, row):
     """The first row after ``row`` (-1: from the first) whose bit is set in ``marks``, or -1 if none.
 
@@ -202,7 +202,7 @@ def _next_marked(marks, row):
     return -1 if later == ZERO else lowest_bit_index(later)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inlined
 def _changed(st, k, n, digit):
     """Note that a digit's words changed (for the next hidden singles and locked candidates passes)."""
     mark = ONE << np.uint64(digit)
@@ -210,7 +210,7 @@ def _changed(st, k, n, digit):
     st[k, _dirty(n) + 1] |= mark
 
 
-@borrowing
+@inlined
 def _naked(st, k, n, r, c, fill):
     """Fill the open cells with one candidate (when ``fill``); -1 if an open cell has none, else the count.
 
@@ -220,7 +220,7 @@ def _naked(st, k, n, r, c, fill):
     and so the state a contradiction leaves for dom/wdeg's blame, is the full scan's.
     """
     filled = 0
-    row = -1
+    row = np.int64(-1)
     while True:
         row = _next_marked(st[k, _rows(n)], row)
         if row < 0:
@@ -245,7 +245,7 @@ def _naked(st, k, n, r, c, fill):
             col = lowest_bit_index(singles)
             singles &= singles - ONE
             bit = _bit(col)
-            digit = -1
+            digit = np.int64(-1)
             for d in range(n):
                 if st[k, d * n + row] & bit != ZERO:
                     digit = d
@@ -256,7 +256,7 @@ def _naked(st, k, n, r, c, fill):
     return filled
 
 
-@borrowing
+@inlined
 def _place_if_open(st, k, n, r, c, digit, row, col):
     """Place a hidden single unless its cell is already filled (with this digit): 1 placed, 0 not, -1 failed."""
     if st[k, n * n + row] & _bit(col) == ZERO:
@@ -264,7 +264,7 @@ def _place_if_open(st, k, n, r, c, digit, row, col):
     return 1 if _place(st, k, n, r, c, digit, row, col) else -1
 
 
-@borrowing
+@inlined
 def _hidden(st, k, n, r, c):
     """Fill each changed digit's only place in a row, column or box; -1 if a digit has no place in a unit."""
     filled = 0
@@ -280,7 +280,7 @@ def _hidden(st, k, n, r, c):
     return filled
 
 
-@borrowing
+@inlined
 def _hidden_digit(st, k, n, r, c, digit):
     """Hidden singles of one digit in every row, column and box.
 
@@ -299,7 +299,7 @@ def _hidden_digit(st, k, n, r, c, digit):
     st[k, rows] = ZERO
     if fresh == ZERO:
         return 0
-    row = -1
+    row = np.int64(-1)
     while True:  # the rows changed since the last pass: elsewhere no single, or it was filled then
         row = _next_marked(fresh | st[k, rows], row)
         if row < 0:
@@ -357,7 +357,7 @@ def _hidden_digit(st, k, n, r, c, digit):
     return filled
 
 
-@borrowing
+@inlined
 def _locked(st, k, n, r, c, bands):
     """Pointing and claiming for every changed digit; -1 on a contradiction, else the words changed.
 
@@ -378,7 +378,7 @@ def _locked(st, k, n, r, c, bands):
     return changed
 
 
-@borrowing
+@inlined
 def _locked_digit(st, k, n, r, c, digit, bands):
     """Pointing and claiming for one digit: O(N * r) word operations.
 
@@ -400,7 +400,7 @@ def _locked_digit(st, k, n, r, c, digit, bands):
             if (boxes >> np.uint64(stack)) & ONE != ZERO:
                 continue
             rows_with = 0
-            last_row = -1
+            last_row = np.int64(-1)
             for row in range(band, band + r):
                 if st[k, base + row] & mask != ZERO:
                     rows_with += 1
@@ -498,7 +498,7 @@ def _propagate(st, k, n, r, c, flags, bands, work):
         return filled
 
 
-@borrowing
+@inlined
 def _count_planes(st, k, n, row, planes):
     """A bit-sliced count of each cell's candidates in ``row``: ``planes[b]`` holds bit b of the counts."""
     planes[:] = ZERO
@@ -512,7 +512,7 @@ def _count_planes(st, k, n, row, planes):
             b += 1
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _count_bits(n):
     """The planes of ``_count_planes`` that a count of up to ``n`` candidates needs."""
     bits = 1
@@ -521,7 +521,7 @@ def _count_bits(n):
     return bits
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _with_count(planes, count, bits):
     """The cells whose count is exactly ``count`` (``bits`` planes)."""
     cells = ~ZERO
@@ -530,7 +530,7 @@ def _with_count(planes, count, bits):
     return cells
 
 
-@borrowing
+@inlined
 def _choose_cell(st, k, n, good_enough, planes, randomised, rng):
     """(row, col) of the first open cell with the fewest candidates, or (-1, -1) when the grid is full.
 
@@ -538,8 +538,8 @@ def _choose_cell(st, k, n, good_enough, planes, randomised, rng):
     ``randomised``, a random cell among those with the fewest candidates (and no early stop).
     """
     bits = _count_bits(n)
-    best_row = -1
-    best_col = -1
+    best_row = np.int64(-1)
+    best_col = np.int64(-1)
     best = n + 1
     ties = 0
     for row in range(n):
@@ -571,7 +571,7 @@ def _choose_cell(st, k, n, good_enough, planes, randomised, rng):
     return best_row, best_col
 
 
-@borrowing
+@inlined
 def _load(cells, st, n, r, c):
     """Set state 0 from the givens; -1 when fine, else INVALID or CONTRADICTION."""
     full = full_mask(n)
@@ -594,7 +594,7 @@ def _load(cells, st, n, r, c):
     return -1
 
 
-@borrowing
+@inlined
 def _write_solution(st, k, n, out):
     for digit in range(n):
         for row in range(n):
@@ -634,7 +634,7 @@ def first_solution(cells, n, r, max_nodes, flags, solutions, stats, rng, unit, s
     no_guide = np.zeros(0, np.uint8)
     weights = np.ones(3 * n if flags & WEIGHTED and flags & NO_WEIGHTS == 0 else 0, np.int64)  # kept run to run
     stats[:] = 0
-    run = 1
+    run = np.int64(1)
     while True:
         depth = max(FIRST_DEPTH, stats[STAT_MAX_DEPTH] + 2)  # no run regrows the stack an earlier run needed
         status = _search(cells, n, r, np.int64(1), max_nodes - stats[STAT_NODES], luby(run) * unit,
@@ -668,7 +668,7 @@ def search_boards(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, g
                    np.int64(FIRST_DEPTH), np.zeros(0, np.int64), stop)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _search(cells, n, r, limit, max_nodes, max_backtracks, flags, solutions, stats, rng, guide, changed_cell,
             depth, weights, stop):
     """``search_boards``, also cut (``BUDGET_EXHAUSTED``) after ``max_backtracks`` dead ends, with a stack of
@@ -771,7 +771,7 @@ def _search(cells, n, r, limit, max_nodes, max_backtracks, flags, solutions, sta
     return status
 
 
-@borrowing
+@inlined
 def _next_digit(st, k, n, row, col, rest, guided, guide, randomised, rng):
     """The 0-based digit to try next in (row, col): the guide's, else (``randomised``) one with the fewest places
     left in the row (random among ties), else the smallest."""
@@ -783,7 +783,7 @@ def _next_digit(st, k, n, row, col, rest, guided, guide, randomised, rng):
         return lowest_bit_index(rest)
     best = n + 1
     ties = 0
-    choice = -1
+    choice = np.int64(-1)
     todo = rest
     while todo != ZERO:
         digit = lowest_bit_index(todo)
@@ -798,7 +798,7 @@ def _next_digit(st, k, n, row, col, rest, guided, guide, randomised, rng):
     return choice
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _deeper(st, frames, rests):
     """The stack with twice the depths, the states and frames so far copied over."""
     depth = st.shape[0]
@@ -812,7 +812,7 @@ def _deeper(st, frames, rests):
     return bigger, more_frames, more_rests
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _copy_rows(source, target):
     """Copy the rows of ``source`` into the first rows of ``target``, element by element: a slice copy would bring
     in Numba's shape-mismatch error, a dozen string functions that lengthen the first compile by seconds."""
@@ -839,14 +839,14 @@ def is_box_geometry(units, n, r):
     return True
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _scratch(n):
     """Scratch for ``_pairs``: uint64[N*N, 3] (a two-candidate cell's row, column and digits; then each digit's
     columns with two places, in column 0)."""
     return np.empty((n * n, 3), np.uint64)
 
 
-@borrowing
+@inlined
 def _pairs(st, k, n, r, c, work):
     """Naked pairs, then hidden pairs; the words changed.
 
@@ -861,7 +861,7 @@ def _pairs(st, k, n, r, c, work):
             + _hidden_pairs_columns(st, k, n, work))
 
 
-@borrowing
+@inlined
 def _clear_digit(st, k, n, digit, row, mask):
     """Strike ``digit`` from the columns ``mask`` of ``row``; 1 if that changed its word (then marked dirty)."""
     word = st[k, digit * n + row]
@@ -873,7 +873,7 @@ def _clear_digit(st, k, n, digit, row, mask):
     return 1
 
 
-@borrowing
+@inlined
 def _clear_others(st, k, n, d1, d2, row, mask):
     """Strike every digit but d1 and d2 from the columns ``mask`` of ``row``; words changed."""
     changed = 0
@@ -883,7 +883,7 @@ def _clear_others(st, k, n, d1, d2, row, mask):
     return changed
 
 
-@borrowing
+@inlined
 def _bivalue_cells(st, k, n, work):
     """List the open cells with two candidates in ``work`` (row, column, digit mask); how many."""
     count = 0
@@ -911,7 +911,7 @@ def _bivalue_cells(st, k, n, work):
     return count
 
 
-@borrowing
+@inlined
 def _naked_pairs(st, k, n, r, c, work, fresh):
     """Two cells of a row, column or box with the same two candidates: no other cell of that unit keeps them.
 
@@ -943,7 +943,7 @@ def _naked_pairs(st, k, n, r, c, work, fresh):
     return changed
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inlined
 def _pair_unit_columns(row, r1, c1, r2, c2, r, c, same_box):
     """The columns of ``row`` in a unit the cells (r1, c1) and (r2, c2) share, but for those two cells."""
     mask = ZERO
@@ -960,7 +960,7 @@ def _pair_unit_columns(row, r1, c1, r2, c2, r, c, same_box):
     return mask
 
 
-@borrowing
+@inlined
 def _hidden_pairs_rows(st, k, n, fresh):
     """Two digits with the same two places in a row: those two cells keep only them. Only the rows in
     ``fresh`` or changed since (``_pairs``)."""
@@ -980,7 +980,7 @@ def _hidden_pairs_rows(st, k, n, fresh):
     return changed
 
 
-@borrowing
+@inlined
 def _hidden_pairs_columns(st, k, n, work):
     """Two digits with the same two places in a column: those two cells keep only them.
 
@@ -1011,7 +1011,7 @@ def _hidden_pairs_columns(st, k, n, work):
     return changed
 
 
-@borrowing
+@inlined
 def _same_two_rows(st, k, n, d1, d2, bit):
     """The two rows where both digits may go in the column ``bit``, if those are the same two; else (-1, -1)."""
     r1 = -1
@@ -1030,19 +1030,19 @@ def _same_two_rows(st, k, n, d1, d2, bit):
     return r1, r2
 
 
-@borrowing
+@inlined
 def _unit_weight(weights, n, r, c, row, col):
     """The summed conflict weights of the row, column and box of (row, col)."""
     return weights[row] + weights[n + col] + weights[2 * n + _box_index(r, c, row, col)]
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _box_index(r, c, row, col):
     """The box of (row, col), boxes of ``r`` rows and ``c`` columns numbered in reading order."""
     return small_quotient(row, r) * r + small_quotient(col, c)
 
 
-@borrowing
+@inlined
 def _largest(values, start, stop):
     """The largest of ``values[start:stop]`` (not empty), without ``np.max``, which needs the runtime."""
     largest = values[start]
@@ -1051,7 +1051,7 @@ def _largest(values, start, stop):
     return largest
 
 
-@borrowing
+@inlined
 def _choose_weighted(st, k, n, r, c, planes, weights, rng):
     """(row, col) of an open cell with the fewest candidates per unit weight (dom/wdeg, Boussemart, Hemery,
     Lecoutre and Sais 2004), random among ties; (-1, -1) when the grid is full.
@@ -1061,7 +1061,7 @@ def _choose_weighted(st, k, n, r, c, planes, weights, rng):
     """
     bits = _count_bits(n)
     # no cell weighs more:
-    heaviest = _largest(weights, 0, n) + _largest(weights, n, 2 * n) + _largest(weights, 2 * n, 3 * n)
+    heaviest = _largest(weights, np.int64(0), n) + _largest(weights, n, 2 * n) + _largest(weights, 2 * n, 3 * n)
     best_row = -1
     best_col = -1
     best_count = np.int64(n + 1)
@@ -1090,7 +1090,7 @@ def _choose_weighted(st, k, n, r, c, planes, weights, rng):
     return best_row, best_col
 
 
-@borrowing
+@inlined
 def _blame(st, k, n, r, c, weights):
     """Raise the weight of each unit that state k (a failed propagation) shows empty: a unit holding an open cell
     without candidates, a unit where some digit has no place left."""

@@ -21,6 +21,8 @@ from collections.abc import Callable
 from typing import Any
 
 from numba import njit
+from numba.core import config
+from numba.core.registry import CPUDispatcher
 
 
 def borrowing(function: Callable[..., Any]) -> Any:
@@ -28,18 +30,33 @@ def borrowing(function: Callable[..., Any]) -> Any:
     return njit(cache=True, nogil=True, _nrt=False)(function)
 
 
+class _CompiledOnly(CPUDispatcher):
+    """The dispatcher of an ``@inlined`` helper: compiled code calls it, Python may not (it has no Python entry
+    point, and Numba's own dispatcher would jump to a null address, killing the process)."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError(f"{self.py_func.__module__}.{self.py_func.__qualname__} is inlined into compiled code and "
+                        "has no Python entry point: call it from an @njit function")
+
+
 def inlined(function: Callable[..., Any]) -> Any:
     """``@borrowing`` for a small helper called from several places in the kernels: compiled once and inlined by
     LLVM at each call site (``forceinline``), with no Python entry point.
 
-    Why not Numba's ``inline="always"``: that copies the helper's Numba IR into every caller and types, rewrites
-    and lowers each copy again, which is where a first compile spent most of its time (the 9x9 engine: 7.2 s with
-    its helpers inlined by Numba, 3.8 s with them inlined by LLVM, the search 1% slower; benchmarks/NOTES-compile.md).
-    Numba's own inlining stays the tool for a helper with a single call site, where there is one copy in any case.
+    Why not Numba's ``inline="always"``: that copies the helper's Numba IR into every caller, re-reading its
+    bytecode for each site, and types, rewrites and lowers each copy again, which is where a first compile spent
+    most of its time. Numba's own inlining stays the tool for a helper with a single call site that would
+    otherwise be a library of its own on the way from an entry point to the work (benchmarks/NOTES-compile.md).
 
     The helper gets no Python wrapper (``no_cpython_wrapper``, ``no_cfunc_wrapper``): a wrapper is lowered and
-    compiled for nothing when only compiled code calls the function. Call its arguments by typed values, not
-    literals (``np.int64(0)``, not ``0``): a literal compiles a copy of the helper for that value.
+    compiled for nothing when only compiled code calls the function (14% of the 16x16 kernel's first compile).
+    Calling it from Python raises ``TypeError``. Pass it typed values, not literals (``np.int64(0)``, not ``0``):
+    a literal compiles a copy of the helper for that value.
     """
-    return njit(cache=True, nogil=True, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True,
-                _nrt=False)(function)
+    if config.DISABLE_JIT:  # NUMBA_DISABLE_JIT=1: plain Python, for tracebacks and coverage
+        return function
+    options = {"nopython": True, "boundscheck": None, "nogil": True, "forceinline": True,
+               "no_cpython_wrapper": True, "no_cfunc_wrapper": True, "_nrt": False}
+    dispatcher = _CompiledOnly(py_func=function, locals={}, targetoptions=options)
+    dispatcher.enable_caching()
+    return dispatcher
