@@ -36,7 +36,7 @@ def test_a_budget_past_its_deadline_has_its_flag_set_and_is_spent():
 
 
 def test_a_cancel_stops_a_64x64_fill_under_way_not_at_its_deadline():
-    bitdoku.generate("2x2", seed=1)  # compiles or loads the generator's kernels first
+    bitdoku.generate("4x4", seed=1)  # compiles or loads the kernels of the large grids' path first
     request = Request.make("8x8", time_limit=600)
     cancel, outcome = Cancel(), []
 

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numba import njit
 from tests.kernels.band9_twins import (
     assert_budget_and_stop_end_the_search,
     assert_count_many_matches_search,
@@ -29,6 +30,12 @@ from bitdoku.kernels import sudoku9 as band
 NONCONSECUTIVE = Geometry.parse("nonconsecutive")
 RULE_FLAGS = [codes.ALL_RULES, codes.NAKED_SINGLES | codes.HIDDEN_SINGLES, codes.HIDDEN_SINGLES,
               codes.NAKED_SINGLES | codes.LOCKED_CANDIDATES, codes.NAKED_SINGLES, 0]
+
+
+@njit
+def _place(states, k, digit, band_index, pos):
+    """The band kernel's ``_place``, callable from Python (it is inlined into compiled code only)."""
+    return band._place(states, k, digit, band_index, pos)
 
 
 @settings(max_examples=80)
@@ -206,7 +213,7 @@ def test_support_looks_at_changed_cells_only_and_still_misses_nothing(seed: int)
         where, pos = band.CELL_BAND[cell], band.CELL_POS[cell]
         if not states[0, band.S_UNSOLVED + where] >> pos & 1:
             continue  # filled by the propagation already
-        assert band._place(states, np.int64(0), np.int64(grid[cell] - 1), where, pos)
+        assert _place(states, np.int64(0), np.int64(grid[cell] - 1), where, pos)
         assert nonconsecutive9._propagate(states, np.int64(0), codes.ALL_RULES, scratch) >= 0
         assert _misses_nothing(states, scratch, 0)
         placed += 1

@@ -184,14 +184,14 @@ def kernel_tables(shape: Shape) -> tuple[int, NDArray[np.int32], NDArray[np.int3
 
 
 def shape_kernel_tables(shape: Shape) -> tuple:
-    """The ``(units, cell_units, peers)`` the generator's kernels take for a classic grid: the shape's tables, the
-    9x9 grid's peers wrapped as ``kernels.variant.Classic9Tables``, so that its searches run (and compile) the band
-    kernel alone."""
+    """The ``(units, cell_units, peers)`` the generator's kernels take for a classic grid: the shape's tables with
+    the peers wrapped as ``kernels.variant.Classic9Tables`` for 9x9 and ``kernels.variant.BoxTables`` for the
+    other shapes, so that their searches run (and compile) the band kernel alone, or the bitboard kernel alone."""
+    from bitdoku.kernels.variant import BoxTables, Classic9Tables
+
     units, cell_units, peers = shape.tables
     if shape.n_cells != N_CELLS_81:
-        return units, cell_units, peers
-    from bitdoku.kernels.variant import Classic9Tables
-
+        return units, cell_units, BoxTables(peers, np.int64(shape.box_rows))
     return units, cell_units, Classic9Tables(peers)
 
 

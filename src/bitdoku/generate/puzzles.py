@@ -415,18 +415,21 @@ def warm_up(request: Request, *, rated: bool = False) -> None:
     Why: on a cold cache the first kernel call compiles for tens of seconds (minutes on a busy machine), and that
     is not the puzzle's work: charged to its ``time_limit`` it made a first ``bitdoku generate`` fail. The kernels
     take the same argument types for every shape of a kind (classic, or a variant's tables), so an attempt at a
-    small grid of the same kind compiles both paths, whole attempts in one call and the bounded fill and removal,
-    in microseconds of work; a request that rates compiles the logic solver's kernels too. Once a process.
+    small grid of the same kind compiles the path the request takes (whole attempts in one call for small grids,
+    the bounded fill and removal for large ones), in microseconds of work; a request that rates compiles the logic
+    solver's kernels too. Once a process and path.
     """
     tables_type = type(request.tables[2])  # 9x9 grids run on tables of their own type (band kernel, variant81)
-    kind = (request.geometry.is_classic, tables_type, rated or request.filtered_by_rating)
+    kind = (request.geometry.is_classic, tables_type, rated or request.filtered_by_rating, _Maker(request).batched)
     if kind in _warmed:
         return
     small = _Maker(_small_request(request))
     rng = np.ones(1, dtype=np.uint64)
-    small.attempt_rows(rng.reshape(1, 1).copy(), small.request.max_nodes)
-    workspace = workspace_for(small.request.shape.n, small.request.tables[2])
-    small.attempt_bounded(rng, Budget(small.request.max_nodes, float("inf")), workspace)
+    if _Maker(request).batched:  # only the path the request takes: each is a compile of the whole search
+        small.attempt_rows(rng.reshape(1, 1).copy(), small.request.max_nodes)
+    else:
+        workspace = workspace_for(small.request.shape.n, small.request.tables[2])
+        small.attempt_bounded(rng, Budget(small.request.max_nodes, float("inf")), workspace)
     if kind[2]:
         from bitdoku.logic.warmup import warm_up as warm_up_logic
 

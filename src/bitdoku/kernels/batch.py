@@ -92,7 +92,7 @@ def search_rows9(puzzles, limit, max_nodes, flags, solutions, status, stats, sto
         again = True
         while again:
             status[row] = search9_in(puzzles[row], limit, max_nodes, flags, solutions[row : row + 1], stats[row],
-                                     states, frames, stop)
+                                     states, frames, stop, np.int64(0), np.int64(-1), np.int64(0))
             again = _runs_again(status[row], stop)
 
 

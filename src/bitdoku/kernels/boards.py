@@ -605,7 +605,6 @@ def _write_solution(st, k, n, out):
                 out[row * n + col] = digit + 1
 
 
-@njit(cache=True, nogil=True)
 def first_solution(cells, n, r, max_nodes, flags, solutions, stats, rng, unit, stop):
     """A first solution (``search_boards`` with limit 1) by depth-first runs restarted on a Luby schedule.
 
@@ -625,34 +624,13 @@ def first_solution(cells, n, r, max_nodes, flags, solutions, stats, rng, unit, s
     instance gains little). Measured in benchmarks/NOTES-kernels.md, rounds 5 and 7. From N = ``WEIGHTS_FROM_N``
     (or with ``WEIGHTED``; never with ``NO_WEIGHTS``) the runs branch by dom/wdeg, on unit weights that the runs
     share: the conflicts of the runs cut short steer the next ones (benchmarks/results/tail25.md).
+
+    A Python function over ``search`` (``unit`` > 0), the kernel's one compiled entry point.
     """
-    if flags & ALL_RULES == ALL_RULES and n >= PAIRS_FROM_N:
-        flags |= PAIRS
-    if n >= WEIGHTS_FROM_N and flags & NO_WEIGHTS == 0:
-        flags |= WEIGHTED
-    run_stats = np.zeros(stats.shape[0], np.int64)
-    no_guide = np.zeros(0, np.uint8)
-    weights = np.ones(3 * n if flags & WEIGHTED and flags & NO_WEIGHTS == 0 else 0, np.int64)  # kept run to run
-    stats[:] = 0
-    run = np.int64(1)
-    while True:
-        depth = max(FIRST_DEPTH, stats[STAT_MAX_DEPTH] + 2)  # no run regrows the stack an earlier run needed
-        status = _search(cells, n, r, np.int64(1), max_nodes - stats[STAT_NODES], luby(run) * unit,
-                         flags | RANDOM_ORDER, solutions, run_stats, rng, no_guide, np.int64(-1), depth,
-                         weights, stop)
-        for slot in (STAT_NODES, STAT_GUESSES, STAT_BACKTRACKS, STAT_PLACEMENTS):
-            stats[slot] += run_stats[slot]
-        stats[STAT_MAX_DEPTH] = max(stats[STAT_MAX_DEPTH], run_stats[STAT_MAX_DEPTH])
-        stats[STAT_SOLUTIONS] = run_stats[STAT_SOLUTIONS]
-        stats[STAT_RESTARTS] = run - 1
-        if status != BUDGET_EXHAUSTED or stats[STAT_NODES] >= max_nodes:
-            return status
-        if stop[0] != 0:
-            return STOPPED
-        run += 1
+    return search(cells, n, r, np.int64(1), max_nodes, flags, solutions, stats, rng, np.zeros(0, np.uint8),
+                  np.int64(-1), stop, np.int64(unit))
 
 
-@njit(cache=True, nogil=True)
 def search_boards(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell, stop):
     """Search a puzzle of any shape (boxes of ``r`` rows, N = ``n`` up to 64) for up to ``limit`` solutions.
 
@@ -663,9 +641,49 @@ def search_boards(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, g
     read at every node (``STOPPED`` once another thread sets it). Returns ``COMPLETE``, ``LIMIT_REACHED``,
     ``BUDGET_EXHAUSTED``, ``STOPPED``, ``INVALID`` or ``CONTRADICTION``. Memory: ``state_words(n)`` * 8 bytes a
     depth, the stack doubling as needed.
+
+    A Python function over ``search`` (``unit`` 0: one complete search), the kernel's one compiled entry point.
     """
-    return _search(cells, n, r, limit, max_nodes, max_nodes, flags, solutions, stats, rng, guide, changed_cell,
-                   np.int64(FIRST_DEPTH), np.zeros(0, np.int64), stop)
+    return search(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell, stop,
+                  np.int64(0))
+
+
+@njit(cache=True, nogil=True)
+def search(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell, stop, unit):
+    """``search_boards`` (``unit`` 0: one complete search) and ``first_solution`` (``unit`` > 0: restarted runs,
+    ``limit`` 1, no guide) in one compiled entry point: each entry point is compiled with the whole kernel inside
+    it, so two cost every first use of the kernel (and every compiled caller of both, the batch loop and the
+    generator's) a second compile of it (benchmarks/NOTES-compile.md)."""
+    restarted = unit > 0
+    if restarted:
+        if flags & ALL_RULES == ALL_RULES and n >= PAIRS_FROM_N:
+            flags |= PAIRS
+        if n >= WEIGHTS_FROM_N and flags & NO_WEIGHTS == 0:
+            flags |= WEIGHTED
+        flags |= RANDOM_ORDER
+    run_stats = np.zeros(stats.shape[0], np.int64)
+    weights = np.ones(3 * n if restarted and flags & WEIGHTED and flags & NO_WEIGHTS == 0 else 0, np.int64)
+    stats[:] = 0
+    run = np.int64(1)
+    while True:
+        if restarted:  # no run regrows the stack an earlier run needed
+            depth = max(FIRST_DEPTH, stats[STAT_MAX_DEPTH] + 2)
+            max_backtracks = luby(run) * unit
+        else:
+            depth = np.int64(FIRST_DEPTH)
+            max_backtracks = max_nodes
+        status = _search(cells, n, r, limit, max_nodes - stats[STAT_NODES], max_backtracks, flags, solutions,
+                         run_stats, rng, guide, changed_cell, depth, weights, stop)
+        for slot in (STAT_NODES, STAT_GUESSES, STAT_BACKTRACKS, STAT_PLACEMENTS):
+            stats[slot] += run_stats[slot]
+        stats[STAT_MAX_DEPTH] = max(stats[STAT_MAX_DEPTH], run_stats[STAT_MAX_DEPTH])
+        stats[STAT_SOLUTIONS] = run_stats[STAT_SOLUTIONS]
+        stats[STAT_RESTARTS] = run - 1
+        if not restarted or status != BUDGET_EXHAUSTED or stats[STAT_NODES] >= max_nodes:
+            return status
+        if stop[0] != 0:
+            return STOPPED
+        run += 1
 
 
 @njit(cache=True, nogil=True, inline="always")

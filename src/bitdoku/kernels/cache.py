@@ -33,6 +33,8 @@ PACKAGE = Path(__file__).resolve().parent.parent
 #: to any of them invalidates all caches.
 SOURCES = ("kernels/*.py", "logic/*.py")
 STAMP = "bitdoku-sources.sha256"
+#: The folder of the warm-up units' markers (``bitdoku.warmup.ready``) beside the compiled code: cleared with it.
+READY = "bitdoku-ready"
 #: Why the cache is not where Numba would normally put it, or None; set by ``prepare``.
 NOTE: str | None = None
 
@@ -99,7 +101,7 @@ def _clear_if_stale(folders: list[Path], current: str, *, create: bool) -> bool:
         if stamp.exists() and stamp.read_text() == current:
             return False
         for folder in folders:
-            for cached in (*folder.glob("*.nbi"), *folder.glob("*.nbc")):
+            for cached in (*folder.glob("*.nbi"), *folder.glob("*.nbc"), *(folder / READY).glob("*.done")):
                 cached.unlink(missing_ok=True)
         stamp.parent.mkdir(parents=True, exist_ok=True)
         stamp.write_text(current)

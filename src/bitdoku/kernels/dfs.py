@@ -11,8 +11,9 @@ O(N^3) whatever the depth. The bitboard kernel copies its (N*N + N) words a dept
 import numpy as np
 from numba import njit
 
+from bitdoku.kernels import boards
 from bitdoku.kernels.bits import digit_bit, full_mask, lowest_bit_index, popcount
-from bitdoku.kernels.boards import RESTART_UNIT, first_solution, is_box_geometry, search_boards
+from bitdoku.kernels.boards import RESTART_UNIT, first_solution, is_box_geometry
 from bitdoku.kernels.jit import borrowing
 from bitdoku.kernels.propagate import (
     FILLED,
@@ -154,14 +155,15 @@ def box_rows(n, units, flags):
     return 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def box_search(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell, stop):
     """``search_in`` for a grid of the plain box geometry (boxes of ``r`` rows), on the bitboard kernel: a first
     solution (``limit`` 1, no guide) restarts on a schedule unless ``flags`` has ``NO_RESTARTS``."""
     if restarts(limit, guide.shape[0] > 0, changed_cell, flags):
-        return first_solution(cells, n, r, max_nodes, flags, solutions, stats, restart_rng(flags, rng),
-                              np.int64(RESTART_UNIT), stop)
-    return search_boards(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell, stop)
+        return boards.search(cells, n, r, limit, max_nodes, flags, solutions, stats, restart_rng(flags, rng), guide,
+                             changed_cell, stop, np.int64(RESTART_UNIT))
+    return boards.search(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell, stop,
+                         np.int64(0))
 
 
 @njit(cache=True, nogil=True)
@@ -355,23 +357,23 @@ def search(cells, n, units, cell_units, peers, limit, max_nodes, flags, solution
         return search_generic(cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats,
                               stop)
     rng = np.zeros(1, np.uint64)
-    if kernel is first_solution:
+    if restarts(limit, False, -1, flags):
         return first_solution(cells, n, r, max_nodes, flags, solutions, stats, restart_rng(flags, rng),
                               RESTART_UNIT, stop)
-    return search_boards(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, np.zeros(0, np.uint8), -1,
-                         stop)
+    return boards.search_boards(cells, n, r, limit, max_nodes, flags, solutions, stats, rng, np.zeros(0, np.uint8),
+                                -1, stop)
 
 
 def kernel_for(n, units, limit, flags):
     """The compiled function that ``search`` runs for these arguments, and the box rows it needs (0 if none).
 
     ``search`` calls it from Python, not through ``box_search``, so that a first call compiles that one kernel
-    only (a 4x4 count compiles ``search_boards``, not also the restarted search and the cell-by-cell kernel:
-    measured 62 s of compiling against 13 s); ``cache.is_compiled`` asks it whether a call will compile.
+    only (a 4x4 count compiles ``boards.search``, not also the cell-by-cell kernel: measured 62 s of compiling
+    against 13 s); ``cache.is_compiled`` asks it whether a call will compile.
     """
     if n == 9 and flags & GENERIC_ONLY == 0 and is_standard9_table(units):
         return search9_in, 0  # through search9, which is plain Python
     r = box_rows(n, units, flags)
     if r == 0:
         return search_generic, 0
-    return (first_solution if restarts(limit, False, -1, flags) else search_boards), r
+    return boards.search, r

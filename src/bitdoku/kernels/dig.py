@@ -52,10 +52,11 @@ def edge_first(order, orbits, n):
             if ring[i] == level:
                 sorted_order[filled] = order[i]
                 filled += 1
-    order[:] = sorted_order
+    for i in range(order.shape[0]):  # a loop, not a slice copy (Numba's shape-mismatch error: its strings)
+        order[i] = sorted_order[i]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _new_checker(n, peers):
     """What the checks of one call share: (the search's workspace, stats, an empty solutions array, an unused
     random state)."""
@@ -63,17 +64,17 @@ def _new_checker(n, peers):
             np.zeros(1, np.uint64))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _other_solution(puzzle, solution, cell, n, units, cell_units, peers, check_nodes, check_rules, checker, stop):
     """A kernel status for "has the puzzle a solution without ``solution[cell]`` in ``cell``" (see the module);
     ``check_rules`` are the generic search's rules (the 9x9 kernel always runs all of its own). The search's
     counters land in ``checker[1]``."""
     ws, stats, no_solutions, no_rng = checker
-    return search_any(ws, puzzle, n, units, cell_units, peers, 1, check_nodes, check_rules, no_solutions, stats,
-                      no_rng, solution, cell, stop)
+    return search_any(ws, puzzle, n, units, cell_units, peers, np.int64(1), check_nodes, check_rules, no_solutions,
+                      stats, no_rng, solution, cell, stop)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def remove_clues(puzzle, solution, n, units, cell_units, peers, orbits, order, position, target, check_nodes,
                  check_rules, max_nodes, counters, stop):
     """Remove the orbits ``order[position:]`` one after the other, each only if the puzzle stays unique.
@@ -163,7 +164,7 @@ def remove_clues(puzzle, solution, n, units, cell_units, peers, orbits, order, p
     return position if clues > target else order.shape[0]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def removable_clues(puzzle, solution, n, units, cell_units, peers, check_nodes, check_rules, removable, counters,
                     stop):
     """Mark each clue whose removal alone would leave the unique ``puzzle`` unique: none for a minimal puzzle.

@@ -48,7 +48,7 @@ from bitdoku.kernels.variant import search_any
 GUIDED_RESTART_UNIT = 40
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def random_solution(rng, n, units, cell_units, peers, max_nodes, out, ws, stop):
     """Write a random complete grid of the shape into ``out``.
 
@@ -84,14 +84,14 @@ def random_solution(rng, n, units, cell_units, peers, max_nodes, out, ws, stop):
     stats = np.zeros(N_STATS, np.int64)
     budget = n_cells
     spent = 0
-    run = 1
+    run = np.int64(1)
     while spent < max_nodes:
         if guided:
             budget = luby(run) * GUIDED_RESTART_UNIT
             draw_guide(rng, n, guide)
         attempt = min(budget, max_nodes - spent)
-        code = search_any(ws, empty, n, units, cell_units, peers, 1, attempt, flags, found, stats, rng, guide, -1,
-                          stop)
+        code = search_any(ws, empty, n, units, cell_units, peers, np.int64(1), attempt, flags, found, stats, rng, guide,
+                          np.int64(-1), stop)
         spent += stats[STAT_NODES]
         if code == LIMIT_REACHED or code == STOPPED:  # noqa: SIM109 (two compares: plain for Numba)
             return code, spent

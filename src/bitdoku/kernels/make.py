@@ -87,8 +87,8 @@ def attempt_rows(rngs, n, units, cell_units, peers, orbits, target, check_nodes,
         for cell in range(n_cells):  # a loop, not a slice copy: that compiles Numba's shape-mismatch error (~2 s)
             puzzles[row, cell] = solutions[row, cell]
         counters[:] = 0
-        remove_clues(puzzles[row], solutions[row], n, units, cell_units, peers, orbits, order, 0, target, check_nodes,
-                     check_rules, 1 << 62, counters, stop)
+        remove_clues(puzzles[row], solutions[row], n, units, cell_units, peers, orbits, order, np.int64(0), target,
+                     check_nodes, check_rules, np.int64(1 << 62), counters, stop)
         outcome[row, REMOVED] = counters[DIG_REMOVED]
         if check_minimal and target == 0 and counters[DIG_UNDECIDED] == 0:
             counters[DIG_REMOVED] = 0

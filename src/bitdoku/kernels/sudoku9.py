@@ -898,8 +898,16 @@ def new_stack():
 
 
 @borrowing
-def search9_in(cells, limit, max_nodes, flags, solutions, stats, states, frames, stop):
-    """``search9`` with its stack passed in (``states`` uint32[82, 44], ``frames`` int64[82, 3]), for batches.
+def search9_in(cells, limit, max_nodes, flags, solutions, stats, states, frames, stop, seed, exclude_cell,
+               exclude_digit):
+    """``search9`` with its stack passed in (``states`` uint32[82, 44], ``frames`` int64[82, 3]), for batches,
+    and the generator's two searches: with ``RANDOM_ORDER`` in ``flags`` the digits are tried in an order drawn
+    from ``seed`` (``random_solution9``), and with ``exclude_cell`` >= 0 the search starts with ``exclude_digit``
+    struck from that empty cell (``other_solution9``; -1: none). Plain searches pass 0, -1, 0.
+
+    One compiled entry for the three: every entry point is compiled with the whole search inside it, so three
+    entries cost the generator three compiles of the kernel, and the compiled callers above them as many copies
+    (benchmarks/NOTES-compile.md).
 
     A frame holds the branching cell (band, position) and the digits still to try. State ``top`` is the current
     one; trying a digit copies the frame's state one level up, except for the last digit, which is placed in
@@ -914,10 +922,23 @@ def search9_in(cells, limit, max_nodes, flags, solutions, stats, states, frames,
     status = _load_givens(cells, states)
     if status >= 0:
         return status
-    return _search_loaded(limit, max_nodes, flags, solutions, stats, states, frames, np.int64(0), stop)
+    if exclude_cell >= 0:
+        _exclude(states, exclude_cell, exclude_digit)
+    return _search_loaded(limit, max_nodes, flags, solutions, stats, states, frames, seed, stop)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
+def _exclude(states, cell, digit):
+    """Strike ``digit`` from the empty ``cell`` of state 0 (its count and dirty marks kept exact)."""
+    word = 3 * (digit - 1) + CELL_BAND[cell]
+    removed = np.int64(states[0, word]) & (np.int64(1) << CELL_POS[cell])
+    states[0, word] &= ~removed
+    _lose(states, np.int64(0), CELL_BAND[cell], removed)
+    states[0, S_HIDDEN_DIRTY] |= np.int64(1) << (digit - 1)
+    states[0, S_LOCKED_DIRTY] |= np.int64(1) << (digit - 1)
+
+
+@njit(cache=True, nogil=True, inline="always")
 def other_solution9(cells, cell, digit, max_nodes, stats, states, frames, stop):
     """Whether a classic 9x9 puzzle has a solution without ``digit`` in the empty ``cell``: the uniqueness test of
     clue removal (a puzzle that was unique with the clue ``cell = digit`` stays unique without it exactly when
@@ -925,28 +946,14 @@ def other_solution9(cells, cell, digit, max_nodes, stats, states, frames, stop):
 
     Same stack and counters as ``search9_in``. Returns ``LIMIT_REACHED`` when such a solution exists,
     ``COMPLETE`` when none does, ``BUDGET_EXHAUSTED`` when ``max_nodes`` ran out first, ``STOPPED`` when ``stop[0]``
-    was set, ``INVALID`` or
-    ``CONTRADICTION`` for givens that break the rules. Cost: one first-solution search.
+    was set, ``INVALID`` or ``CONTRADICTION`` for givens that break the rules. Cost: one first-solution search.
     """
-    cells, stats = _borrowed(cells), _borrowed(stats)
-    states, frames, stop = _borrowed(states), _borrowed(frames), _borrowed(stop)
-    stats[:] = 0
-    stats[STAT_SPECIALISED] = 1
-    status = _load_givens(cells, states)
-    if status >= 0:
-        return status
-    word = 3 * (digit - 1) + CELL_BAND[cell]
-    removed = np.int64(states[0, word]) & (np.int64(1) << CELL_POS[cell])
-    states[0, word] &= ~removed
-    _lose(states, np.int64(0), CELL_BAND[cell], removed)
-    states[0, S_HIDDEN_DIRTY] |= np.int64(1) << (digit - 1)
-    states[0, S_LOCKED_DIRTY] |= np.int64(1) << (digit - 1)
     no_solutions = np.empty((0, 81), np.uint8)
-    return _search_loaded(np.int64(1), max_nodes, np.int64(ALL_RULES), no_solutions, stats, states, frames,
-                          np.int64(0), stop)
+    return search9_in(cells, np.int64(1), max_nodes, np.int64(ALL_RULES), no_solutions, stats, states, frames, stop,
+                      np.int64(0), np.int64(cell), np.int64(digit))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def random_solution9(seed, max_nodes, out, stats, states, frames, stop):
     """Search the empty 9x9 grid with digits tried in an order drawn from ``seed``, for a random complete grid.
 
@@ -954,13 +961,8 @@ def random_solution9(seed, max_nodes, out, stats, states, frames, stop):
     (``rng.hashed_bit``), so the deterministic search pays nothing for this. ``out``: uint8[1, 81]. Returns
     ``LIMIT_REACHED`` with a grid in ``out``, ``BUDGET_EXHAUSTED`` (restart with another seed) or ``STOPPED``.
     """
-    out, stats = _borrowed(out), _borrowed(stats)
-    states, frames, stop = _borrowed(states), _borrowed(frames), _borrowed(stop)
-    stats[:] = 0
-    stats[STAT_SPECIALISED] = 1
-    _load_givens(np.zeros(81, np.uint8), states)
-    return _search_loaded(np.int64(1), max_nodes, np.int64(ALL_RULES | RANDOM_ORDER), out, stats, states, frames,
-                          seed, stop)
+    return search9_in(np.zeros(81, np.uint8), np.int64(1), max_nodes, np.int64(ALL_RULES | RANDOM_ORDER), out, stats,
+                      states, frames, stop, seed, np.int64(-1), np.int64(0))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -974,9 +976,9 @@ def _search_loaded(limit, max_nodes, flags, solutions, stats, states, frames, se
     Written for a short first compile (the first ``bitdoku solve`` waits for it): the helpers are called with
     typed variables, never a literal ``0`` or ``False`` (Numba would compile a second copy of each helper, and of
     everything it calls, for the literal type), and states are copied word by word (a slice copy brings in
-    Numba's shape-mismatch error, which compiles a dozen string functions). Numba inlines it into each entry point
-    (``search9_in``, ``other_solution9``, ``random_solution9``): as a function of its own, its whole kernel went
-    through LLVM once more for nothing, 0.9 s of the first compile (benchmarks/NOTES-compile.md).
+    Numba's shape-mismatch error, which compiles a dozen string functions). Numba inlines it into ``search9_in``:
+    as a function of its own, its whole kernel went through LLVM once more for nothing, 0.9 s of the first compile
+    (benchmarks/NOTES-compile.md).
     """
     stats[STAT_NODES] = 1
     top = np.int64(0)
@@ -1057,7 +1059,7 @@ def search9(cells, limit, max_nodes, flags, solutions, stats, stop=None):
     A Python function: as a compiled one it would add a layer that the first compile pays for again (0.5 s of
     the first ``bitdoku solve``), to save a microsecond of allocation a call.
     """
-    return search9_in(cells, limit, max_nodes, flags, solutions, stats, *new_stack(), no_stop(stop))
+    return search9_in(cells, limit, max_nodes, flags, solutions, stats, *new_stack(), no_stop(stop), 0, -1, 0)
 
 
 def no_stop(stop):

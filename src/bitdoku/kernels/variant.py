@@ -41,7 +41,7 @@ from numba import njit, types
 from numba.extending import overload
 from numpy.typing import NDArray
 
-from bitdoku.kernels import dfs, nonconsecutive9, propagate, sudoku9, variant81
+from bitdoku.kernels import boards, dfs, nonconsecutive9, propagate, sudoku9, variant81
 from bitdoku.kernels.bits import digit_bit, full_mask, lowest_bit, lowest_bit_index, popcount
 from bitdoku.kernels.jit import borrowing
 from bitdoku.kernels.rng import next_u64, random_bit
@@ -568,9 +568,10 @@ def count_many(puzzles, n, tables, limit, max_nodes, flags, statuses, counts, no
 # The generator's kernels (``fill``, ``dig``, ``make``) take a shape's ``(n, units, cell_units, peers)``. A variant
 # passes its ``GeometryTables`` in the ``peers`` slot, or for a 9x9 grid its ``variant81.Tables81`` (the
 # digit-major kernel) or, for 9x9 nonconsecutive, ``nonconsecutive9.Nonconsecutive9Tables``; the classic 9x9 grid
-# passes ``Classic9Tables`` (the band kernel). These functions pick the search and the workspace by that argument's
-# type, when Numba compiles the caller, so a caller compiles the one search it runs: a 9x9 puzzle maker never
-# compiles the generic kernel, nor a 4x4 one the band kernel.
+# passes ``Classic9Tables`` (the band kernel) and the other classic shapes ``BoxTables`` (the bitboard kernel).
+# These functions pick the search and the workspace by that argument's type, when Numba compiles the caller, so a
+# caller compiles the one search it runs: a 9x9 puzzle maker never compiles the generic kernel, nor a 4x4 one the
+# band kernel.
 
 
 class Classic9Tables(NamedTuple):
@@ -582,10 +583,22 @@ class Classic9Tables(NamedTuple):
     peers: NDArray[np.int32]
 
 
+class BoxTables(NamedTuple):
+    """The peers of a classic grid of another box shape (boxes of ``box_rows`` rows) in the ``peers`` slot of the
+    generator's kernels: the type that sends their searches to the bitboard kernel (``boards``) directly. As a
+    plain peer table it went to ``dfs.search_in``, which picks the bitboard kernel at run time, so Numba compiled
+    the cell-by-cell kernel beside it: 16 s of a first 16x16 ``bitdoku generate`` (benchmarks/NOTES-compile.md)."""
+
+    peers: NDArray[np.int32]
+    box_rows: np.int64
+
+
 def workspace_for(n, peers):
     """The workspace of the search ``search_any`` runs for these tables."""
     if isinstance(peers, Classic9Tables):
         return sudoku9.new_stack()
+    if isinstance(peers, BoxTables):
+        return np.zeros(0, np.uint8)  # the bitboard kernel keeps its own stack
     if isinstance(peers, variant81.Tables81):
         return variant81.new_workspace()
     if isinstance(peers, nonconsecutive9.Nonconsecutive9Tables):
@@ -602,6 +615,9 @@ def search_any(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, 
     the band kernel for ``Classic9Tables`` (``search9_any``)."""
     if isinstance(peers, Classic9Tables):
         return search9_any(ws, cells, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell, stop)
+    if isinstance(peers, BoxTables):
+        return dfs.box_search(cells, n, peers.box_rows, limit, max_nodes, flags, solutions, stats, rng, guide,
+                              changed_cell, stop)
     if isinstance(peers, variant81.Tables81):
         return variant81.search_in(ws, cells, peers, limit, max_nodes, flags, solutions, stats, rng, guide,
                                    changed_cell, stop)
@@ -627,7 +643,8 @@ def search9_any(ws, cells, limit, max_nodes, flags, solutions, stats, rng, guide
     if changed_cell >= 0:
         return sudoku9.other_solution9(cells, changed_cell, guide[changed_cell], max_nodes, stats, states, frames,
                                        stop)
-    return sudoku9.search9_in(cells, limit, max_nodes, flags, solutions, stats, states, frames, stop)
+    return sudoku9.search9_in(cells, limit, max_nodes, flags, solutions, stats, states, frames, stop, np.int64(0),
+                              np.int64(-1), np.int64(0))
 
 
 def _is_named(peers, tables_class) -> bool:
@@ -640,11 +657,13 @@ def _is_board_tables(peers):
     return _is_named(peers, variant81.Tables81)
 
 
-@overload(workspace_for, jit_options={"cache": True, "nogil": True})
+@overload(workspace_for, inline="always", jit_options={"cache": True, "nogil": True})
 def _workspace_for(n, peers):
     if _is_named(peers, Classic9Tables):
         return lambda n, peers: (np.empty((sudoku9.MAX_DEPTH, sudoku9.STATE_WORDS), np.uint32),
                                  np.empty((sudoku9.MAX_DEPTH, 3), np.int64))
+    if _is_named(peers, BoxTables):  # the bitboard kernel keeps its own stack
+        return lambda n, peers: np.zeros(0, np.uint8)
     if _is_board_tables(peers):
         return lambda n, peers: variant81.new_workspace()
     if _is_named(peers, nonconsecutive9.Nonconsecutive9Tables):
@@ -654,7 +673,7 @@ def _workspace_for(n, peers):
     return lambda n, peers: propagate.new_workspace(n * n, n)
 
 
-@overload(search_any, jit_options={"cache": True, "nogil": True})
+@overload(search_any, inline="always", jit_options={"cache": True, "nogil": True})
 def _search_any(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng, guide,
                 changed_cell, stop):
     if _is_named(peers, Classic9Tables):
@@ -663,6 +682,19 @@ def _search_any(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags,
             return search9_any(ws, cells, limit, max_nodes, flags, solutions, stats, rng, guide, changed_cell, stop)
 
         return band_search
+    if _is_named(peers, BoxTables):
+        def box_search(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng, guide,
+                       changed_cell, stop):
+            # ``dfs.box_search`` written out: Numba's inlining of it inside this inlined overload loses a variable
+            # (a NumbaIRAssumptionWarning on every first compile)
+            if dfs.restarts(limit, guide.shape[0] > 0, changed_cell, flags):
+                return boards.search(cells, n, peers.box_rows, limit, max_nodes, flags, solutions, stats,
+                                     dfs.restart_rng(flags, rng), guide, changed_cell, stop,
+                                     np.int64(boards.RESTART_UNIT))
+            return boards.search(cells, n, peers.box_rows, limit, max_nodes, flags, solutions, stats, rng, guide,
+                                 changed_cell, stop, np.int64(0))
+
+        return box_search
     if _is_board_tables(peers):
         def variant81_search(ws, cells, n, units, cell_units, peers, limit, max_nodes, flags, solutions, stats, rng,
                              guide, changed_cell, stop):
