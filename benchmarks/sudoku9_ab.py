@@ -49,8 +49,11 @@ def ab_run_rows(puzzles, limit, max_nodes, flags, solutions, status, stats):
     stop = np.zeros(1, np.int64)
     for row in range(puzzles.shape[0]):
         status[row] = search9_in(puzzles[row], limit, max_nodes, flags, solutions[row], stats[row], states, frames,
-                                 stop)
+                                 stop{extras})
 '''
+#: The arguments after ``stop`` that ``search9_in`` takes since it serves the generator too (seed, excluded cell
+#: and digit); a variant's file from before takes none.
+EXTRAS = ", np.int64(0), np.int64(-1), np.int64(0)"
 
 
 def load(name: str, data: Path) -> np.ndarray:
@@ -80,7 +83,9 @@ def variants(specs: list[str], copies: int = 1) -> list[tuple[str, ModuleType]]:
             name, path = spec.split("=", 1)
             suffix = "" if copies == 1 else f"_{copy}"
             module = scratch / f"ab_{name}{suffix}.py"
-            text = Path(path).read_text() + DRIVER + ("" if copies == 1 else f"\n# copy {copy}\n")
+            source = Path(path).read_text()
+            extras = EXTRAS if "exclude_cell" in source else ""
+            text = source + DRIVER.format(extras=extras) + ("" if copies == 1 else f"\n# copy {copy}\n")
             if not module.exists() or module.read_text() != text:
                 module.write_text(text)
             label = name if copies == 1 else f"{name}.{copy}"
