@@ -10,13 +10,34 @@ import pytest
 from typer.testing import CliRunner
 
 from bitdoku.cli.main import app
-from bitdoku.warmup import STEPS
+from bitdoku.data import sample_lines
+from bitdoku.kernels.cache import COMPILE_LOG
+from bitdoku.warmup import UNITS
 
 
-def bitdoku(*args, cache):
+def bitdoku(*args, cache, log=None):
+    """``python -m bitdoku args`` on the Numba cache folder ``cache``; ``log``: a file the run lists every function
+    it compiles in (``kernels.cache.COMPILE_LOG``)."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+    if log is not None:
+        env[COMPILE_LOG] = str(log)
     return subprocess.run([sys.executable, "-m", "bitdoku", *args], env=env, capture_output=True, text=True,
                           timeout=900)
+
+
+def compiled_functions(log) -> list[tuple[str, str]]:
+    """The (function, signature) pairs of bitdoku's a run compiled, one a compile, from its compile log."""
+    lines = log.read_text().splitlines() if log.exists() else []
+    return [(name, signature) for _, name, signature in (line.split("\t") for line in lines)
+            if name.startswith("bitdoku.")]
+
+
+def assert_each_compiled_once(compiles: list[tuple[str, str]]) -> set[str]:
+    """No function compiled twice for one signature, none for a literal argument (a copy of it and all it calls,
+    for one value); the functions compiled."""
+    assert len(compiles) == len(set(compiles)), sorted(compiles)
+    assert not [pair for pair in compiles if "Literal[" in pair[1]]
+    return {name for name, _ in compiles}
 
 
 def compiled_modules(cache):
@@ -27,7 +48,7 @@ def compiled_modules(cache):
 @pytest.fixture(scope="module")
 def first_solve(tmp_path_factory):
     cache = tmp_path_factory.mktemp("numba")
-    return cache, bitdoku("solve", cache=cache)
+    return cache, bitdoku("solve", cache=cache, log=cache.parent / "solve-compiles.log")
 
 
 def test_a_first_solve_says_it_compiles_before_it_does(first_solve):
@@ -39,10 +60,25 @@ def test_a_first_solve_says_it_compiles_before_it_does(first_solve):
     assert "unique solution" in lines[2]
 
 
-def test_a_first_9x9_solve_compiles_the_9x9_kernel_only(first_solve):
+def test_a_first_9x9_solve_compiles_the_9x9_kernel_only_each_function_once(first_solve):
     cache, _ = first_solve
     assert compiled_modules(cache) <= {"sudoku9", "rng", "bits"}
-    assert "sudoku9" in compiled_modules(cache)
+    functions = assert_each_compiled_once(compiled_functions(cache.parent / "solve-compiles.log"))
+    assert {name for name in functions if not name.startswith("bitdoku.kernels.sudoku9.")} <= {
+        "bitdoku.kernels.rng.hashed_bit"}
+    # the engine's entry point and its helpers; a new function in the 9x9 engine updates this number on purpose
+    assert "bitdoku.kernels.sudoku9.search9_in" in functions and len(functions) <= 12
+
+
+def test_a_first_16x16_count_compiles_the_bitboard_kernel_only_each_function_once(tmp_path):
+    log = tmp_path / "compiles.log"
+    run = bitdoku("count", sample_lines("sample16x16.txt")[0], cache=tmp_path / "numba", log=log)
+    assert run.returncode == 0, run.stderr
+    functions = assert_each_compiled_once(compiled_functions(log))
+    others = {name for name in functions if not name.startswith("bitdoku.kernels.boards.")}
+    assert others <= {"bitdoku.kernels.dfs.box_rows", "bitdoku.kernels.dfs.restarts", "bitdoku.kernels.restarts.luby",
+                      "bitdoku.kernels.rng.random_bit"}
+    assert "bitdoku.kernels.boards.search" in functions and len(functions) <= 50
 
 
 def test_the_second_solve_loads_the_cache_and_says_nothing_of_compiling(first_solve):
@@ -80,23 +116,23 @@ def test_a_time_limit_on_a_cold_cache_is_the_search_s_own_not_the_compile_s(tmp_
     assert "sudoku9" in compiled_modules(tmp_path)  # it did compile
 
 
-def test_warmup_compiles_the_engine_with_a_line_a_step(first_solve):
+def test_warmup_compiles_the_engine_with_a_line_a_unit(first_solve):
     cache, _ = first_solve
     run = bitdoku("warmup", cache=cache)
     assert run.returncode == 0, run.stderr
-    for step in STEPS:
-        assert (f"{step.name}: " in run.stderr) == step.engine
+    for unit in UNITS:
+        assert (f"{unit.name}: " in run.stderr) == unit.engine
     assert f"compiled kernels are cached in {cache}" in run.stderr
     assert {"sudoku9", "batch", "boards"} <= compiled_modules(cache)
     again = bitdoku("count", "..3..4.221......", cache=cache)
     assert again.returncode == 0 and "compil" not in again.stderr
 
 
-def test_warmup_all_runs_every_step():
+def test_warmup_all_compiles_every_unit():
     result = CliRunner().invoke(app, ["warmup", "--all"])
     assert result.exit_code == 0, result.output
-    for step in STEPS:
-        assert f"{step.name}: " in result.output
+    for unit in UNITS:
+        assert f"{unit.name}: " in result.output
 
 
 def test_an_unwritable_cache_folder_is_named_and_the_run_goes_on(tmp_path):

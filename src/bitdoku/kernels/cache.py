@@ -23,6 +23,7 @@ from __future__ import annotations
 import atexit
 import hashlib
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -35,6 +36,10 @@ SOURCES = ("kernels/*.py", "logic/*.py")
 STAMP = "bitdoku-sources.sha256"
 #: The folder of the warm-up units' markers (``bitdoku.warmup.ready``) beside the compiled code: cleared with it.
 READY = "bitdoku-ready"
+#: A line that compiles code: a decorator of Numba's or of ``kernels.jit``, or ``jit.py``'s own ``njit(`` calls
+#: (this module's text names them without matching).
+_COMPILED = re.compile(rb"^\s*(@(njit|borrowing|inlined|intrinsic|overload)\b|return njit\(|dispatcher = )",
+                       re.MULTILINE)
 #: Why the cache is not where Numba would normally put it, or None; set by ``prepare``.
 NOTE: str | None = None
 
@@ -45,7 +50,7 @@ def fingerprint(package: Path = PACKAGE) -> str:
     for pattern in SOURCES:
         for path in sorted(package.glob(pattern)):
             text = path.read_bytes()
-            if b"@njit" in text:  # an edit to a pure-Python module does not throw compiled code away
+            if _COMPILED.search(text):  # an edit to a pure-Python module does not throw compiled code away
                 digest.update(path.name.encode())
                 digest.update(text)
     return digest.hexdigest()
@@ -101,13 +106,36 @@ def _clear_if_stale(folders: list[Path], current: str, *, create: bool) -> bool:
         if stamp.exists() and stamp.read_text() == current:
             return False
         for folder in folders:
-            for cached in (*folder.glob("*.nbi"), *folder.glob("*.nbc"), *(folder / READY).glob("*.done")):
+            for cached in (*folder.glob("*.nbi"), *folder.glob("*.nbc"), *(folder / READY).glob("*.done"),
+                           *(folder / READY).glob("*.failed")):
                 cached.unlink(missing_ok=True)
         stamp.parent.mkdir(parents=True, exist_ok=True)
         stamp.write_text(current)
     except OSError:
         return False
     return True
+
+
+#: The environment variable naming a file to which every process appends a line for each function it compiles.
+COMPILE_LOG = "BITDOKU_COMPILE_LOG"
+
+
+def _log_compiles(path: str) -> None:
+    """Append ``pid<TAB>module.function<TAB>signature`` to ``path`` for every function this process compiles
+    (``BITDOKU_COMPILE_LOG``): what an entry point pulls in, and whether two processes ever compile the same."""
+    from numba.core import event
+
+    class Log(event.Listener):
+        def on_start(self, ev: event.Event) -> None:
+            function = ev.data["dispatcher"].py_func
+            line = f"{os.getpid()}\t{function.__module__}.{function.__qualname__}\t{ev.data['args']}\n"
+            with open(path, "a", encoding="utf-8") as log:  # one write a line: lines of processes do not mix
+                log.write(line)
+
+        def on_end(self, ev: event.Event) -> None:
+            pass
+
+    event.register("numba:compile", Log())
 
 
 def prepare(package: Path = PACKAGE, writable: Callable[[Path], bool] | None = None) -> str | None:
@@ -119,6 +147,9 @@ def prepare(package: Path = PACKAGE, writable: Callable[[Path], bool] | None = N
     from numba.core import config
 
     global NOTE
+    if os.environ.get(COMPILE_LOG) and not getattr(prepare, "_logging", False):
+        _log_compiles(os.environ[COMPILE_LOG])
+        prepare._logging = True  # type: ignore[attr-defined]
     writable = writable or _can_write
     first, *others = cache_locations(package)
     usable = first if writable(first[0]) else next((folders for folders in others if writable(folders[0])), None)
