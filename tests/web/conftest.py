@@ -2,7 +2,10 @@
 the attacks that need real sockets)."""
 
 import contextlib
-from collections.abc import Iterator
+import json
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -22,8 +25,25 @@ def serving(app) -> Iterator[str]:
         pytest.fail(str(error))
 
 
+def wait_until_ready(health: Callable[[], dict], timeout: float = 1800) -> None:
+    """Wait until a server's background warm-up has every feature ready (``/api/health``'s ``ready``): on a cold
+    cache its requests answer 503 until then. ``health`` returns the decoded health answer."""
+    deadline = time.monotonic() + timeout
+    while not all(health()["ready"].values()):
+        if time.monotonic() > deadline:
+            pytest.fail(f"the server was not ready within {timeout} s: {health()['ready']}")
+        time.sleep(0.2)
+
+
+def ready_client(client):
+    """A ``TestClient`` of ``create_app()`` once its warm-up is done (the lifespan has started)."""
+    wait_until_ready(lambda: client.get("/api/health").json())
+    return client
+
+
 @pytest.fixture(scope="module")
 def server_url() -> Iterator[str]:
-    """The base URL (``http://127.0.0.1:<port>``) of ``create_app()`` running under uvicorn."""
+    """The base URL (``http://127.0.0.1:<port>``) of ``create_app()`` running under uvicorn, warmed up."""
     with serving(create_app()) as url:
+        wait_until_ready(lambda: json.load(urllib.request.urlopen(f"{url}/api/health", timeout=10)))
         yield url

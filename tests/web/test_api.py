@@ -9,6 +9,7 @@ from fastapi.testclient import TestClient
 import bitdoku
 from bitdoku.data import DEMO, DEMO_SOLUTION, sample_lines
 from bitdoku.web import Limits, create_app
+from tests.web.conftest import ready_client
 
 SMALL = "..3..4.221......"
 SMALL_SOLUTION = "1234341221434321"
@@ -16,8 +17,8 @@ SMALL_SOLUTION = "1234341221434321"
 
 @pytest.fixture(scope="module")
 def client():
-    with TestClient(create_app()) as client:  # the real start-up: kernels compiled before the first request
-        yield client
+    with TestClient(create_app()) as client:  # the real start-up: kernels compiled in the background
+        yield ready_client(client)
 
 
 def post(client, path, **body):

@@ -7,6 +7,7 @@ The tests read the page as a person or a screen reader does: the cells' accessib
 
 import re
 import shutil
+import threading
 from collections.abc import Iterator
 from urllib.parse import urlencode
 
@@ -17,6 +18,11 @@ import bitdoku
 from bitdoku.data import sample_lines
 from bitdoku.grid import Grid
 from bitdoku.logic.explain import explain
+from bitdoku.warmup import ready
+from bitdoku.warmup.units import LOGIC
+from bitdoku.web import create_app
+from bitdoku.web.readiness import Readiness
+from tests.web.conftest import serving
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run", "--disable-quic"]
@@ -403,3 +409,23 @@ def test_generate_keeps_the_variant_of_the_grid(page, server_url):
     diagonal = cells(page).evaluate_all("cells => cells.map(cell => cell.classList.contains('diagonal'))")
     assert [i for i, shaded in enumerate(diagonal) if shaded] == sorted({10 * i for i in range(9)} |
                                                                       {8 * (i + 1) for i in range(9)})
+
+
+def test_while_the_server_prepares_hints_the_button_says_so_and_the_hint_then_comes(page, monkeypatch, tmp_path):
+    # A cold start: the warm-up looks at markers in an empty folder and does nothing, so every feature is "being
+    # prepared" until the test marks it ready; the page waits (Retry-After) and says what it waits for.
+    monkeypatch.setattr(ready, "folder", lambda: tmp_path)
+    monkeypatch.setattr("bitdoku.web.readiness.folder", lambda: tmp_path)
+    monkeypatch.setattr(Readiness, "start", lambda self, **options: None)
+    with serving(create_app()) as url:
+        page.goto(f"{url}/?{urlencode({'shape': '3x3', 'p': README_PUZZLE})}")
+        expect(page.locator("#verdict")).to_contain_text("preparing the live verdict, a few seconds")
+        ready.mark_ready("9x9 engine", tmp_path)
+        expect(page.locator("#verdict")).to_contain_text("Unique")
+        button = page.get_by_role("button", name=re.compile("^Hint"))
+        button.click()
+        expect(button).to_have_attribute("data-preparing", "Preparing hints, explanations and ratings, a few seconds")
+        expect(message(page)).to_contain_text("Preparing hints, explanations and ratings, a few seconds.")
+        threading.Timer(1.0, lambda: [ready.mark_ready(unit, tmp_path) for unit in LOGIC]).start()
+        expect(message(page)).to_contain_text(bitdoku.hint(README_PUZZLE).text)
+        expect(button).not_to_have_attribute("data-preparing", re.compile(".*"))

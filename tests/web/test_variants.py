@@ -7,6 +7,7 @@ from fastapi.testclient import TestClient
 import bitdoku
 from bitdoku.grid import Grid
 from bitdoku.web import create_app
+from tests.web.conftest import ready_client
 
 X_4 = ".1............43"
 JIGSAW_MAP_4 = "AABB" "AABC" "CDBC" "DDDC"
@@ -16,8 +17,8 @@ JIGSAW_MAP_9 = "AAABBBCCCAABBBCCCAABBBCCCAADDDEEEFFFDDEEEFFFD" "DEEEFFFDDGGGHHHI
 
 @pytest.fixture(scope="module")
 def client():
-    with TestClient(create_app()) as client:
-        yield client
+    with TestClient(create_app()) as client:  # the real start-up: kernels compiled in the background
+        yield ready_client(client)
 
 
 def post(client, path, **body):

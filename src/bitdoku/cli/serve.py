@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import threading
 import webbrowser
 from typing import Annotated, Optional
 
 import typer
+
+#: Seconds a stopping server gives the requests under way to finish (a search past it is cut off with the process).
+GRACE_SECONDS = 1
 
 
 def serve(
@@ -21,10 +25,11 @@ def serve(
 ) -> None:
     """Serve the web page: type or paste a grid, see it checked as you type, solve, hint, explain, rate, generate.
 
-    The first start compiles the engine's kernels (a minute or more, once: Numba caches them; ``bitdoku warmup
-    --all`` does it ahead of time); the server takes requests only when that is done. The JSON API is under
-    /api, with its documentation at /docs. One server process a core by default: a 2-core machine answers about
-    7,000 small requests a second.
+    The page answers at once. On a first start the kernels compile in the background on every core (once:
+    Numba caches them), the live verdict first: a few seconds, then hints, then the generator; meanwhile a button
+    whose feature is still being prepared says so. The JSON API is under /api, with its documentation at /docs and
+    what is ready at /api/health. One server process a core by default: a 2-core machine answers about 7,000
+    small requests a second. Ctrl-C or SIGTERM stops it within a second or two, its worker processes with it.
     """
     from bitdoku.batch import default_threads
     from bitdoku.cli.console import warn
@@ -34,15 +39,24 @@ def serve(
         import uvicorn
 
         from bitdoku.web import create_app
+        from bitdoku.web.readiness import FOLLOW_ENV, Readiness
     except ImportError as error:
         raise MissingExtraError("the web page", "web") from error
     processes = default_threads() if workers is None else workers
     url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
-    warn(f"bitdoku: preparing the engine, then serving {url} (Ctrl-C stops)")
+    warn(f"bitdoku: serving {url} (Ctrl-C stops)")
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
+    options = {"host": host, "port": port, "log_level": "warning", "timeout_graceful_shutdown": GRACE_SECONDS}
     if processes == 1:
-        uvicorn.run(create_app(), host=host, port=port, log_level="warning")
-    else:  # each process builds its app (and loads the compiled kernels) itself
-        uvicorn.run("bitdoku.web.app:create_app", factory=True, workers=processes, host=host, port=port,
-                    log_level="warning")
+        uvicorn.run(create_app(), **options)
+        return
+    # Each worker process builds its app and loads the compiled kernels; this process compiles them, once for all
+    # (its farm), and the workers follow it and end with it.
+    readiness = Readiness()
+    readiness.start(own_farm=True, preload=False)
+    os.environ[FOLLOW_ENV] = str(os.getpid())
+    try:
+        uvicorn.run("bitdoku.web.app:create_app", factory=True, workers=processes, **options)
+    finally:
+        readiness.stop()

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import gc
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +18,11 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from bitdoku import __version__
+from bitdoku.warmup.worker import die_with_parent
 from bitdoku.web.admission import Admission
 from bitdoku.web.errors import ApiError
 from bitdoku.web.limits import Limits
+from bitdoku.web.readiness import FOLLOW_ENV, Readiness
 from bitdoku.web.routes import Workers, router
 from bitdoku.web.schemas import ErrorBody, ErrorOut
 from bitdoku.web.security import Receive, SecurityHeaders, Send, docs_policy
@@ -36,8 +38,10 @@ def create_app(limits: Limits | None = None, *, warm_up: bool = True) -> FastAPI
     limits : Limits, optional
         Request size, grid size, search and time budgets, worker threads (``bitdoku.web.Limits``).
     warm_up : bool
-        Compile (or load from Numba's cache) every kernel a request may need before the first request is
-        served, so that no user waits for a compiler. Tests that build many apps may skip it.
+        Compile (or load from Numba's cache) every kernel a request may need, in the background, on every core,
+        the live verdict first (``web.readiness``): the server answers at once, and a request for a feature still
+        being compiled gets 503 with Retry-After instead of waiting for a compiler. Without it (tests that build
+        many apps), a request compiles what it needs on first use.
 
     Example
     -------
@@ -47,21 +51,29 @@ def create_app(limits: Limits | None = None, *, warm_up: bool = True) -> FastAPI
     'unique'
     """
     limits = limits or Limits()
+    readiness = Readiness(gate=warm_up)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if warm_up:
-            await anyio.to_thread.run_sync(compile_kernels)
-        # Numba, FastAPI and the kernels leave ~160,000 long-lived objects, and a full garbage collection that
-        # scans them stopped the server for ~170 ms: the health check's tail under load (docs/reliability/web.md).
-        # Frozen, they are never scanned again; what is garbage now is collected first.
-        gc.collect()
-        gc.freeze()
-        yield
+            parent = os.environ.get(FOLLOW_ENV)  # a worker of ``bitdoku serve --workers N``: its farm compiles
+            if parent:
+                die_with_parent(int(parent))
+            readiness.start(own_farm=not parent)
+        else:
+            # Numba, FastAPI and the kernels leave ~160,000 long-lived objects, and a full garbage collection that
+            # scans them stopped the server for ~170 ms: the health check's tail under load
+            # (docs/reliability/web.md). Frozen, they are never scanned again (with a warm-up: once it is done).
+            gc.collect()
+            gc.freeze()
+        try:
+            yield
+        finally:
+            readiness.stop()
 
     app = FastAPI(title="bitdoku", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="Solve, count, explain, rate and generate Sudoku puzzles of every box shape.")
-    app.state.workers = Workers(limits)
+    app.state.workers = Workers(limits, readiness)
     app.include_router(router)
     app.add_middleware(Admission, active=limits.max_active, waiting=limits.max_waiting)
     app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes, seconds=limits.body_seconds)
@@ -90,45 +102,6 @@ def _with_docs_policy(page: HTMLResponse) -> HTMLResponse:
     """FastAPI's documentation page with a policy that allows its inline script by hash (``docs_policy``)."""
     page.headers["content-security-policy"] = docs_policy(bytes(page.body).decode())
     return page
-
-
-def compile_kernels() -> None:
-    """Compile every kernel (``bitdoku.warmup``), then run each kind of request once on every shape the page
-    offers, so that what only the web calls is compiled too.
-
-    The compiling comes first and outside any request's time budget: on a cold cache it takes minutes, and
-    charged to the budget of the first hint it stopped the server from starting ("stopped at its time budget").
-    A warm-up request that still hits a budget (a very slow machine) is not an error: it was only a warm-up.
-    """
-    from bitdoku.warmup import warm_up
-    from bitdoku.web import work
-    from bitdoku.web.schemas import CountIn, ExplainIn, GenerateIn, PuzzleIn
-
-    for _ in warm_up(everything=True):
-        pass
-    quick = Limits(explain_seconds=0.05)
-    puzzle = PuzzleIn(puzzle="..3..4.221......", shape="2x2")
-    requests: list[Callable[[], object]] = [
-        *(partial(work.count, CountIn(puzzle="." * _cells(shape), shape=shape), quick) for shape in work.PAGE_SHAPES),
-        partial(work.solve, puzzle, quick),
-        partial(work.solve, PuzzleIn(puzzle="1" + "." * 80), quick),
-        partial(work.next_hint, puzzle, quick),
-        partial(work.explanation, ExplainIn(puzzle="..3..4.221......", shape="2x2"), quick),
-        partial(work.rating, puzzle, quick),
-        *(partial(work.generation, GenerateIn(shape=shape, seed=1), quick) for shape in ("2x2", "3x3")),
-        partial(work.generation, GenerateIn(shape="3x3", seed=1, symmetry="rotational", minimal=True), quick),
-    ]
-    for request in requests:
-        try:
-            request()
-        except ApiError as error:
-            if error.body.kind != "limit":
-                raise
-
-
-def _cells(shape: str) -> int:
-    rows, cols = (int(part) for part in shape.split("x"))
-    return (rows * cols) ** 2
 
 
 async def _api_error(request: Request, error: ApiError) -> JSONResponse:

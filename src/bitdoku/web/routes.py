@@ -20,6 +20,7 @@ from bitdoku.web import work
 from bitdoku.web.admission import RETRY_SECONDS, busy_body, released
 from bitdoku.web.errors import ApiError
 from bitdoku.web.limits import Limits
+from bitdoku.web.readiness import Readiness
 from bitdoku.web.schemas import (
     CandidatesOut,
     CountIn,
@@ -38,25 +39,31 @@ from bitdoku.web.schemas import (
 
 In = TypeVar("In")
 Job = Callable[..., BaseModel | None]
+Needs = Callable[[Any, Limits], tuple[str, ...]]
 
-ERRORS = {422: {"model": ErrorOut}, 429: {"model": ErrorOut}}
+ERRORS = {422: {"model": ErrorOut}, 429: {"model": ErrorOut}, 503: {"model": ErrorOut}}
 
 
 class Workers:
-    """The threads that run the work, and the count of requests waiting for them."""
+    """The threads that run the work, the count of requests waiting for them, and what is compiled yet."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, readiness: Readiness | None = None) -> None:
         self.limits = limits
+        self.readiness = readiness or Readiness(gate=False)
         self.limiter = anyio.CapacityLimiter(limits.workers)
         self._pending = 0
         self._lock = threading.Lock()
 
-    async def run(self, job: Job, request: In, scope: dict[str, Any], *, inline: bool = False) -> Response:
+    async def run(self, job: Job, request: In, scope: dict[str, Any], *, inline: bool = False,
+                  needs: Needs | None = None) -> Response:
         """The job's answer as JSON. With ``inline``, first ask the job for a quick answer on the event loop
         (``job(..., inline=True)`` spends at most ``Limits.inline_seconds`` of search and returns None when that
         is not enough); the thread hop costs more than most 9x9 searches (benchmarks/RESULTS.md, issue 10).
         While it waits for a thread, the request's place in ``admission`` goes to another (``scope``: its ASGI
-        scope)."""
+        scope). ``needs`` names the warm-up units the request runs: while one is still being compiled, the
+        answer is 503 with Retry-After (``readiness``), so no request waits for a compiler or compiles beside it."""
+        if needs is not None and not self.readiness.all_ready:
+            self.readiness.require(needs(request, self.limits))
         answer = job(request, self.limits, inline=True) if inline and self.limits.inline_seconds > 0 else None
         if answer is None:
             answer = await self._in_thread(job, request, scope)
@@ -85,21 +92,23 @@ router = APIRouter(prefix="/api", responses=ERRORS)
 
 @router.get("/health", response_model=HealthOut)
 async def health(request: Request) -> HealthOut:
-    """Whether the server is up, its version, the shapes the page offers and the limits of a request."""
+    """Whether the server is up, its version, the shapes the page offers, the limits of a request, and which
+    features are ready (compiled; the others answer 503 with Retry-After for a few seconds after a cold start)."""
     # async: answered on the event loop, never queued behind the thread pool that a burst of requests fills
-    return work.health(workers_of(request).limits)
+    workers = workers_of(request)
+    return work.health(workers.limits, workers.readiness.features())
 
 
 @router.post("/count", response_model=CountOut)
 async def count(body: CountIn, request: Request) -> Response:
     """Count solutions up to ``limit`` (2 tells unique from several): the live verdict while typing."""
-    return await workers_of(request).run(work.count, body, request.scope, inline=True)
+    return await workers_of(request).run(work.count, body, request.scope, inline=True, needs=work.search_needs)
 
 
 @router.post("/solve", response_model=SolveOut)
 async def solve(body: PuzzleIn, request: Request) -> Response:
     """A solution, whether it is the only one, and the search's statistics."""
-    return await workers_of(request).run(work.solve, body, request.scope, inline=True)
+    return await workers_of(request).run(work.solve, body, request.scope, inline=True, needs=work.search_needs)
 
 
 @router.post("/candidates", response_model=CandidatesOut)
@@ -111,22 +120,22 @@ async def candidates(body: PuzzleIn, request: Request) -> Response:
 @router.post("/hint", response_model=HintOut)
 async def hint(body: PuzzleIn, request: Request) -> Response:
     """The next step a person would take, with its cells, candidates and sentence."""
-    return await workers_of(request).run(work.next_hint, body, request.scope)
+    return await workers_of(request).run(work.next_hint, body, request.scope, needs=work.logic_needs)
 
 
 @router.post("/explain", response_model=ExplainOut)
 async def explain(body: ExplainIn, request: Request) -> Response:
     """Every step of a human-style solve, in order, from the start state."""
-    return await workers_of(request).run(work.explanation, body, request.scope)
+    return await workers_of(request).run(work.explanation, body, request.scope, needs=work.logic_needs)
 
 
 @router.post("/rate", response_model=RateOut)
 async def rate(body: PuzzleIn, request: Request) -> Response:
     """How hard the puzzle is for a person: level, score and the hardest technique it needs."""
-    return await workers_of(request).run(work.rating, body, request.scope)
+    return await workers_of(request).run(work.rating, body, request.scope, needs=work.logic_needs)
 
 
 @router.post("/generate", response_model=GenerateOut)
 async def generate(body: GenerateIn, request: Request) -> Response:
     """A new puzzle with exactly one solution: shape, difficulty, symmetry, minimality and seed."""
-    return await workers_of(request).run(work.generation, body, request.scope)
+    return await workers_of(request).run(work.generation, body, request.scope, needs=work.generate_needs)

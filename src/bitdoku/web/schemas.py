@@ -160,15 +160,20 @@ class GenerateOut(BaseModel):
 
 
 class HealthOut(BaseModel):
+    """The server is up; ``ready`` says which features are compiled (after a cold start the others answer 503
+    with Retry-After for a few seconds: verdict, hints, generate, variants)."""
+
     status: str
     version: str
     shapes: list[str]
     limits: dict[str, object]
+    ready: dict[str, bool] = {}
 
 
 class ErrorBody(BaseModel):
     """What went wrong and where: ``kind`` is parse, shape, invalid, limit, too_large, busy (429: try again
-    later), timeout (408: the body came too slowly), bad_request, variant (an unknown variant name) or regions (a
+    later), warming_up (503: the feature is still being compiled after a cold start; try again after Retry-After),
+    timeout (408: the body came too slowly), bad_request, variant (an unknown variant name) or regions (a
     bad region map: ``cell`` is where it goes wrong); ``cell`` (0-based) and ``name`` point at the first cell
     involved, ``cells`` at all of them."""
 

@@ -25,6 +25,7 @@ from bitdoku.logic.rating import rate
 from bitdoku.logic.step import Step
 from bitdoku.shape import Shape
 from bitdoku.solver import search
+from bitdoku.warmup.units import generate_units, logic_units, search_units
 from bitdoku.web.errors import ApiError, api_error, cell_index
 from bitdoku.web.limits import Limits
 from bitdoku.web.schemas import (
@@ -51,8 +52,40 @@ from bitdoku.web.schemas import (
 PAGE_SHAPES = ("2x2", "2x3", "3x3", "3x4", "4x4", "5x5")
 
 
-def health(limits: Limits) -> HealthOut:
-    return HealthOut(status="ok", version=__version__, shapes=list(PAGE_SHAPES), limits=limits.to_dict())
+def health(limits: Limits, ready: dict[str, bool] | None = None) -> HealthOut:
+    return HealthOut(status="ok", version=__version__, shapes=list(PAGE_SHAPES), limits=limits.to_dict(),
+                     ready=ready or {})
+
+
+def search_needs(request: PuzzleIn, limits: Limits) -> tuple[str, ...]:
+    """The warm-up units a count or a solve of the request runs (none for a request that will fail to parse)."""
+    grid = _grid_or_none(request, limits)
+    return () if grid is None else search_units(grid)
+
+
+def logic_needs(request: PuzzleIn, limits: Limits) -> tuple[str, ...]:
+    """The warm-up units a hint, an explanation or a rating of the request runs."""
+    grid = _grid_or_none(request, limits)
+    return () if grid is None else logic_units(grid)
+
+
+def generate_needs(request: GenerateIn, limits: Limits) -> tuple[str, ...]:
+    """The warm-up units a generate request runs (9x9 and smaller puzzles are rated: ``generation``)."""
+    try:
+        shape = Shape.parse(request.shape)
+        empty = Grid.empty(shape)
+        if request.variant is not None or request.regions is not None:
+            empty = _under_variant(empty, request.variant, request.regions)
+    except (ApiError, ValueError):
+        return ()
+    return generate_units(shape, empty.geometry, rated=shape.n <= 9)
+
+
+def _grid_or_none(request: PuzzleIn, limits: Limits) -> Grid | None:
+    try:
+        return read_grid(request, limits)
+    except (ApiError, ValueError):
+        return None
 
 
 def count(request: CountIn, limits: Limits, *, inline: bool = False) -> CountOut | None:

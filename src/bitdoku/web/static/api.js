@@ -12,8 +12,50 @@ export class ApiError extends Error {
   }
 }
 
-/** POST a JSON body to /api/<path>; resolves to the answer, rejects with an ApiError (or an AbortError). */
+/** Seconds a request waits in all for a feature the server is still compiling, before it gives up. */
+const WARMING_UP_SECONDS = 180;
+
+/** Who is told that the server is preparing a feature: `(message, path)`, set by the page (`onWarmingUp`). */
+let warmingUpListener = null;
+
+/** Be told, while a request waits for the server to compile its feature, what it prepares ("preparing hints, ..."). */
+export function onWarmingUp(listener) {
+  warmingUpListener = listener;
+}
+
+function pause(seconds, signal) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, seconds * 1000);
+    signal?.addEventListener("abort", () => {
+      clearTimeout(timer);
+      reject(new DOMException("aborted", "AbortError"));
+    }, { once: true });
+  });
+}
+
+/**
+ * POST a JSON body to /api/<path>; resolves to the answer, rejects with an ApiError (or an AbortError). While the
+ * server answers 503 "warming_up" (a feature still compiling after a cold start), it waits Retry-After and asks
+ * again, telling the `onWarmingUp` listener what is being prepared.
+ */
 export async function post(path, body, { signal } = {}) {
+  let waited = 0;
+  for (;;) {
+    const { response, answer } = await send(path, body, signal);
+    if (response.ok) return answer;
+    const error = answer && answer.error ? answer.error : { kind: "server", message: `the server answered ${response.status}` };
+    if (response.status === 503 && error.kind === "warming_up" && waited < WARMING_UP_SECONDS) {
+      const seconds = Math.max(0.5, Number(response.headers.get("Retry-After")) || 2);
+      if (warmingUpListener) warmingUpListener(error.message, path);
+      await pause(seconds, signal);
+      waited += seconds;
+      continue;
+    }
+    throw new ApiError(response.status, error);
+  }
+}
+
+async function send(path, body, signal) {
   let response;
   try {
     response = await fetch(`/api/${path}`, {
@@ -26,12 +68,7 @@ export async function post(path, body, { signal } = {}) {
     if (error.name === "AbortError") throw error;
     throw new ApiError(0, { kind: "network", message: "the server cannot be reached; is bitdoku serve running?" });
   }
-  const answer = await response.json().catch(() => null);
-  if (!response.ok) {
-    const body = answer && answer.error ? answer.error : { kind: "server", message: `the server answered ${response.status}` };
-    throw new ApiError(response.status, body);
-  }
-  return answer;
+  return { response, answer: await response.json().catch(() => null) };
 }
 
 /**

@@ -1,7 +1,7 @@
 // The page: what the user made (givens, entries, pencil marks), what the server said about it (verdict,
 // solution, hint, explanation), and the controls that connect the two. The grid itself is in grid.js.
 
-import { ApiError, LiveQuery, post } from "./api.js";
+import { ApiError, LiveQuery, onWarmingUp, post } from "./api.js";
 import { GridView } from "./grid.js";
 import { History } from "./history.js";
 import {
@@ -428,11 +428,26 @@ function askCandidates() {
   else candidatesQuery.cancel();
 }
 
+/** The button whose request is under way: it says so while the server prepares its feature. */
+let askingButton = null;
+
+// After a cold start the server compiles in the background: a request waits, and the page says what for.
+onWarmingUp((message, path) => {
+  const sentence = message.charAt(0).toUpperCase() + message.slice(1);
+  if (path === "count") {
+    setVerdict("pending", "Preparing", message);
+  } else {
+    if (askingButton) askingButton.dataset.preparing = sentence;
+    say(`${sentence}.`);
+  }
+});
+
 /** Ask the server for something; the answer, or null when it failed (shown) or the grid changed meanwhile. */
 async function ask(button, pending, send, { keepIfChanged = false } = {}) {
   const revision = state.revision;
   button.disabled = true;
   button.setAttribute("aria-busy", "true");
+  askingButton = button;
   say(pending);
   try {
     const answer = await send();
@@ -445,6 +460,8 @@ async function ask(button, pending, send, { keepIfChanged = false } = {}) {
   } finally {
     button.disabled = false;
     button.removeAttribute("aria-busy");
+    delete button.dataset.preparing;
+    if (askingButton === button) askingButton = null;
   }
 }
 
