@@ -152,6 +152,11 @@ class Grid:
         return self._geometry if self._geometry is not None else Geometry.classic(self._shape)
 
     @property
+    def is_classic(self) -> bool:
+        """Whether the rules are the classic ones (rows, columns and boxes): ``geometry.is_classic``, in a look."""
+        return self._geometry is None
+
+    @property
     def variant(self) -> str:
         """The variant's name: ``"classic"``, ``"x"``, ``"jigsaw"``, ..."""
         return self.geometry.name

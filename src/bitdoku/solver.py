@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from bitdoku.engines import bitmask
 from bitdoku.engines.registry import DEFAULT_ENGINE, get_engine
 from bitdoku.engines.result import SearchResult, Status, default_max_nodes
 from bitdoku.errors import SearchLimitError, SearchTimeLimitError
@@ -95,16 +96,14 @@ def search(
     _check_count("keep", keep, minimum=0)
     if max_nodes is not None:
         _check_count("max_nodes", max_nodes, minimum=1)
-    budget = default_max_nodes(grid.shape, classic=grid.geometry.is_classic) if max_nodes is None else max_nodes
+    budget = default_max_nodes(grid.shape, classic=grid.is_classic) if max_nodes is None else max_nodes
     if time_limit is not None:
         check_seconds(time_limit)
         if engine != "bitmask":
             raise ValueError(f"time_limit applies to the bitmask engine, not {engine!r}; bound the {engine} "
                              "engine with max_nodes")
-        if strategy == "dfs":
-            from bitdoku.engines import bitmask
-
-            return bitmask.search(grid, limit=limit, max_nodes=budget, keep=keep, time_limit=time_limit)
+    if engine == "bitmask" and strategy == "dfs":  # the default, straight to the engine (a few µs a call count)
+        return bitmask.search(grid, limit=limit, max_nodes=budget, keep=keep, time_limit=time_limit)
     if strategy != "dfs":
         if not grid.geometry.is_classic:
             raise ValueError(f"strategy {strategy!r} searches classic grids only; {grid.variant!r} grids run 'dfs'")

@@ -109,14 +109,16 @@ def test_a_variant_search_gets_a_minute_of_its_own_kernel_by_default(monkeypatch
     run: 29 µs and 0.7 µs), so the classic 9x9 default of 100 million nodes ("about a minute") was most of an hour
     (and ``hint(guess=True)``, which solves with the default budget, as long). Variants now get the generic
     kernel's minute."""
-    from bitdoku.engines import registry
+    from bitdoku.engines import bitmask, registry
     from bitdoku.engines.result import default_max_nodes
 
     budgets = []
-    stub = registry.Engine("bitmask", "records its budget",
-                           lambda grid, **options: budgets.append(options["max_nodes"]) or registry.ENGINES[
-                               "reference"].search(grid, limit=1, max_nodes=1, keep=0))
-    monkeypatch.setitem(registry.ENGINES, "bitmask", stub)
+
+    def record_budget(grid, **options):
+        budgets.append(options["max_nodes"])
+        return registry.ENGINES["reference"].search(grid, limit=1, max_nodes=1, keep=0)
+
+    monkeypatch.setattr(bitmask, "search", record_budget)
     search("." * 81, variant="x")
     search("." * 81)
     assert budgets == [default_max_nodes(Shape(3, 3), classic=False), default_max_nodes(Shape(3, 3))]

@@ -7,6 +7,7 @@ their status codes and stats slots map onto ``Status`` and ``SearchStats``.
 
 from __future__ import annotations
 
+import threading
 from importlib import import_module
 
 import numpy as np
@@ -18,6 +19,8 @@ from bitdoku.geometry import Geometry
 from bitdoku.grid import Grid
 from bitdoku.kernels import status as codes
 from bitdoku.kernels.dfs import search as search_kernel
+from bitdoku.kernels.sudoku9 import new_stack as search9_stack
+from bitdoku.kernels.sudoku9 import search9_in
 from bitdoku.shape import Shape
 from bitdoku.timelimit import TimeLimit, limit_reason
 
@@ -31,6 +34,8 @@ def search(puzzle: Grid, *, limit: int, max_nodes: int, keep: int, rules: int = 
     still running after ``time_limit`` seconds (None: no limit) ends with ``Status.LIMIT`` and says so.
     ``band_kernels=False`` keeps every 9x9 variant on the digit-major kernel (``variant81``), whose node counts
     a caller's budget may have been chosen by (``generate.regions``: the same budget decides the same maps)."""
+    if time_limit is None and puzzle.is_classic and puzzle.n == 9 and rules & codes.GENERIC_ONLY == 0:
+        return _search9(puzzle, limit, max_nodes, keep, rules)
     solutions = np.zeros((min(keep, limit), puzzle.shape.n_cells), dtype=np.uint8)
     stats = np.zeros(codes.N_STATS, dtype=np.int64)
     with TimeLimit(time_limit) as clock:
@@ -42,6 +47,37 @@ def search(puzzle: Grid, *, limit: int, max_nodes: int, keep: int, rules: int = 
         return SearchResult(Status.LIMIT, count, kept, stats_of(stats), reason, clock.seconds)
     reason = explain_status(code, puzzle, max_nodes)
     return SearchResult(public_status(code, count, limit), count, kept, stats_of(stats), reason)
+
+
+class _Workspace9(threading.local):
+    """Each thread's arrays for the 9x9 kernel, made once: a call that made them afresh (stack, counters, stop
+    flag, solutions) spent as long on them as a 17-clue puzzle's whole search."""
+
+    def __init__(self) -> None:
+        self.states, self.frames = search9_stack()
+        self.stats = np.zeros(codes.N_STATS, dtype=np.int64)
+        self.stop = np.zeros(1, np.int64)  # never set: a search with a time limit gets its own (``TimeLimit``)
+        self.solutions = np.zeros((2, N_CELLS_81), dtype=np.uint8)
+
+
+_WORKSPACE9 = _Workspace9()
+
+
+def _search9(puzzle: Grid, limit: int, max_nodes: int, keep: int, rules: int) -> SearchResult:
+    """``search`` of a classic 9x9 grid without a time limit, straight to the band kernel: the way from a call to
+    ``bitdoku.solve`` to the kernel costs a few microseconds, about what the kernel takes for an easy puzzle."""
+    work = _WORKSPACE9
+    kept = min(keep, limit)
+    solutions = work.solutions if kept <= 2 else np.zeros((kept, N_CELLS_81), dtype=np.uint8)
+    code = search9_in(np.frombuffer(puzzle.cells, dtype=np.uint8), limit, max_nodes, rules, solutions[:kept],
+                      work.stats, work.states, work.frames, work.stop, 0, -1, 0)
+    counters = work.stats.tolist()
+    count = counters[codes.STAT_SOLUTIONS]
+    found = tuple(puzzle.with_cells(solutions[i].tobytes()) for i in range(min(count, kept))) if kept else ()
+    stats = SearchStats(counters[codes.STAT_NODES], counters[codes.STAT_GUESSES], counters[codes.STAT_BACKTRACKS])
+    if code in (codes.COMPLETE, codes.LIMIT_REACHED):  # the common case, cheaply
+        return SearchResult(status_of(count, limit), count, found, stats)
+    return SearchResult(public_status(code, count, limit), count, found, stats, explain_status(code, puzzle, max_nodes))
 
 
 def _run_kernel(puzzle: Grid, limit: int, max_nodes: int, rules: int, solutions: NDArray[np.uint8],

@@ -17,19 +17,26 @@ _VALUE_OF_CHAR = {ch: value for value, ch in enumerate(ALPHABET, start=1)}
 _VALUE_OF_CHAR.update(dict.fromkeys(BLANKS, 0))
 
 
-#: bytes.translate table for the fast path: each byte becomes its cell value, or 0xFF when it is no cell.
-_VALUE_TABLE = bytes(_VALUE_OF_CHAR.get(chr(b), 0xFF) for b in range(256))
+#: bytes.translate table: each byte becomes its cell value, or 0xFF when it is no cell (the file pipeline's).
+VALUE_TABLE = bytes(_VALUE_OF_CHAR.get(chr(b), 0xFF) for b in range(256))
+#: bytes.translate tables for the fast path, one an N: each byte becomes its cell value, or 0xFF when it is no
+#: cell of an N x N grid (a digit above N included).
+_VALUE_TABLES = [bytes(value if value is not None and value <= n else 0xFF
+                       for value in (_VALUE_OF_CHAR.get(chr(b)) for b in range(256)))
+                 for n in range(len(ALPHABET) + 1)]
 
 
 def fast_char_values(text: str, n: int) -> bytes | None:
-    """The cell values of a one-character-a-cell line in one C-level pass, or ``None`` when any character is
-    not a digit of an N x N grid (the slow path then finds it and says where)."""
+    """The cell values of a one-character-a-cell line in C-level passes, or ``None`` when any character is not
+    a digit of an N x N grid (the slow path then finds it and says where)."""
+    if n >= len(_VALUE_TABLES):
+        return None
     try:
         raw = text.encode("ascii")
     except UnicodeEncodeError:
         return None
-    values = raw.translate(_VALUE_TABLE)
-    return values if max(values, default=0) <= n else None
+    values = raw.translate(_VALUE_TABLES[n])
+    return None if b"\xff" in values else values
 
 
 def digits_hint(n: int) -> str:

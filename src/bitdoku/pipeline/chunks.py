@@ -28,7 +28,7 @@ from numpy.typing import NDArray
 from bitdoku.errors import ParseError, ShapeError
 from bitdoku.formats.block import is_rule_line
 from bitdoku.formats.reader import BOM, MAX_LINE_LENGTH, Entry, Scanner
-from bitdoku.formats.tokens import _VALUE_TABLE
+from bitdoku.formats.tokens import VALUE_TABLE
 from bitdoku.shape import Shape
 
 #: Bytes read at a time.
@@ -38,7 +38,7 @@ CHUNK_PUZZLES = 16_384
 #: The longest plain line: a 35x35 grid.
 _LONGEST_PLAIN = 35 * 35
 
-_VALUES = np.frombuffer(_VALUE_TABLE, dtype=np.uint8)
+_VALUES = np.frombuffer(VALUE_TABLE, dtype=np.uint8)
 _NEWLINE, _RETURN = 10, 13
 #: A line this many bytes long is longer than ``MAX_LINE_LENGTH`` characters, whatever it decodes to.
 _OVERLONG_BYTES = 4 * MAX_LINE_LENGTH + 4
