@@ -441,11 +441,15 @@ def _small_request(request: Request) -> Request:
     """The cheapest request whose kernels take the same argument types as ``request``'s: a 4x4 grid, classic or
     with the X rule; a 9x9 grid for classic 9x9 and for the 9x9 variants, whose tables are of other types (the
     band kernel's, ``variant81``'s, ``nonconsecutive9``'s; a few ms of work)."""
+    from bitdoku.kernels.nonconsecutive9 import Nonconsecutive9Tables
+    from bitdoku.kernels.variant81 import Tables81
+
     if request.geometry.is_classic:
         return Request.make("3x3" if request.shape.n_cells == 81 else "2x2", variant=None)
-    if type(request.tables[2]) is type(Request.make("3x3", variant="nonconsecutive").tables[2]):
+    # by the tables' type, not by building the requests to compare: each would compile its own variant's check
+    if isinstance(request.tables[2], Nonconsecutive9Tables):
         return Request.make("3x3", variant="nonconsecutive", clues=40)  # a fill and a few checks: ~5 ms
-    if type(request.tables[2]) is not type(Request.make("2x2", variant="x").tables[2]):
+    if isinstance(request.tables[2], Tables81):
         return Request.make("3x3", variant="x")
     return Request.make("2x2", variant="x")
 

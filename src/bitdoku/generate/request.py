@@ -154,9 +154,13 @@ def _check_has_grids(geometry: Geometry) -> None:
     from bitdoku.engines.bitmask import search
     from bitdoku.engines.result import Status
     from bitdoku.grid import Grid
+    from bitdoku.kernels import nonconsecutive9
 
     empty = Grid(bytes(geometry.shape.n_cells), geometry.shape, geometry)
-    if search(empty, limit=1, max_nodes=GRID_CHECK_NODES, keep=0).status is Status.NO_SOLUTION:
+    # on the kernel the generator runs for these rules (``geometry_kernel_tables``): the band kernel for 9x9
+    # nonconsecutive, the digit-major one for the other 9x9 variants; a kernel of its own was a compile for nothing
+    band = nonconsecutive9.tables_for(geometry) is not None
+    if search(empty, limit=1, max_nodes=GRID_CHECK_NODES, keep=0, band_kernels=band).status is Status.NO_SOLUTION:
         raise ValueError(f"no {geometry.shape.size_name} grid obeys the {geometry.name} rules, so no puzzle can")
 
 
