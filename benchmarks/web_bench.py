@@ -50,16 +50,18 @@ def free_port() -> int:
 def start_server(port: int, workers: int) -> subprocess.Popen:
     server = subprocess.Popen([sys.executable, "-m", "bitdoku", "serve", "--port", str(port), "--workers",
                                str(workers)], stderr=subprocess.DEVNULL)
-    deadline = time.time() + 600
+    deadline = time.time() + 1200
     while time.time() < deadline:
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
-                time.sleep(2 * workers)  # every process up
+            health = httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1)
+            if health.status_code == 200 and all(health.json()["ready"].values()):  # compiled: the steady state
+                time.sleep(2 * workers)  # every process up, its kernels loaded
                 return server
         except httpx.HTTPError:
-            time.sleep(0.5)
+            pass
+        time.sleep(0.5)
     server.kill()
-    raise SystemExit("the server did not come up in 600 s")
+    raise SystemExit("the server was not ready in 1,200 s")
 
 
 def solve_requests(puzzles: list[str], draw: random.Random) -> list[tuple[str, dict, str]]:
