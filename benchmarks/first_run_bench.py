@@ -27,7 +27,6 @@ import os
 import pickle
 import resource
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -39,6 +38,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bitdoku.data import DEMO, sample_lines
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from web_bench import free_port
+from web_load import process_tree
 
 REPO = Path(__file__).resolve().parents[1]
 HARD = sample_lines("hardest_sample.txt")[0]  # a forum_hardest puzzle
@@ -115,12 +118,6 @@ def run_case(args: list[str], warm: bool, puzzle_file: str) -> dict[str, float]:
     return {"wall": wall, "cpu": cpu, "functions": functions, "signatures": signatures}
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def _until(check: Callable[[], bool], timeout: float) -> float:
     """Seconds until ``check()`` holds (polled), or inf."""
     start = time.perf_counter()
@@ -134,22 +131,6 @@ def _until(check: Callable[[], bool], timeout: float) -> float:
     return float("inf")
 
 
-def _descendants(pid: int) -> set[int]:
-    found, todo = set(), [pid]
-    while todo:
-        parent = todo.pop()
-        for entry in os.listdir("/proc"):
-            if entry.isdigit():
-                try:
-                    with open(f"/proc/{entry}/stat") as stat:
-                        if int(stat.read().rsplit(")", 1)[1].split()[1]) == parent:
-                            found.add(int(entry))
-                            todo.append(int(entry))
-                except (OSError, IndexError, ValueError):
-                    continue
-    return found
-
-
 def _alive(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat") as stat:
@@ -161,7 +142,7 @@ def _alive(pid: int) -> bool:
 def time_serve(workers: int, stop_after: float | None = None) -> dict[str, float]:
     """``bitdoku serve`` on a cold cache: seconds until the page, the 9x9 verdict and every feature answer; then
     (or after ``stop_after`` seconds, mid warm-up) SIGTERM and the seconds until every process of it is gone."""
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
@@ -176,7 +157,7 @@ def time_serve(workers: int, stop_after: float | None = None) -> dict[str, float
                 figures["every feature"] = _until(lambda: all(_health(url)["ready"].values()), 1200) + page + verdict
             else:
                 time.sleep(max(0.0, stop_after - (time.perf_counter() - start)))
-            below = _descendants(server.pid)
+            below = process_tree(server.pid)[1:]
             stopping = time.perf_counter()
             server.send_signal(signal.SIGTERM)
             _until(lambda: server.poll() is not None and not any(_alive(pid) for pid in below), 60)

@@ -14,30 +14,13 @@ import urllib.request
 import pytest
 
 from bitdoku.kernels.cache import COMPILE_LOG
-from tests.warmup.test_farm import alive
+from tests.processes import all_gone, descendants
 
 
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
-
-
-def children(pid: int) -> set[int]:
-    """Every process below ``pid`` (its workers and theirs)."""
-    found, todo = set(), [pid]
-    while todo:
-        parent = todo.pop()
-        for entry in os.listdir("/proc"):
-            if entry.isdigit():
-                try:
-                    with open(f"/proc/{entry}/stat") as stat:
-                        if int(stat.read().rsplit(")", 1)[1].split()[1]) == parent:
-                            found.add(int(entry))
-                            todo.append(int(entry))
-                except (FileNotFoundError, ProcessLookupError, IndexError):
-                    continue
-    return found
 
 
 @pytest.fixture(params=[1, 2], ids=["one process", "two workers"])
@@ -80,25 +63,19 @@ def test_the_page_answers_while_the_kernels_compile_and_health_says_what_is_read
 
 def test_sigterm_mid_warm_up_stops_the_server_and_every_process_it_started(server):
     process, _, _ = server
-    below = children(process.pid)
+    below = descendants(process.pid)
     assert below  # the compile workers at least
     process.send_signal(signal.SIGTERM)
     process.wait(timeout=20)
-    deadline = time.monotonic() + 10
-    while any(alive(pid) for pid in below) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not any(alive(pid) for pid in below)
+    assert all_gone(below, timeout=10)
 
 
 def test_after_sigkill_the_worker_processes_end_by_themselves(server):
     process, _, _ = server
-    below = children(process.pid)
+    below = descendants(process.pid)
     process.kill()
     process.wait()
-    deadline = time.monotonic() + 20
-    while any(alive(pid) for pid in below) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not any(alive(pid) for pid in below)
+    assert all_gone(below, timeout=20)
 
 
 def test_a_cold_server_compiles_each_kernel_once_on_the_machine(tmp_path):

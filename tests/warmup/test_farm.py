@@ -6,10 +6,10 @@ import signal
 import subprocess
 import sys
 import textwrap
-import time
 
 from bitdoku.warmup import Farm, Unit
 from bitdoku.warmup.worker import compile_unit
+from tests.processes import alive, all_gone
 
 
 def run_python(code: str, cache, timeout: float = 900) -> subprocess.CompletedProcess:
@@ -78,10 +78,7 @@ def test_workers_end_when_the_process_that_started_them_is_killed(tmp_path):
     assert len(workers) == 2 and all(alive(pid) for pid in workers)
     parent.send_signal(signal.SIGKILL)
     parent.wait()
-    deadline = time.monotonic() + 30
-    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not any(alive(pid) for pid in workers)
+    assert all_gone(workers, timeout=30)
 
 
 def test_stop_ends_the_workers_at_once_in_the_middle_of_a_compile(tmp_path):
@@ -101,10 +98,3 @@ def test_stop_ends_the_workers_at_once_in_the_middle_of_a_compile(tmp_path):
     assert stopped == "True" and not any(alive(int(pid)) for pid in pids)
 
 
-def alive(pid: int) -> bool:
-    """Whether process ``pid`` runs (a zombie waiting for its reaper does not)."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
