@@ -34,33 +34,36 @@ def _marker(name: str, where: Path | None, suffix: str = ".done") -> Path | None
 
 def is_ready(name: str, where: Path | None = None) -> bool:
     """Whether the unit ``name`` has been compiled into this machine's cache."""
-    marker = _marker(name, where or folder())
-    return marker is not None and marker.exists()
+    return _is_marked(name, where, ".done")
 
 
 def mark_ready(name: str, where: Path | None = None) -> None:
     """Note that the unit ``name`` is compiled (best effort: a folder that cannot be written is left alone)."""
-    marker = _marker(name, where or folder())
-    if marker is None:
-        return
-    with contextlib.suppress(OSError):
-        marker.parent.mkdir(parents=True, exist_ok=True)
-        marker.touch()
+    _set_mark(name, where, ".done", True)
 
 
 def is_failed(name: str, where: Path | None = None) -> bool:
     """Whether the last attempt at compiling unit ``name`` ahead failed (its first use compiles it then)."""
-    marker = _marker(name, where or folder(), ".failed")
-    return marker is not None and marker.exists()
+    return _is_marked(name, where, ".failed")
 
 
 def mark_failed(name: str, failed: bool = True, where: Path | None = None) -> None:
     """Note that compiling unit ``name`` ahead failed, or with ``failed=False`` that it is being tried again."""
-    marker = _marker(name, where or folder(), ".failed")
+    _set_mark(name, where, ".failed", failed)
+
+
+def _is_marked(name: str, where: Path | None, suffix: str) -> bool:
+    marker = _marker(name, where or folder(), suffix)
+    return marker is not None and marker.exists()
+
+
+def _set_mark(name: str, where: Path | None, suffix: str, on: bool) -> None:
+    """Create (``on``) or delete the unit's marker of that kind; a folder that cannot be written is left alone."""
+    marker = _marker(name, where or folder(), suffix)
     if marker is None:
         return
     with contextlib.suppress(OSError):
-        if failed:
+        if on:
             marker.parent.mkdir(parents=True, exist_ok=True)
             marker.touch()
         else:
