@@ -31,11 +31,11 @@ if TYPE_CHECKING:
         SearchTimeLimitError,
         ShapeError,
     )
-    from bitdoku.formats.reader import Entry, read_entries, read_puzzles
     from bitdoku.geometry import Geometry
     from bitdoku.grid import Conflict, Grid
     from bitdoku.logic import CandidateGrid, Rating, Step, explain, hint, rate
     from bitdoku.pipeline import solve_file
+    from bitdoku.reader import Entry, read_entries, read_puzzles
     from bitdoku.shape import Shape
     from bitdoku.solver import count_solutions, is_unique, search, solve
 
@@ -59,9 +59,9 @@ _LAZY = {
     "is_unique": "bitdoku.solver",
     "search": "bitdoku.solver",
     "solve": "bitdoku.solver",
-    "Entry": "bitdoku.formats.reader",
-    "read_entries": "bitdoku.formats.reader",
-    "read_puzzles": "bitdoku.formats.reader",
+    "Entry": "bitdoku.reader",
+    "read_entries": "bitdoku.reader",
+    "read_puzzles": "bitdoku.reader",
     "Geometry": "bitdoku.geometry",
     "Conflict": "bitdoku.grid",
     "Grid": "bitdoku.grid",

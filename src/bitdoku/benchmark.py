@@ -11,8 +11,8 @@ import numpy as np
 
 from bitdoku.batch import BatchResult, as_puzzle_array, solve_many, verify_solutions
 from bitdoku.engines.result import Status
-from bitdoku.formats.reader import read_puzzles
 from bitdoku.kernels import status as codes
+from bitdoku.reader import read_puzzles
 
 
 @dataclass(frozen=True)

@@ -9,13 +9,15 @@ import csv
 import json
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from bitdoku.engines.result import SearchResult
 from bitdoku.errors import MissingExtraError
 from bitdoku.grid import Grid
+from bitdoku.shape import Shape
 from bitdoku.solver import search
 
 SEQUENTIAL_MODES = ("seq", "dfs", "bfs", "mixed")
@@ -133,3 +135,25 @@ def plot_speedups(measurements: list[Measurement], prefix: Path, title: str) -> 
         figure.savefig(path, dpi=120, bbox_inches="tight")
     plt.close(figure)
     return paths
+
+
+@contextmanager
+def experiment_runner(address: str | None, workers: int) -> Iterator[Callable[..., SearchResult]]:
+    """The experiment's runner with a ``dask`` mode: connect (or start a local cluster of ``workers``
+    processes), warm the workers up, and run the farm there with ``degree`` workers; other modes run here."""
+    from bitdoku.parallel import distributed
+
+    client, cluster = distributed.local_client(workers) if address in (None, "local") else distributed.connect(address)
+
+    def run(puzzle: Grid, mode: str, degree: int, limit: int, max_nodes: int) -> SearchResult:
+        if mode != "dask":
+            return local_runner(puzzle, mode, degree, limit, max_nodes)
+        return distributed.search(client, puzzle, limit=limit, keep=1, max_nodes=max_nodes, workers=degree)
+
+    try:
+        distributed.warm_up(client, {Shape(3, 3)})
+        yield run
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()

@@ -547,12 +547,12 @@ def test_compiled_scan_agrees_with_the_python_search(stalled_states, monkeypatch
                 for _, s in zip(range(12), se_chains.find_se_chains(state), strict=False)]
 
     compiled = [steps(state) for state in states]
-    monkeypatch.setattr(se_chains._se_fast, "MAX_N", 0)
+    monkeypatch.setattr(se_chains.se_kernel, "MAX_N", 0)
     assert [steps(state) for state in states] == compiled
 
 
 def test_live_search_fills_what_the_two_reference_kernels_fill(stalled_states):
-    """``_se_fast.se_live_search`` (bitsets on the live candidates, SE's cycle search only where the layers allow
+    """``se_kernel.se_live_search`` (bitsets on the live candidates, SE's cycle search only where the layers allow
     a cycle) gives every forcing chain's complexity and every worthy cycle round as ``se_scan`` and
     ``se_cycle_rounds`` do, on stalled states and on the same states with random candidates removed (new strong
     links, new cycles), 9x9 and smaller grids."""
@@ -560,7 +560,7 @@ def test_live_search_fills_what_the_two_reference_kernels_fill(stalled_states):
 
     import numpy as np
 
-    from bitdoku.logic import _se_fast
+    from bitdoku.logic.kernels import se_chains as se_kernel
     from tests.logic.cases import CASES as LADDER_CASES
 
     rng = random.Random(13)
@@ -578,9 +578,9 @@ def test_live_search_fills_what_the_two_reference_kernels_fill(stalled_states):
     for masks, shape in states:
         order = se_chains._peer_order(shape)
         for cycles, forcing in ((True, True), (True, False), (False, True)):
-            on_found, off_found, _rounds = _se_fast.scan(masks, shape, False, forcing)
-            worthy = _se_fast.cycle_rounds(masks, shape, order) if cycles else np.zeros_like(_rounds)
-            live = _se_fast.live_search(masks, shape, order, cycles, forcing)
+            on_found, off_found, _rounds = se_kernel.scan(masks, shape, False, forcing)
+            worthy = se_kernel.cycle_rounds(masks, shape, order) if cycles else np.zeros_like(_rounds)
+            live = se_kernel.live_search(masks, shape, order, cycles, forcing)
             assert all(np.array_equal(a, b) for a, b in zip((on_found, off_found, worthy), live, strict=True))
             worthy_seen += int(np.count_nonzero(worthy))
             forcing_seen += int(np.count_nonzero(on_found) + np.count_nonzero(off_found))
@@ -629,7 +629,7 @@ def test_small_grids_are_sound_and_the_scan_agrees(monkeypatch):
                 assert_sound(step, solution)
         compiled.append([(s.placements, s.eliminations, s.difficulty)
                          for _, s in zip(range(6), se_chains.find_se_chains(state), strict=False)])
-    monkeypatch.setattr(se_chains._se_fast, "MAX_N", 0)
+    monkeypatch.setattr(se_chains.se_kernel, "MAX_N", 0)
     python = [[(s.placements, s.eliminations, s.difficulty)
                for _, s in zip(range(6), se_chains.find_se_chains(CandidateGrid.parse(c.marks, shape=c.shape)),
                                strict=False)] for c in small]

@@ -3,9 +3,9 @@ import pytest
 
 from bitdoku import Grid, Shape
 from bitdoku.data import sample_lines
-from bitdoku.logic import _fast
 from bitdoku.logic.candidates import CandidateGrid
 from bitdoku.logic.explain import LADDER, next_step
+from bitdoku.logic.kernels import singles as singles_kernel
 
 SINGLES = tuple(rung for rung in LADDER if rung.single)
 
@@ -14,9 +14,9 @@ def kernel_singles(grid: Grid):
     tables, n = grid.shape.tables, grid.n
     values = np.frombuffer(grid.cells, dtype=np.uint8).copy()
     masks = np.zeros(grid.shape.n_cells, dtype=np.uint64)
-    assert _fast.load_candidates(values, tables.units, tables.cell_units, n, masks)
+    assert singles_kernel.load_candidates(values, tables.units, tables.cell_units, n, masks)
     counts = np.zeros(2, dtype=np.int64)
-    status = _fast.run_singles(values, masks, tables.units, tables.peers, n, counts)
+    status = singles_kernel.run_singles(values, masks, tables.units, tables.peers, n, counts)
     return status, CandidateGrid(values.tobytes(), tuple(masks.tolist()), grid.shape), counts
 
 
@@ -35,7 +35,7 @@ def test_kernel_singles_match_the_python_finders(name):
         status, state, counts = kernel_singles(grid)
         expected, expected_counts = python_singles(grid)
         assert state == expected and list(counts) == expected_counts
-        assert status == (_fast.SOLVED if state.is_solved() else _fast.STALLED)
+        assert status == (singles_kernel.SOLVED if state.is_solved() else singles_kernel.STALLED)
 
 
 def test_load_candidates_matches_the_grid_and_rejects_clashes():
@@ -44,10 +44,11 @@ def test_load_candidates_matches_the_grid_and_rejects_clashes():
     assert state.is_solved()
     tables = grid.shape.tables
     masks = np.zeros(81, dtype=np.uint64)
-    assert _fast.load_candidates(np.frombuffer(grid.cells, np.uint8).copy(), tables.units, tables.cell_units, 9, masks)
+    values = np.frombuffer(grid.cells, np.uint8).copy()
+    assert singles_kernel.load_candidates(values, tables.units, tables.cell_units, 9, masks)
     assert masks.tolist() == list(CandidateGrid.from_grid(grid).masks)
     clash = np.frombuffer(Grid.parse("11" + "." * 79).cells, np.uint8).copy()
-    assert not _fast.load_candidates(clash, tables.units, tables.cell_units, 9, masks)
+    assert not singles_kernel.load_candidates(clash, tables.units, tables.cell_units, 9, masks)
 
 
 def test_the_kernel_reports_a_contradiction():
@@ -56,8 +57,9 @@ def test_the_kernel_reports_a_contradiction():
     masks = np.array(state.masks, dtype=np.uint64)
     masks[0] = 0  # r1c1 open with no candidate
     tables = Shape(2, 2).tables
-    assert _fast.run_singles(values, masks, tables.units, tables.peers, 4, np.zeros(2, np.int64)) == _fast.CONTRADICTION
+    status = singles_kernel.run_singles(values, masks, tables.units, tables.peers, 4, np.zeros(2, np.int64))
+    assert status == singles_kernel.CONTRADICTION
 
 
 def test_full_mask_for_64_digits():
-    assert _fast._full(64) == np.uint64(2**64 - 1) and _fast._full(9) == 511
+    assert singles_kernel._full(64) == np.uint64(2**64 - 1) and singles_kernel._full(9) == 511

@@ -20,13 +20,13 @@ from bitdoku import search as local_search
 from bitdoku.batch import as_puzzle_array, verify_solutions
 from bitdoku.batch import solve_many as local_solve_many
 from bitdoku.cli.cluster import cluster_results
-from bitdoku.cli.runner import Plan
+from bitdoku.cli.plan import Plan
 from bitdoku.data import sample_lines
 from bitdoku.engines.registry import DEFAULT_ENGINE
 from bitdoku.engines.result import Status
 from bitdoku.errors import BitdokuError, MissingExtraError
-from bitdoku.formats.reader import read_entries
 from bitdoku.parallel import distributed as dd
+from bitdoku.reader import read_entries
 from bitdoku.shape import Shape
 
 SAMPLES = ("top1465_sample.txt", "multisolution_sample.txt", "nosolution_sample.txt", "duplicate_givens.txt")

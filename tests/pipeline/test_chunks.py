@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bitdoku.data import sample_path
-from bitdoku.formats.reader import MAX_LINE_LENGTH, read_entries
 from bitdoku.pipeline import chunks
 from bitdoku.pipeline.chunks import PlainChunk, read_chunks
+from bitdoku.reader import MAX_LINE_LENGTH, read_entries
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
 FILES = sorted(glob.glob(str(sample_path("famous.txt").parent / "*.txt"))) + sorted(glob.glob(str(SHARED / "*.txt")))

@@ -21,7 +21,7 @@ from bitdoku.cli.options import (
 if TYPE_CHECKING:
     from bitdoku.cli.inputs import Inputs
     from bitdoku.errors import ParseError
-    from bitdoku.formats.reader import Entry
+    from bitdoku.reader import Entry
 
 #: Entries a batch on the per-puzzle path.
 CHUNK_SIZE = 4096

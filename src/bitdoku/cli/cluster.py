@@ -22,13 +22,13 @@ import numpy as np
 from bitdoku.engines.registry import ENGINES, get_engine
 from bitdoku.engines.result import SearchResult
 from bitdoku.errors import BitdokuError
-from bitdoku.formats.reader import Entry, rows_by_rules
 from bitdoku.geometry import Geometry
+from bitdoku.reader import Entry, rows_by_rules
 from bitdoku.shape import Shape
 
 if TYPE_CHECKING:
     from bitdoku.batch import BatchResult
-    from bitdoku.cli.runner import Plan
+    from bitdoku.cli.plan import Plan
     from bitdoku.parallel.distributed import ChunkFailure
 
 #: Entries per Dask task (and per read): bigger than the thread path's 4,096 because a Dask task costs

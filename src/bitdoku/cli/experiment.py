@@ -57,7 +57,7 @@ def experiment(
     from bitdoku.cli.console import emit, warn
     from bitdoku.errors import ParseError
     from bitdoku.experiment import format_table, plot_speedups, run_experiment, write_files
-    from bitdoku.formats.reader import read_puzzles
+    from bitdoku.reader import read_puzzles
 
     mode_list, degrees = _modes(modes), _integers(threads)
     puzzles = list(read_puzzles(source))
@@ -86,6 +86,6 @@ def _runner_for(modes: list[str], degrees: list[int], cluster: str):
 
     if "dask" not in modes:
         return nullcontext(local_runner)
-    from bitdoku.parallel.distributed import experiment_runner
+    from bitdoku.experiment import experiment_runner
 
     return experiment_runner(cluster, max(degrees))

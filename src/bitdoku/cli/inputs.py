@@ -8,8 +8,8 @@ from pathlib import Path
 
 from bitdoku.data import DEMO
 from bitdoku.errors import ParseError
-from bitdoku.formats.reader import Entry, Rules, read_entries
 from bitdoku.grid import Grid
+from bitdoku.reader import Entry, Rules, read_entries
 from bitdoku.shape import Shape
 
 

@@ -9,8 +9,8 @@ from bitdoku.cli.exit_codes import ExitCode
 from bitdoku.engines.result import SearchResult, Status
 
 if TYPE_CHECKING:
-    from bitdoku.formats.reader import Entry
     from bitdoku.grid import Grid
+    from bitdoku.reader import Entry
 
 _EXIT_OF_STATUS = {
     Status.NO_SOLUTION: ExitCode.NO_SOLUTION,

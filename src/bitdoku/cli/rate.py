@@ -27,7 +27,7 @@ from bitdoku.cli.options import (
 )
 
 if TYPE_CHECKING:
-    from bitdoku.formats.reader import Entry
+    from bitdoku.reader import Entry
 
 LEVELS = tuple(name.replace("-", " ") for name in LEVEL_NAMES)
 

@@ -26,46 +26,22 @@ from bitdoku.cli.console import emit, err_console, flush, results, results_to, s
 from bitdoku.cli.exit_codes import ExitCode
 from bitdoku.cli.options import OutputFormat
 from bitdoku.cli.output import error_record, format_seconds, to_json
+from bitdoku.cli.plan import LineAnswers, Plan
 
 if TYPE_CHECKING:
-    from bitdoku.batch import BatchResult
     from bitdoku.cli.inputs import Inputs
     from bitdoku.engines.registry import Engine
-    from bitdoku.engines.result import SearchResult, Status
-    from bitdoku.formats.reader import Entry, Rules
+    from bitdoku.engines.result import SearchResult
     from bitdoku.geometry import Geometry
     from bitdoku.grid import Grid
     from bitdoku.pipeline.chunks import Chunk
+    from bitdoku.reader import Entry, Rules
     from bitdoku.shape import Shape
 
 #: Puzzles read, searched and written per batch on the per-puzzle path: memory stays constant.
 CHUNK_SIZE = 4096
 
 Shower = Callable[["Entry", "Grid", "SearchResult", "float | None"], ExitCode]
-
-
-@dataclass(frozen=True)
-class LineAnswers:
-    """A command's line output for whole batches: the bytes of a batch's lines, and the exit code a status
-    calls for (what ``show`` returns for one result)."""
-
-    lines: Callable[[BatchResult], bytes]
-    exit_code: Callable[[Status], ExitCode]
-
-
-@dataclass(frozen=True)
-class Plan:
-    """How to search: engine, solution limit, solutions kept, node budget, threads and a puzzle's time limit."""
-
-    engine: str
-    limit: int
-    keep: int = 1
-    max_nodes: int | None = None
-    threads: int | None = None
-    strategy: str = "dfs"
-    cluster: str | None = None  # a Dask scheduler address or "local": search files on a cluster
-    per_puzzle: bool = False  # never the vectorised path (for comparing the two)
-    time_limit: float | None = None  # seconds for each puzzle (--time-limit), None for none
 
 
 def run_searches(inputs: Inputs, plan: Plan, show: Shower, *, lenient: bool, output: OutputFormat,
@@ -372,7 +348,7 @@ def _search_chunk(chunk: list[Entry], plan: Plan) -> list[SearchResult | None]:
     """Search the good entries of a chunk as one batch per shape and rules (a variant's, or a jigsaw's map)."""
     from bitdoku.batch import solve_many
     from bitdoku.engines.registry import get_engine
-    from bitdoku.formats.reader import rows_by_rules
+    from bitdoku.reader import rows_by_rules
 
     results: list[SearchResult | None] = [None] * len(chunk)
     engine = get_engine(plan.engine)

@@ -30,8 +30,8 @@ from bitdoku.cli.options import (
 
 if TYPE_CHECKING:
     from bitdoku.engines.result import SearchResult, Status
-    from bitdoku.formats.reader import Entry
     from bitdoku.grid import Grid
+    from bitdoku.reader import Entry
 
 
 def solve(
@@ -60,7 +60,8 @@ def solve(
     from bitdoku.cli.console import emit, warn
     from bitdoku.cli.inputs import open_inputs
     from bitdoku.cli.output import describe, exit_code_of, exit_code_of_status, record, to_json
-    from bitdoku.cli.runner import LineAnswers, Plan, parse_shape, results_file, run_searches
+    from bitdoku.cli.plan import LineAnswers, Plan
+    from bitdoku.cli.runner import parse_shape, results_file, run_searches
     from bitdoku.pipeline.answers import solution_line, solve_lines
 
     inputs = open_inputs(puzzle, parse_shape(shape), variant, regions)

@@ -32,7 +32,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent
 #: Where the files that define compiled code are, relative to the package (those that use ``@njit``); a change
 #: to any of them invalidates all caches.
-SOURCES = ("kernels/*.py", "logic/*.py")
+SOURCES = ("kernels/*.py", "logic/*.py", "logic/kernels/*.py")
 STAMP = "bitdoku-sources.sha256"
 #: The folder of the warm-up units' markers (``bitdoku.warmup.ready``) beside the compiled code: cleared with it.
 READY = "bitdoku-ready"

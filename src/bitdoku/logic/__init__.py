@@ -6,6 +6,13 @@ Sudoku Explainer scale by default. ``LADDER`` is every technique in the order tr
 release's; ``VARIANT_LADDER`` the techniques used on variant grids (X, Windoku, jigsaw, anti-knight, anti-king,
 nonconsecutive), chosen automatically for them.
 A ``CandidateGrid`` is the pencil-mark state the techniques read.
+
+Layout: one module a technique (``singles``, ``intersections``, ``subsets``, ``fish``, ``wings``, ``single_digit``,
+``chains``, ``forcing``, ``als_wings``, ...), each a readable Python finder; where a finder is hot, its compiled
+half sits in ``logic/kernels/`` under the same name (``logic/kernels/fish.py`` beside ``logic/fish.py``) and
+finds the same steps in the same order (see ``logic.kernels``). Below the techniques: ``candidates`` (the state),
+``step`` (what a technique returns), ``changes``, ``arrays`` (the compiled singles' arrays); above them:
+``explain`` (the ladder), ``se`` and ``se_chains`` (Sudoku Explainer's rating solve), ``rating``.
 """
 
 from bitdoku.logic.candidates import CandidateGrid

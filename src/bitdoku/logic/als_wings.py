@@ -23,10 +23,10 @@ from functools import cache, lru_cache
 
 import numpy as np
 
-from bitdoku.logic import _als_fast
 from bitdoku.logic.als import unit_bits
 from bitdoku.logic.candidates import CandidateGrid, digits_of
 from bitdoku.logic.changes import Changes
+from bitdoku.logic.kernels import als_wings as als_kernel
 from bitdoku.logic.step import Step, digit_list, make_step, names, removals
 from bitdoku.shape import Shape
 
@@ -76,7 +76,7 @@ find_uvwxyz_wings = wing_finder(5)
 find_tuvwxyz_wings = wing_finder(6)
 
 
-#: Whether the finders use the compiled search (``logic._als_fast``); the Python one below is its reference.
+#: Whether the finders use the compiled search (``logic.kernels.als_wings``); the Python one below is its reference.
 COMPILED = True
 #: Wings and eliminations the compiled search writes at most per call (more: the Python search answers).
 _MAX_WINGS, _MAX_GONE = 4096, 1 << 16
@@ -110,7 +110,7 @@ def _compiled_wings(cg: CandidateGrid, size: int, touched: int) -> list[tuple[fl
     cells = np.empty((_MAX_WINGS, size), np.int64)
     gone = np.empty((_MAX_GONE, 2), np.int64)
     masks = np.array(cg.masks, dtype=np.uint64)
-    count = _als_fast.wings(masks, cg.n, units, ubits, peers, size,
+    count = als_kernel.wings(masks, cg.n, units, ubits, peers, size,
                             np.array(_words(touched, ubits.shape[1]), dtype=np.uint64), head, cells, gone)
     if count < 0:
         return None

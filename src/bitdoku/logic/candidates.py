@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -33,9 +33,6 @@ from bitdoku.formats.pencilmarks import (
 from bitdoku.geometry import GEOMETRIES_KEPT, Geometry, consecutive_mask
 from bitdoku.grid import Grid
 from bitdoku.shape import Shape
-
-if TYPE_CHECKING:
-    from bitdoku.logic.step import Step
 
 
 @dataclass(frozen=True)
@@ -167,7 +164,7 @@ def _digit_bitsets(masks: tuple[int, ...], n: int) -> tuple[int, ...]:
     return tuple(int.from_bytes(row.tobytes(), "little") for row in packed)
 
 
-#: The compiled finders (``logic/_*_fast.py``) run on classic grids of at most this many digits; on variant grids
+#: The compiled finders (``logic/kernels/``) run on classic grids of at most this many digits; on variant grids
 #: and larger ones their Python twins, which are also their references, run.
 COMPILED_FINDERS_MAX_N = 32
 
@@ -186,6 +183,17 @@ def digits_of(mask: int) -> list[int]:
         mask >>= 1
         digit += 1
     return digits
+
+
+class StepLike(Protocol):
+    """What ``CandidateGrid.apply`` reads of a step: the digits it places and the candidates it removes, as
+    (cell, digit) pairs. A ``Step`` has them; naming only them keeps this module below ``logic.step``."""
+
+    @property
+    def placements(self) -> tuple[tuple[int, int], ...]: ...
+
+    @property
+    def eliminations(self) -> tuple[tuple[int, int], ...]: ...
 
 
 class CandidateGrid:
@@ -390,8 +398,9 @@ class CandidateGrid:
         """A copy with each (cell, digit) candidate removed."""
         return self.apply_changes((), pairs)
 
-    def apply(self, step: Step) -> CandidateGrid:
-        """The state after a step: its placements made, its eliminations removed."""
+    def apply(self, step: StepLike) -> CandidateGrid:
+        """The state after a step (a ``Step``, or anything with its two fields): its placements made, its
+        eliminations removed."""
         return self.apply_changes(step.placements, step.eliminations)
 
     def apply_changes(

@@ -24,9 +24,9 @@ from functools import cache
 
 import numpy as np
 
-from bitdoku.logic._fish_fast import basic_fish as _search_fish
 from bitdoku.logic.candidates import CandidateGrid, layout_of, suits_compiled_finders
 from bitdoku.logic.changes import Changes
+from bitdoku.logic.kernels.fish import basic_fish as _search_fish
 from bitdoku.logic.step import Step, make_step, names, removals
 from bitdoku.logic.subsets import _union_groups, union_groups_within
 from bitdoku.shape import Shape
@@ -177,8 +177,8 @@ def _fish_step(cg: CandidateGrid, digit: int, base_kind: int, technique: str, ba
     return make_step(technique, cg, text, eliminations=gone, cells=pattern, units=units)
 
 
-#: Whether classic grids (up to 32 digits) use the compiled basic fish search (``_fish_fast``); the Python one is
-#: its reference.
+#: Whether classic grids (up to 32 digits) use the compiled basic fish search (``logic.kernels.fish``); the
+#: Python one is its reference.
 COMPILED = True
 
 

@@ -20,7 +20,7 @@ counted as SE counts them):
 - **Nested forcing chains** (``find_nested_forcing_chains``, SE 9.5, 10.5, 11.0): inside a chain, a candidate
   whose own assumption leads to a contradiction (by static, dynamic, then dynamic (+) chains) is removed.
 
-Each finder makes every assumption once in a compiled kernel (``_forcing_fast``), collects every conclusion
+Each finder makes every assumption once in a compiled kernel (``logic.kernels.forcing``), collects every conclusion
 with its complexity, and yields them easiest first (SE's order: difficulty, then complexity, then double/cell/
 unit before contradiction), each deduction once, building the sentence only for the steps asked for. A
 conclusion that a cell holds a digit is a placement; that it does not, an elimination.
@@ -47,10 +47,10 @@ from typing import NamedTuple
 import numpy as np
 
 from bitdoku.errors import cell_name
-from bitdoku.logic import _forcing_fast as fast
 from bitdoku.logic.candidates import CandidateGrid
 from bitdoku.logic.changes import Changes, digits_in
 from bitdoku.logic.difficulty import length_bonus
+from bitdoku.logic.kernels import forcing as fast
 from bitdoku.logic.step import Step, digit_list, make_step
 from bitdoku.shape import Shape
 

@@ -22,9 +22,9 @@ from functools import lru_cache
 import numpy as np
 
 from bitdoku.geometry import GEOMETRIES_KEPT
-from bitdoku.logic._locked_fast import locked
 from bitdoku.logic.candidates import CandidateGrid, Layout, suits_compiled_finders
 from bitdoku.logic.changes import Changes, digits_in
+from bitdoku.logic.kernels.intersections import locked
 from bitdoku.logic.step import Step, make_step, names, removals
 
 POINTING = "Locked Candidates (Pointing)"
@@ -53,8 +53,8 @@ def find_claiming(cg: CandidateGrid, changes: Changes | None = None) -> Iterator
         yield from _confined(cg, CLAIMING, line, changes)
 
 
-#: Whether classic grids (up to 32 digits) use the compiled search (``_locked_fast``); the Python one is its
-#: reference.
+#: Whether classic grids (up to 32 digits) use the compiled search (``logic.kernels.intersections``); the
+#: Python one is its reference.
 COMPILED = True
 
 

@@ -10,7 +10,7 @@ each technique's highest SE difficulty in the solve. When no rule applies, the s
 ``scale="bitdoku"``: the score of the first release, unchanged:
 
 The rater solves like ``explain(puzzle, guess=True)`` (same ladder, same order, so the same steps) but keeps
-only counts: singles run in a compiled kernel (``_fast.run_singles``) on arrays, and the Python techniques
+only counts: singles run in a compiled kernel (``singles_kernel.run_singles``) on arrays, and the Python techniques
 are called only when singles stall.
 
 Formula
@@ -46,7 +46,7 @@ import numpy as np
 from bitdoku.errors import InvalidGridError, StepLimitError
 from bitdoku.formats.pencilmarks import looks_like_pencilmarks
 from bitdoku.grid import Grid
-from bitdoku.logic import _fast
+from bitdoku.logic.arrays import apply_to_arrays, kernel_arrays
 from bitdoku.logic.candidates import CandidateGrid, as_candidates
 from bitdoku.logic.difficulty import se_level
 from bitdoku.logic.explain import (
@@ -59,9 +59,10 @@ from bitdoku.logic.explain import (
     is_unique_by_search,
     next_step,
 )
+from bitdoku.logic.kernels import singles as singles_kernel
 from bitdoku.logic.se import SE_LADDER, SeSolve, se_solve, se_solve_variant
 from bitdoku.logic.singles import HIDDEN_SINGLE, NAKED_SINGLE
-from bitdoku.logic.step import GUESS, Step
+from bitdoku.logic.step import GUESS
 
 LEVELS = ("easy", "medium", "hard", "expert", "extreme", "beyond logic")
 SCALES = ("se", "bitdoku")
@@ -220,16 +221,16 @@ def _count_steps(puzzle: Grid | CandidateGrid, max_steps: int, max_nodes: int | 
     shape = puzzle.shape
     tables = shape.tables
     n = shape.n
-    values, masks = _arrays(puzzle)
+    values, masks = kernel_arrays(puzzle)
     counts: Counter[str] = Counter()
     singles = np.zeros(2, dtype=np.int64)
     solution: Grid | None = None
     while True:
-        status = _fast.run_singles(values, masks, tables.units, tables.peers, n, singles)
-        if status == _fast.SOLVED:
+        status = singles_kernel.run_singles(values, masks, tables.units, tables.peers, n, singles)
+        if status == singles_kernel.SOLVED:
             break
         state = CandidateGrid(values.tobytes(), tuple(masks.tolist()), shape)
-        if status == _fast.CONTRADICTION:  # STALLED means the kernel found every cell and unit consistent
+        if status == singles_kernel.CONTRADICTION:  # STALLED means the kernel found every cell and unit consistent
             raise InvalidGridError("the puzzle has no solution: the candidates run out")
         if counts.total() >= max_steps:
             raise StepLimitError(max_steps)
@@ -238,31 +239,9 @@ def _count_steps(puzzle: Grid | CandidateGrid, max_steps: int, max_nodes: int | 
             solution = _solution_for(state, solution, max_nodes)
             step = _guess(state, solution)
         counts[step.technique] += 1
-        _apply(step, values, masks, tables.peers)
+        apply_to_arrays(step, values, masks, tables.peers)
     counts[HIDDEN_SINGLE] += int(singles[0])
     counts[NAKED_SINGLE] += int(singles[1])
     return counts
 
 
-def _arrays(puzzle: Grid | CandidateGrid) -> tuple[np.ndarray, np.ndarray]:
-    """The kernel's arrays of a puzzle: values (uint8) and candidate masks (uint64, 0 for filled cells)."""
-    shape = puzzle.shape
-    tables = shape.tables
-    if isinstance(puzzle, Grid):
-        values = np.frombuffer(puzzle.cells, dtype=np.uint8).copy()
-        masks = np.empty(shape.n_cells, dtype=np.uint64)
-        if not _fast.load_candidates(values, tables.units, tables.cell_units, shape.n, masks):
-            puzzle.validate()
-        return values, masks
-    state = as_candidates(puzzle).cleaned()
-    return np.frombuffer(state.values, dtype=np.uint8).copy(), np.array(state.masks, dtype=np.uint64)
-
-
-def _apply(step: Step, values: np.ndarray, masks: np.ndarray, peers: np.ndarray) -> None:
-    """Make a step on the kernel's arrays (few changes, so plain Python)."""
-    for cell, digit in step.placements:
-        values[cell] = digit
-        masks[cell] = 0
-        masks[peers[cell]] &= ~np.uint64(1 << (digit - 1))
-    for cell, digit in step.eliminations:
-        masks[cell] &= ~np.uint64(1 << (digit - 1))

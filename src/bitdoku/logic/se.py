@@ -71,7 +71,7 @@ from bitdoku.logic import (
     uniqueness,
     wings,
 )
-from bitdoku.logic._fast import CONTRADICTION, SOLVED, STALLED, _digit_of, _hidden_single, _place
+from bitdoku.logic.arrays import apply_to_arrays, kernel_arrays
 from bitdoku.logic.budget import check_time
 from bitdoku.logic.candidates import CandidateGrid, as_candidates, digits_of
 from bitdoku.logic.changes import Changes, LadderMemo
@@ -85,6 +85,7 @@ from bitdoku.logic.difficulty import (
 )
 from bitdoku.logic.explain import VARIANT_LADDER
 from bitdoku.logic.intersections import areas_and_lines
+from bitdoku.logic.kernels.singles import CONTRADICTION, SOLVED, STALLED, _digit_of, _hidden_single, _place
 from bitdoku.logic.step import Step, digit_list, make_step, names, removals
 from bitdoku.shape import Shape
 
@@ -736,11 +737,10 @@ def se_solve(puzzle: Grid | CandidateGrid, max_steps: int, ladder: tuple[SeRung,
     pay for the count.
     """
     from bitdoku.logic.explain import _guess, _solution_for
-    from bitdoku.logic.rating import _apply, _arrays
 
     shape = puzzle.shape
     tables = shape.tables
-    values, masks = _arrays(puzzle)
+    values, masks = kernel_arrays(puzzle)
     counts = np.zeros(len(KERNEL_KINDS), dtype=np.int64)
     solve = SeSolve()
     solution: Grid | None = None
@@ -775,7 +775,7 @@ def se_solve(puzzle: Grid | CandidateGrid, max_steps: int, ladder: tuple[SeRung,
             step, rated = found
         steps += 1
         solve.record(step.technique, rated)
-        _apply(step, values, masks, tables.peers)
+        apply_to_arrays(step, values, masks, tables.peers)
     return solve
 
 

@@ -29,9 +29,10 @@ cycles before forcing chains) and applies the first. ``find_se_chains`` yields i
 search only runs once no X or Y hint under 7.0 is left); ``find_se_cycles`` and ``find_se_forcing_chains`` yield
 the two kinds apart, in the same order.
 
-Speed: up to 9x9 two compiled kernels (``logic._se_fast``) do the work: a bitset scan gives every forcing chain's
-complexity (SE's "on" frontiers are those of a plain breadth-first search, so its layers are exact), and SE's own
-cycle search, replayed potential by potential in SE's order, gives the rounds where a cycle removes something.
+Speed: up to 9x9 two compiled kernels (``logic.kernels.se_chains``) do the work: a bitset scan gives every forcing
+chain's complexity (SE's "on" frontiers are those of a plain breadth-first search, so its layers are exact), and
+SE's own cycle search, replayed potential by potential in SE's order, gives the rounds where a cycle removes
+something.
 Python then rebuilds only the steps it yields (a forcing chain's path comes from a compiled search of its source
 alone, so no link graph is built for it; SE's cycles of the winning round are replayed on the link graph). Both
 scans run as one call, ``se_live_search``, on the live candidates only (``LIVE_SEARCH``). On
@@ -47,10 +48,10 @@ from dataclasses import dataclass
 from functools import cache
 
 from bitdoku.errors import cell_name
-from bitdoku.logic import _se_fast
 from bitdoku.logic.budget import check_time
 from bitdoku.logic.candidates import CandidateGrid, layout_of
 from bitdoku.logic.difficulty import length_bonus
+from bitdoku.logic.kernels import se_chains as se_kernel
 from bitdoku.logic.links import LinkGraph, cell_tables, iter_bits, link_graph, spread
 from bitdoku.logic.step import Step, make_step, removals
 from bitdoku.shape import Shape
@@ -70,7 +71,7 @@ _MODES = (
 
 _CYCLE, _FORCING = 0, 1
 
-#: Up to 9x9, one compiled call (``_se_fast.se_live_search``) finds the forcing chains and the cycle rounds; False
+#: Up to 9x9, one compiled call (``se_kernel.se_live_search``) finds the forcing chains and the cycle rounds; False
 #: runs the two kernels it replaces (``se_scan``, ``se_cycle_rounds``), kept as its reference.
 LIVE_SEARCH = True
 
@@ -457,7 +458,7 @@ def _se_steps(cg: CandidateGrid, cycles: bool, forcing: bool) -> Iterator[Step]:
         counter += 1
         heapq.heappush(heap, ((*key, counter), item))
 
-    if cg.n <= _se_fast.MAX_N:  # the compiled scans find every hint's key at once: no search stays live
+    if cg.n <= se_kernel.MAX_N:  # the compiled scans find every hint's key at once: no search stays live
         _scan(cg, cycles, forcing, push)
         if not heap:
             return
@@ -470,7 +471,7 @@ def _se_steps(cg: CandidateGrid, cycles: bool, forcing: bool) -> Iterator[Step]:
             built.append(_Modes(link_graph(cg, False)))
         return built[0]
 
-    if cg.n > _se_fast.MAX_N:
+    if cg.n > se_kernel.MAX_N:
         modes = graph()
         searches = [_Search(i, modes[i], _sources(modes.g, modes[i]), cycles, forcing) for i in range(len(modes))]
     for search in searches:
@@ -517,11 +518,11 @@ def _scan(cg: CandidateGrid, cycles: bool, forcing: bool, push: Callable) -> Non
     """Queue every forcing chain the compiled scan finds and every round of SE's own cycle search (compiled too)
     whose cycles remove something, with SE's sort keys."""
     if LIVE_SEARCH:
-        on_found, off_found, cycle_rounds = _se_fast.live_search(cg.masks, cg.shape, _peer_order(cg.shape), cycles,
+        on_found, off_found, cycle_rounds = se_kernel.live_search(cg.masks, cg.shape, _peer_order(cg.shape), cycles,
                                                                  forcing)
     else:  # the reference: the bitset scan on every node id, SE's cycle search from every source
-        on_found, off_found, _rounds = _se_fast.scan(cg.masks, cg.shape, False, forcing)
-        cycle_rounds = _se_fast.cycle_rounds(cg.masks, cg.shape, _peer_order(cg.shape)) if cycles else _rounds
+        on_found, off_found, _rounds = se_kernel.scan(cg.masks, cg.shape, False, forcing)
+        cycle_rounds = se_kernel.cycle_rounds(cg.masks, cg.shape, _peer_order(cg.shape)) if cycles else _rounds
     hit = (on_found != 0) | (off_found != 0) | (cycle_rounds != 0)
     nn = cg.n * cg.n
     for index, s in zip(*(axis.tolist() for axis in hit.nonzero()), strict=True):
@@ -549,7 +550,7 @@ def _forcing_path(cg: CandidateGrid, graph: Callable[[], _Modes], index: int, s:
     if layers:
         return _trace(layers, s, graph()[index], from_on)
     if LIVE_SEARCH:
-        return _se_fast.forcing_path(cg.masks, cg.shape, index, s, from_on)
+        return se_kernel.forcing_path(cg.masks, cg.shape, index, s, from_on)
     mode = graph()[index]
     return _trace(_forcing_layers(index, mode, s, from_on), s, mode, from_on)
 

@@ -29,12 +29,12 @@ from functools import cache
 import numpy as np
 
 from bitdoku.errors import cell_name
-from bitdoku.logic._er_fast import empty_rectangles
-from bitdoku.logic._two_links_fast import kites, skyscrapers
-from bitdoku.logic._xchain_fast import x_chains
 from bitdoku.logic.candidates import CandidateGrid, layout_of, suits_compiled_finders
 from bitdoku.logic.changes import Changes, digit_changed
 from bitdoku.logic.fish import bits, box_lines, digit_lines
+from bitdoku.logic.kernels.empty_rectangle import empty_rectangles
+from bitdoku.logic.kernels.two_links import kites, skyscrapers
+from bitdoku.logic.kernels.xchain import x_chains
 from bitdoku.logic.step import Step, make_step, names, removals
 from bitdoku.shape import Shape
 
@@ -143,7 +143,7 @@ def _skyscraper_step(cg: CandidateGrid, digit: int, kind: int, u1: int, u2: int,
 
 def _compiled_two_links(cg: CandidateGrid, changes: Changes | None, kite: bool) -> Iterator[Step]:
     """The compiled search's skyscrapers (or kites), made steps as the Python finders make them
-    (``_two_links_fast``)."""
+    (``logic.kernels.two_links``)."""
     n = cg.n
     digits = _changed_digits(changes, n)
     found = np.empty((1024, 7), dtype=np.int64)
@@ -245,7 +245,8 @@ def find_empty_rectangles(cg: CandidateGrid, changes: Changes | None = None) -> 
 
 def _compiled_empty_rectangles(cg: CandidateGrid, changes: Changes | None, bands: tuple, stacks: tuple,
                                ) -> Iterator[Step]:
-    """The compiled search's empty rectangles (``_er_fast``), made steps as the Python finder makes them."""
+    """The compiled search's empty rectangles (``logic.kernels.empty_rectangle``), made steps as the Python finder
+    makes them."""
     n = cg.n
     digits = _changed_digits(changes, n)
     found = np.empty((512, 9), dtype=np.int64)
@@ -407,9 +408,9 @@ def _colour_steps(cg: CandidateGrid, digit: int, colour: dict[int, int]) -> Iter
         yield make_step(COLOURING, cg, text, eliminations=gone, cells=cells)
 
 
-#: Whether classic grids (up to 32 digits) use the compiled searches (X-Chains: ``_xchain_fast``, Empty Rectangles:
-#: ``_er_fast``, Skyscrapers and Kites: ``_two_links_fast``); the
-#: Python ones are their reference.
+#: Whether classic grids (up to 32 digits) use the compiled searches (X-Chains: ``logic.kernels.xchain``, Empty
+#: Rectangles: ``logic.kernels.empty_rectangle``, Skyscrapers and Kites: ``logic.kernels.two_links``); the Python
+#: ones are their reference.
 COMPILED = True
 
 
@@ -419,7 +420,7 @@ def find_x_chains(cg: CandidateGrid, changes: Changes | None = None,
     only the digits that changed (a digit's chains depend only on its own candidates). ``max_links``: the
     longest chain searched; a start's step is its shortest chain that removes something, so a smaller bound
     gives the same steps less those longer than the bound (SE's strong-link rules need at most 7 links).
-    On classic grids the search is compiled (``_xchain_fast``, the same chains in the same order)."""
+    On classic grids the search is compiled (``logic.kernels.xchain``, the same chains in the same order)."""
     if COMPILED and suits_compiled_finders(cg):
         return _x_chains_compiled(cg, changes, max_links)
     return _x_chains_python(cg, changes, max_links)

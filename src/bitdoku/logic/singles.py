@@ -5,7 +5,7 @@
 - **Naked Single**: a cell has one candidate left, so it takes it.
 
 The finders yield steps in a fixed order (units in index order, digits increasing, cells in row-major order),
-which ``bitdoku.logic._fast`` follows too, so that the rater counts the same singles that ``explain`` shows.
+which ``bitdoku.logic.kernels.singles`` follows too, so that the rater counts the same singles that ``explain`` shows.
 Hidden singles use the "seen once, seen twice" mask trick: over a unit's masks, ``twice |= once & m`` and
 ``once |= m``; then ``once & ~twice`` holds the digits with exactly one place.
 """

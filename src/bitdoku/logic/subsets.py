@@ -15,10 +15,10 @@ from functools import cache
 
 import numpy as np
 
-from bitdoku.logic._subsets_fast import subsets as _search_subsets
 from bitdoku.logic.als import bits_of
 from bitdoku.logic.candidates import CandidateGrid, digits_of, layout_of, suits_compiled_finders
 from bitdoku.logic.changes import Changes, digits_in
+from bitdoku.logic.kernels.subsets import subsets as _search_subsets
 from bitdoku.logic.step import Step, digit_list, make_step, names, removals
 from bitdoku.shape import Shape
 
@@ -108,7 +108,7 @@ def _hidden_step(cg: CandidateGrid, technique: str, index: int, digits: list[int
     return make_step(technique, cg, text, eliminations=gone, cells=cells, units=[index])
 
 
-#: Whether classic grids (up to 32 digits) use the compiled search (``_subsets_fast``); the Python one is its
+#: Whether classic grids (up to 32 digits) use the compiled search (``logic.kernels.subsets``); the Python one is its
 #: reference.
 COMPILED = True
 _FOUND_ROWS = 512

@@ -17,10 +17,10 @@ from functools import cache
 import numpy as np
 
 from bitdoku.errors import cell_name
-from bitdoku.logic._wings_fast import wings as _search_wings
 from bitdoku.logic.als import bits_of
 from bitdoku.logic.candidates import CandidateGrid, digits_of, layout_of, suits_compiled_finders
 from bitdoku.logic.changes import Changes
+from bitdoku.logic.kernels.wings import wings as _search_wings
 from bitdoku.logic.step import Step, digit_list, make_step, removals
 from bitdoku.shape import Shape
 
@@ -88,8 +88,8 @@ def _xyz_wings_python(cg: CandidateGrid, changes: Changes | None) -> Iterator[St
                 yield from _wing_step(cg, XYZ_WING, pivot, a, b, z, peer_bits[pivot] & peer_bits[a] & peer_bits[b])
 
 
-#: Whether classic grids (up to 32 digits: the "sees" table is N^4 bytes) use the compiled search (``_wings_fast``);
-#: the Python one is its reference.
+#: Whether classic grids (up to 32 digits: the "sees" table is N^4 bytes) use the compiled search
+#: (``logic.kernels.wings``); the Python one is its reference.
 COMPILED = True
 
 

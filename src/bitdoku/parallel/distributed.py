@@ -19,8 +19,7 @@ add up over the sub-puzzles; once the limit is reached the tasks still running a
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable, Iterator
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -533,23 +532,3 @@ def _dask() -> ModuleType:
     return distributed
 
 
-@contextmanager
-def experiment_runner(address: str | None, workers: int) -> Iterator[Callable[..., SearchResult]]:
-    """The experiment's runner with a ``dask`` mode: connect (or start a local cluster of ``workers``
-    processes), warm the workers up, and run the farm there with ``degree`` workers; other modes run here."""
-    from bitdoku.experiment import local_runner
-
-    client, cluster = local_client(workers) if address in (None, "local") else connect(address)
-
-    def run(puzzle: Grid, mode: str, degree: int, limit: int, max_nodes: int) -> SearchResult:
-        if mode != "dask":
-            return local_runner(puzzle, mode, degree, limit, max_nodes)
-        return search(client, puzzle, limit=limit, keep=1, max_nodes=max_nodes, workers=degree)
-
-    try:
-        warm_up(client, {Shape(3, 3)})
-        yield run
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()

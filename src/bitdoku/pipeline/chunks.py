@@ -7,7 +7,7 @@ text files read them), the plain lines of one length are gathered into a (k, N*N
 turns characters into cell values in one pass.
 
 Anything else (comments on a puzzle's line, block pictures, integer rows, a bad character, a wrong length)
-sends its chunk through ``formats.reader``'s scanner, line by line, so the entries, their line numbers and
+sends its chunk through ``reader``'s scanner, line by line, so the entries, their line numbers and
 their errors are exactly those of ``read_entries``. Comment-only and blank lines are skipped either way.
 """
 
@@ -27,8 +27,8 @@ from numpy.typing import NDArray
 
 from bitdoku.errors import ParseError, ShapeError
 from bitdoku.formats.block import is_rule_line
-from bitdoku.formats.reader import BOM, MAX_LINE_LENGTH, Entry, Scanner
 from bitdoku.formats.tokens import VALUE_TABLE
+from bitdoku.reader import BOM, MAX_LINE_LENGTH, Entry, Scanner
 from bitdoku.shape import Shape
 
 #: Bytes read at a time.

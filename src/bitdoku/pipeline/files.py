@@ -14,11 +14,11 @@ import numpy as np
 from bitdoku.batch import BatchResult, solve_many
 from bitdoku.engines.result import Status
 from bitdoku.errors import ParseError
-from bitdoku.formats.reader import Entry
 from bitdoku.geometry import Geometry
 from bitdoku.pipeline.answers import solution_line, solve_lines
 from bitdoku.pipeline.chunks import Chunk, EntryChunk, PlainChunk, prefetched, read_chunks
 from bitdoku.pipeline.outfile import ResultFile
+from bitdoku.reader import Entry
 from bitdoku.shape import Shape
 
 Lines = Callable[[BatchResult], bytes]

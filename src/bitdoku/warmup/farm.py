@@ -190,10 +190,8 @@ def _start_worker() -> subprocess.Popen[str]:
     its replies)."""
     from numba.core import config
 
-    import bitdoku
-
     env = dict(os.environ)
-    source = str(Path(bitdoku.__file__).resolve().parent.parent)
+    source = str(Path(__file__).resolve().parents[2])  # the folder that holds this bitdoku package
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [source, env.get("PYTHONPATH")]))
     if config.CACHE_DIR:  # NUMBA_CACHE_DIR, or the folder ``kernels.cache.prepare`` chose for this run
         env["NUMBA_CACHE_DIR"] = config.CACHE_DIR

@@ -55,9 +55,9 @@ def _search_9x9() -> None:
 
 
 def _search_boxes() -> None:
-    import bitdoku
+    from bitdoku.solver import search
 
-    bitdoku.search(SMALL, limit=2)  # every search of the bitboard kernel runs one compiled entry point
+    search(SMALL, limit=2)  # every search of the bitboard kernel runs one compiled entry point
 
 
 def _batch_9x9() -> None:

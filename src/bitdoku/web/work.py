@@ -15,7 +15,6 @@ from contextlib import contextmanager
 from bitdoku import __version__
 from bitdoku.engines.result import SearchResult, Status
 from bitdoku.errors import ParseError, StepLimitError, cell_name
-from bitdoku.formats.reader import Rules
 from bitdoku.generate.puzzles import generate_many, run_seed
 from bitdoku.grid import Grid
 from bitdoku.logic.budget import time_budget
@@ -23,6 +22,7 @@ from bitdoku.logic.candidates import CandidateGrid, digits_of
 from bitdoku.logic.explain import default_max_steps, explain, hint
 from bitdoku.logic.rating import rate
 from bitdoku.logic.step import Step
+from bitdoku.reader import Rules
 from bitdoku.shape import Shape
 from bitdoku.solver import search
 from bitdoku.warmup.units import generate_units, logic_units, search_units

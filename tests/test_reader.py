@@ -2,9 +2,8 @@ import io
 
 import pytest
 
-from bitdoku import Grid, ParseError, Shape, read_entries, read_puzzles
+from bitdoku import Grid, ParseError, Shape, read_entries, read_puzzles, reader
 from bitdoku.data import DEMO
-from bitdoku.formats import reader
 
 
 def test_comments_and_blank_lines_are_skipped_and_lines_are_numbered(tmp_path):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from bitdoku.logic._subsets_fast import _bits
+from bitdoku.logic.kernels.subsets import _bits
 
 
 @njit(cache=True, nogil=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from bitdoku.logic._subsets_fast import _bits, next_tight_group
+from bitdoku.logic.kernels.subsets import _bits, next_tight_group
 
 
 @njit(cache=True, nogil=True)
