@@ -210,16 +210,16 @@ def atheris_worker(counts_file: Path, libfuzzer_args: list[str]) -> int:
     """The atheris process: instrument the parsing modules, then fuzz ``one_input`` until libFuzzer stops."""
     import atheris
 
-    with atheris.instrument_imports(include=["bitdoku.formats", "bitdoku.grid", "bitdoku.geometry",
+    with atheris.instrument_imports(include=["bitdoku.formats", "bitdoku.reader", "bitdoku.grid", "bitdoku.geometry",
                                              "bitdoku.shape", "bitdoku.logic.candidates"]):
         import bitdoku.formats.block
         import bitdoku.formats.json
         import bitdoku.formats.line
         import bitdoku.formats.pencilmarks
-        import bitdoku.formats.reader
         import bitdoku.geometry
         import bitdoku.grid
-        import bitdoku.logic.candidates  # noqa: F401
+        import bitdoku.logic.candidates
+        import bitdoku.reader  # noqa: F401
     from tests.fuzz import inputs, properties
     from tests.fuzz.targets import scratch
 

@@ -9,7 +9,7 @@ calls: a guided search with a changed cell (a clue removal's check) and random f
 (``RANDOM_ORDER``, 50 seeds, budgets 40 and 10^6), where the rng state after the call must match too. From the
 repository root::
 
-    PYTHONPATH=src python benchmarks/band_loop_check.py [--old main]
+    PYTHONPATH=src python research/band_loop_check.py [--old main]
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # the maintained scripts it uses
 from variant_nodes_bench import old_kernel, set_cells
 
 from bitdoku.kernels import extra9, jigsaw9, nonconsecutive9

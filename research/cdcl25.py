@@ -2,16 +2,16 @@
 
 Run from the repository root after ``pip install -e '.[test,sat]'``::
 
-    python benchmarks/cdcl25.py search --instances 461 --seeds 1-8               # line 462 under eight seeds
-    python benchmarks/cdcl25.py search --instances H20 --unit 16 --decay 0.99     # the 20 hardest, one seed
-    python benchmarks/cdcl25.py search --locked --instances 461 --seeds 1-8      # with box-line variables
-    python benchmarks/cdcl25.py cadical --instances 461 --renamings 8             # CaDiCaL, variables renamed
+    python research/cdcl25.py search --instances 461 --seeds 1-8               # line 462 under eight seeds
+    python research/cdcl25.py search --instances H20 --unit 16 --decay 0.99     # the 20 hardest, one seed
+    python research/cdcl25.py search --locked --instances 461 --seeds 1-8      # with box-line variables
+    python research/cdcl25.py cadical --instances 461 --renamings 8             # CaDiCaL, variables renamed
 
 Why: the restarted depth-first search (``kernels/boards.py``) solves line 462 of the 25x25 set ("461", 0-based) in
-23,715 nodes under the default seed but 100,000-300,000+ under most others (results/tail25.md): it does not learn.
-CaDiCaL solves the same instance in ~1,100 conflicts. This script asks whether a learning search written here does
-as well. Everything is in this file, nothing in the library: a prototype, measured, not kept (NOTES-kernels.md,
-rounds 19 and 20).
+23,715 nodes under the default seed but 100,000-300,000+ under most others (benchmarks/results/tail25.md): it does
+not learn. CaDiCaL solves the same instance in ~1,100 conflicts. This script asks whether a learning search written
+here does as well. Everything is in this file, nothing in the library: a prototype, measured, not kept
+(benchmarks/NOTES-kernels.md, rounds 19 and 20).
 
 The model: a variable a (cell, digit) pair, ``cell * N + digit``; an exactly-one group a cell (its N digits) and a
 unit and digit (its N cells). Propagation is native to the groups, not pairwise clauses: a variable set true sets
@@ -35,11 +35,15 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 from numba import njit
-from tail25_bench import instances, seeds  # benchmarks/ is the script's folder, first on sys.path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # the maintained scripts it uses
+from tail25_bench import instances, seeds
 
 from bitdoku.batch import verify_solutions
 from bitdoku.grid import Grid
@@ -456,7 +460,7 @@ def run_search(args: argparse.Namespace, lines: list[str]) -> None:
 
 
 def run_cadical(args: argparse.Namespace, lines: list[str]) -> None:
-    import compare_bench
+    import compare_bench  # benchmarks/, on sys.path above
     from pysat.solvers import Cadical153
 
     rng = np.random.default_rng(args.rename_seed)

@@ -4,7 +4,7 @@ Each variant is a file (a copy of ``extra9.py``, for example ``git show main:src
 imported as a module of its own, so several variants run side by side in one process. From the repository root::
 
     git show main:src/bitdoku/kernels/extra9.py > /tmp/extra9_main.py
-    PYTHONPATH=src python benchmarks/extra9_ab.py /tmp/extra9_main.py src/bitdoku/kernels/extra9.py --rounds 5
+    PYTHONPATH=src python research/extra9_ab.py /tmp/extra9_main.py src/bitdoku/kernels/extra9.py --rounds 5
 
 Each set (``--sets``, the saved sets of ``variants_bench.py``) goes through each variant's ``count_many`` (limit 2:
 the uniqueness check), the variants in turn, ``--rounds`` times: the batch in the thread's CPU time (µs a
@@ -29,7 +29,7 @@ from types import ModuleType
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # the maintained scripts it uses
 from variants_bench import load_set
 
 from bitdoku.kernels import status as codes

@@ -2,13 +2,13 @@
 
 Run from the repository root after ``pip install -e '.[test]'``::
 
-    python benchmarks/gac25.py --instances 461 --seeds 1-8                # line 462 under eight seeds
-    python benchmarks/gac25.py --instances H20 --seeds 1-2 --cap 100000   # the 20 hardest
+    python research/gac25.py --instances 461 --seeds 1-8                # line 462 under eight seeds
+    python research/gac25.py --instances H20 --seeds 1-2 --cap 100000   # the 20 hardest
 
 Why: the restarted DFS of ``kernels/boards.py`` propagates singles, locked candidates and pairs (Hall sets of
 size 1 and 2). Line 462 of the 25x25 set ("461", 0-based) costs it 100,000-300,000+ nodes under most seeds
-(results/tail25.md). On quasigroup completion, arc consistency on all-different (Regin 1994) is known to shrink
-search trees by orders of magnitude against pairwise reasoning (Stergiou and Walsh, "The difference
+(benchmarks/results/tail25.md). On quasigroup completion, arc consistency on all-different (Regin 1994) is known to
+shrink search trees by orders of magnitude against pairwise reasoning (Stergiou and Walsh, "The difference
 all-difference makes", 1999). This script measures nodes, not speed: a cell-mask search written for clarity,
 with the kernel's first three rules (naked and hidden singles, locked candidates; not its pairs, which GAC
 subsumes, nor dom/wdeg), with or without GAC on every row, column and box; MRV branching with random ties, random
@@ -30,7 +30,9 @@ from pathlib import Path
 
 import numpy as np
 from numba import njit
-from tail25_bench import instances, seeds  # benchmarks/ is the script's folder, first on sys.path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # the maintained scripts it uses
+from tail25_bench import instances, seeds
 
 from bitdoku.batch import verify_solutions
 from bitdoku.benchmark import load

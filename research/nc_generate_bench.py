@@ -4,12 +4,12 @@ Run from the repository root with ``PYTHONPATH=src``; every step takes the same 
 drives the compiled kernel (``variant81.search_in``) from Python, one uniqueness check a call, so the schemes are
 compared on exact node counts and, interleaved seed by seed in one process, on time::
 
-    python benchmarks/nc_generate_bench.py breakdown --count 60   # today's removal pass, by clues left and outcome
-    python benchmarks/nc_generate_bench.py schemes --count 40     # today's pass against clue-adding schemes
-    python benchmarks/nc_generate_bench.py schemes --passes-only --first-seed 5000 --count 200   # the two fills
-    python benchmarks/nc_generate_bench.py witness --count 30     # other searches for a failed check's solution
-    python benchmarks/nc_generate_bench.py screen --count 30      # looking for necessary clues early
-    python benchmarks/nc_generate_bench.py fill --count 60        # other random fills of the empty grid
+    python research/nc_generate_bench.py breakdown --count 60   # today's removal pass, by clues left and outcome
+    python research/nc_generate_bench.py schemes --count 40     # today's pass against clue-adding schemes
+    python research/nc_generate_bench.py schemes --passes-only --first-seed 5000 --count 200   # the two fills
+    python research/nc_generate_bench.py witness --count 30     # other searches for a failed check's solution
+    python research/nc_generate_bench.py screen --count 30      # looking for necessary clues early
+    python research/nc_generate_bench.py fill --count 60        # other random fills of the empty grid
 
 * ``breakdown``: the generator's pass (``dig.remove_clues``: the full grid, cells in random order, each removed
   if the puzzle stays unique: one search for a solution with the cell's digit struck out, guided by the grid) on

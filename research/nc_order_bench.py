@@ -2,10 +2,10 @@
 
 Run from the repository root with ``PYTHONPATH=src``::
 
-    python benchmarks/nc_order_bench.py orders --first-seed 30000 --count 200 none edge_first manh
-    python benchmarks/nc_probe_bench.py record --count 30 --out /tmp/nc_checks.npz   # on main's tree
-    python benchmarks/nc_order_bench.py node-cost --checks /tmp/nc_checks.npz --rounds 3
-    python benchmarks/nc_order_bench.py roots --checks /tmp/nc_checks.npz
+    python research/nc_order_bench.py orders --first-seed 30000 --count 200 none edge_first manh
+    python research/nc_probe_bench.py record --count 30 --out /tmp/nc_checks.npz   # on main's tree
+    python research/nc_order_bench.py node-cost --checks /tmp/nc_checks.npz --rounds 3
+    python research/nc_order_bench.py roots --checks /tmp/nc_checks.npz
 
 * ``orders``: the generator's attempts (the fill and the shuffle of ``make.attempt_rows``, the same draws) with
   the shuffled order then sorted, stably, by a key of the cell (``KEYS``): check nodes an attempt (exact), the

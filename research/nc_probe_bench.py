@@ -2,11 +2,11 @@
 
 Run from the repository root with ``PYTHONPATH=src``::
 
-    python benchmarks/nc_probe_bench.py attempts --count 400 --first-seed 30000 --by-clues
-    python benchmarks/nc_probe_bench.py record --count 30 --out /tmp/nc_checks.npz
-    git apply benchmarks/results/nc_generate3_probe.patch   # compare only: the probing kept out of the kernel
-    python benchmarks/nc_probe_bench.py compare --checks /tmp/nc_checks.npz --depths 0 1 2 3 5 8 --by-clues
-    python benchmarks/nc_probe_bench.py compare --depths 0 90 --modes 0 3072 --rounds 1
+    python research/nc_probe_bench.py attempts --count 400 --first-seed 30000 --by-clues
+    python research/nc_probe_bench.py record --count 30 --out /tmp/nc_checks.npz
+    git apply research/results/nc_generate3_probe.patch   # compare only: the probing kept out of the kernel
+    python research/nc_probe_bench.py compare --checks /tmp/nc_checks.npz --depths 0 1 2 3 5 8 --by-clues
+    python research/nc_probe_bench.py compare --depths 0 90 --modes 0 3072 --rounds 1
 
 * ``attempts``: the generator's attempts (``make.attempt_rows``) for ``--count`` seeds in one call: nodes of the
   fill and of the removal checks, the puzzles' clues; run it with another tree's ``src`` on ``PYTHONPATH`` to

@@ -2,10 +2,10 @@
 so that two source trees can be checked to give the same ones.
 
 Usage (each tree with its own ``PYTHONPATH`` and ``NUMBA_CACHE_DIR``):
-  python benchmarks/rate_kernels.py record /tmp/states.pkl --count 40   # top1465, every 36th puzzle
-  python benchmarks/rate_kernels.py time /tmp/states.pkl /tmp/old.pkl --rounds 3      # on the old tree
-  python benchmarks/rate_kernels.py time /tmp/states.pkl /tmp/new.pkl --rounds 3      # on the new tree
-  python benchmarks/rate_kernels.py compare /tmp/old.pkl /tmp/new.pkl
+  python research/rate_kernels.py record /tmp/states.pkl --count 40   # top1465, every 36th puzzle
+  python research/rate_kernels.py time /tmp/states.pkl /tmp/old.pkl --rounds 3      # on the old tree
+  python research/rate_kernels.py time /tmp/states.pkl /tmp/new.pkl --rounds 3      # on the new tree
+  python research/rate_kernels.py compare /tmp/old.pkl /tmp/new.pkl
 
 ``record`` solves the puzzles on the SE ladder and keeps the state (values, masks) of every call of the forcing
 rungs, the SE chain rung and the WXYZ-Wing rung. ``time`` gives, per family, the best of ``--rounds`` rounds of

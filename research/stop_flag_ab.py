@@ -7,7 +7,7 @@ times each (a child keeps the best of ``--repeat`` timings), and prints each tre
 ratio new/old, with the node counts, which must be equal (the flag never changes the search). Each tree keeps its
 own Numba cache (``--cache-old``, ``--cache-new``); a warm-up call compiles or loads the kernels before any timing.
 
-    python benchmarks/stop_flag_ab.py --old /tmp/old/src --new src --data ../shared/data --rounds 5
+    python research/stop_flag_ab.py --old /tmp/old/src --new src --data ../shared/data --rounds 5
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ imports copies of ``kernels/sudoku9.py`` through ``sudoku9_ab.variants``, compil
 defaults back, checks that every copy gives the same statuses, stats and solutions (``sudoku9_ab.check``) and times
 them interleaved (``sudoku9_ab.timing``). Use a fresh Numba cache (the cache does not key on these settings)::
 
-    NUMBA_CACHE_DIR=$(mktemp -d) PYTHONPATH=src python benchmarks/sudoku9_codegen.py --copies 2
+    NUMBA_CACHE_DIR=$(mktemp -d) PYTHONPATH=src python research/sudoku9_codegen.py --copies 2
 
 Results: benchmarks/NOTES-kernels.md, round 17 (lead).
 """
@@ -19,8 +19,8 @@ from pathlib import Path
 
 import numba.core.config as config
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import sudoku9_ab as ab  # a script beside this one
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # the maintained scripts it uses
+import sudoku9_ab as ab
 
 KERNEL = Path(__file__).resolve().parents[1] / "src" / "bitdoku" / "kernels" / "sudoku9.py"
 DEFAULTS = {"OPT": config.OPT, "LOOP_VECTORIZE": config.LOOP_VECTORIZE, "SLP_VECTORIZE": config.SLP_VECTORIZE}

@@ -17,9 +17,9 @@ the first solution. This script writes copies of ``src/bitdoku/kernels/sudoku9.p
 It counts the trees (limit 1, limit 2 and their difference, the proof), checks statuses, solution counts and first
 solutions against the kernel itself, and leaves the timing to ``sudoku9_ab.py``. From the repository root::
 
-    PYTHONPATH=src python benchmarks/sudoku9_proof.py write /tmp/proof        # base.py and one file a variant
-    PYTHONPATH=src python benchmarks/sudoku9_proof.py count prod u_all_k1 f_rc f_s34 --sets top1465 hardest
-    PYTHONPATH=src python benchmarks/sudoku9_proof.py same f_rc f_s34        # statuses, counts, first solutions
+    PYTHONPATH=src python research/sudoku9_proof.py write /tmp/proof        # base.py and one file a variant
+    PYTHONPATH=src python research/sudoku9_proof.py count prod u_all_k1 f_rc f_s34 --sets top1465 hardest
+    PYTHONPATH=src python research/sudoku9_proof.py same f_rc f_s34        # statuses, counts, first solutions
     PYTHONPATH=src python benchmarks/sudoku9_ab.py time p16b=/tmp/proof/base.py p16rc=/tmp/proof/f_rc.py \
         p16never=/tmp/proof/f_never.py p16b2=/tmp/proof/base.py --copies 2 --rounds 7 --every 2 --sets hardest
 """
@@ -34,6 +34,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # the maintained scripts it uses
 from sudoku9_ab import BUDGETS, DATA, DRIVER, EDGE, SETS, load, run
 
 KERNEL = Path(__file__).resolve().parents[1] / "src" / "bitdoku" / "kernels" / "sudoku9.py"

@@ -21,9 +21,9 @@ It counts their trees (proof nodes: limit-2 nodes minus limit-1 nodes), checks s
 solutions against the kernel (``same``: ``sudoku9_proof.same``'s cases), and leaves the timing to ``sudoku9_ab.py``.
 From the repository root::
 
-    PYTHONPATH=src python benchmarks/sudoku9_proof17.py write /tmp/proof17
-    PYTHONPATH=src python benchmarks/sudoku9_proof17.py count tri_vec split_s34 --sets top1465 hardest
-    PYTHONPATH=src python benchmarks/sudoku9_proof17.py same tri_vec split_s34 split_mutant   # the mutant must fail
+    PYTHONPATH=src python research/sudoku9_proof17.py write /tmp/proof17
+    PYTHONPATH=src python research/sudoku9_proof17.py count tri_vec split_s34 --sets top1465 hardest
+    PYTHONPATH=src python research/sudoku9_proof17.py same tri_vec split_s34 split_mutant   # the mutant must fail
     PYTHONPATH=src python benchmarks/sudoku9_ab.py time p17b=/tmp/proof17/base.py p17tri=/tmp/proof17/tri_vec.py \
         p17b2=/tmp/proof17/base.py --copies 2 --rounds 9 --every 1
 """
@@ -36,7 +36,8 @@ import re
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # sudoku9_proof, sudoku9_triads: beside this one
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # the maintained scripts it uses
 import sudoku9_proof as p16
 import sudoku9_triads as t14
 from sudoku9_ab import DRIVER, SETS

@@ -8,9 +8,9 @@ of a grid with several), never a status or a solution count. This script writes 
 ``src/bitdoku/kernels/sudoku9.py`` with the rule inserted, counts their trees, checks their statuses and solution
 counts against the kernel itself, and leaves the timing to ``sudoku9_ab.py``. From the repository root::
 
-    PYTHONPATH=src python benchmarks/sudoku9_triads.py write /tmp/triads          # base.py and one file a variant
-    PYTHONPATH=src python benchmarks/sudoku9_triads.py count --sets top1465 hardest
-    PYTHONPATH=src python benchmarks/sudoku9_triads.py same bands_f2 both_f2    # statuses and counts vs base
+    PYTHONPATH=src python research/sudoku9_triads.py write /tmp/triads          # base.py and one file a variant
+    PYTHONPATH=src python research/sudoku9_triads.py count --sets top1465 hardest
+    PYTHONPATH=src python research/sudoku9_triads.py same bands_f2 both_f2    # statuses and counts vs base
     PYTHONPATH=src python benchmarks/sudoku9_ab.py time t14base=/tmp/triads/base.py \
         t14bands=/tmp/triads/bands.py --copies 2 --rounds 7 --every 2
 
@@ -23,7 +23,7 @@ permutations has a triad alone in its row exactly when it is alone in its column
 function (they are rare: 6-17% of calls). Round 15 added ``VECTOR256`` (``vector=2``: both layouts' counters in one
 intrinsic with no vector wider than 256 bits; LLVM had put ``VECTOR``'s into the 512-bit registers, which turned out
 not to be the cost) and the stack-triads-only variants (``stacks*``: the transpose of ``bands``, the same node savings
-for a cheaper vector); results/triad_rule15.md.
+for a cheaper vector); research/results/triad_rule15.md.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # the maintained scripts it uses
 from sudoku9_ab import BUDGETS, DATA, EDGE, SETS, load
 
 KERNEL = Path(__file__).resolve().parents[1] / "src" / "bitdoku" / "kernels" / "sudoku9.py"

@@ -2,8 +2,8 @@
 
 Run from the repository root (with ``PYTHONPATH=src`` or after ``pip install -e .``)::
 
-    python benchmarks/variant81_extras.py rules [--first 300] [--rounds 3]   # do locked candidates pay?
-    python benchmarks/variant81_extras.py compile                            # first compile, cold cache
+    python research/variant81_extras.py rules [--first 300] [--rounds 3]   # do locked candidates pay?
+    python research/variant81_extras.py compile                            # first compile, cold cache
 
 * ``rules``: each saved set (``benchmarks/data/variants``, written by ``variants_bench.py generate``) through
   ``variant81.count_many`` with all rules and with naked and hidden singles only, rounds interleaved, medians: µs a
@@ -46,7 +46,7 @@ print(f"{time.perf_counter() - start:.2f}")
 
 def compare_rules(first: int, rounds: int) -> None:
     """Print the table of ``rules``."""
-    sys.path.insert(0, os.path.dirname(__file__))
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "benchmarks"))
     from variants_bench import load_set
 
     print("| set | " + " | ".join(RULES) + " | all rules faster by |\n|---|---|---|---:|")
