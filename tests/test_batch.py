@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bitdoku import Grid, ParseError, Shape, ShapeError, Status, search
+from bitdoku import Grid, PuzzleTypeError, Shape, ShapeError, Status, search
 from bitdoku.batch import (
     BIG_SLICE_ROWS,
     GUIDED_SHARE,
@@ -83,7 +83,7 @@ def test_whole_batch_errors_are_raised():
         solve_many(np.zeros(81, dtype=np.uint8))
     with pytest.raises(ShapeError, match="fits no grid"):
         solve_many(np.zeros((2, 80), dtype=np.uint8))
-    with pytest.raises(ParseError, match="astype"):
+    with pytest.raises(PuzzleTypeError, match="astype"):
         solve_many(np.zeros((2, 81), dtype=float))
     with pytest.raises(ShapeError, match="same shape"):
         as_puzzle_array([Grid.empty("2x2"), Grid.empty("3x3")])

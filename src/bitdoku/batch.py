@@ -25,9 +25,9 @@ from bitdoku.engines.bitmask import (
     variant_kernel,
 )
 from bitdoku.engines.result import SearchResult, Status, default_max_nodes
-from bitdoku.errors import ParseError, ShapeError
+from bitdoku.errors import ParseError, PuzzleTypeError, ShapeError
 from bitdoku.geometry import Geometry
-from bitdoku.grid import Grid
+from bitdoku.grid import Grid, Puzzle, as_grid
 from bitdoku.kernels import status as codes
 from bitdoku.kernels.batch import rows_search
 from bitdoku.shape import Shape
@@ -100,7 +100,7 @@ class BatchResult:
 
 
 def solve_many(
-    puzzles: ArrayLike | Iterable[Grid | str],
+    puzzles: ArrayLike | Iterable[Puzzle],
     *,
     shape: Shape | str | None = None,
     variant: str | Geometry | None = None,
@@ -183,11 +183,12 @@ def batch_result(
 
 
 def as_variant_batch(
-    puzzles: ArrayLike | Iterable[Grid | str], shape: Shape | str | None = None,
+    puzzles: ArrayLike | Iterable[Puzzle], shape: Shape | str | None = None,
     variant: str | Geometry | None = None,
 ) -> tuple[NDArray[np.uint8], Shape, Geometry | None]:
     """``as_puzzle_array``, and the rules of every row: ``variant``'s geometry, or the one its grids carry (None
     for classic grids). Text is read under ``variant`` (a jigsaw's two lines bring their own map)."""
+    check_many(puzzles)
     if not isinstance(puzzles, np.ndarray):
         puzzles = list(puzzles)
         if variant is not None and puzzles and isinstance(puzzles[0], str):
@@ -231,7 +232,7 @@ def _rows_search(shape: Shape, geometry: Geometry | None, rules: int) -> Callabl
 
 
 def count_many(
-    puzzles: ArrayLike | Iterable[Grid | str],
+    puzzles: ArrayLike | Iterable[Puzzle],
     *,
     shape: Shape | str | None = None,
     variant: str | Geometry | None = None,
@@ -311,27 +312,35 @@ def _guided_slices(rows: int, threads: int) -> Iterator[tuple[int, int]]:
 
 
 def as_puzzle_array(
-    puzzles: ArrayLike | Iterable[Grid | str], shape: Shape | str | None = None
+    puzzles: ArrayLike | Iterable[Puzzle], shape: Shape | str | None = None
 ) -> tuple[NDArray[np.uint8], Shape]:
-    """A C-contiguous uint8 ``(k, N*N)`` array and its shape, from an array or from grids and puzzle text.
+    """A C-contiguous uint8 ``(k, N*N)`` array and its shape, from an array of puzzles (``(k, N*N)``, or
+    ``(k, N, N)`` boards) or from an iterable of puzzles in any form (``grid.Puzzle``: grids, text, lists, arrays).
 
     Values outside 0..N in an integer array are kept out of range (so their rows come back ``INVALID``),
-    never wrapped into another digit by the cast to uint8.
+    never wrapped into another digit by the cast to uint8. One puzzle where many are expected (a ``Grid``, a
+    line of text), ``None`` or a number raise ``PuzzleTypeError``.
     """
     shape = Shape.parse(shape) if shape is not None else None
+    check_many(puzzles)
     if not isinstance(puzzles, np.ndarray):
         puzzles = list(puzzles)
-        if puzzles and isinstance(puzzles[0], (Grid, str)):
-            grids = [p if isinstance(p, Grid) else Grid.parse(p, shape) for p in puzzles]
+        if puzzles and not _is_flat_row(puzzles[0]):  # the first item says: rows of cells, or puzzles
+            grids = [as_grid(p, shape) for p in puzzles]
             shape = shape or grids[0].shape
             if any(g.shape != shape for g in grids):
                 raise ShapeError("every puzzle of a batch must have the same shape")
             return np.frombuffer(b"".join(g.cells for g in grids), np.uint8).reshape(len(grids), -1).copy(), shape
-    array = np.asarray(puzzles)
+    try:
+        array = np.asarray(puzzles)
+    except (ValueError, TypeError):  # rows of different lengths
+        raise ParseError("the puzzles of a batch have different numbers of cells: every row must have N*N") from None
+    if array.ndim == 3 and array.shape[1] == array.shape[2]:  # boards: N rows of N cells each
+        array = array.reshape(array.shape[0], -1)
     if array.ndim != 2:
         raise ShapeError(f"a batch is a 2-D array with one puzzle a row, not an array of shape {array.shape}")
     if array.dtype.kind not in "iu":
-        raise ParseError(f"a batch holds integers, not {array.dtype}; convert it with .astype(np.uint8)")
+        raise PuzzleTypeError(f"a batch holds integers, not {array.dtype}; convert it with .astype(np.uint8)")
     shape = shape or Shape.infer(array.shape[1])
     if array.shape[1] != shape.n_cells:
         raise ShapeError(f"expected {shape.n_cells} cells a row for a {shape.size_name} grid, found {array.shape[1]}")
@@ -340,6 +349,24 @@ def as_puzzle_array(
         array = np.clip(array, 0, 255).astype(np.uint8)
         array[out_of_range, 0] = 255
     return np.ascontiguousarray(array), shape
+
+
+def check_many(puzzles: object) -> None:
+    """Raise ``PuzzleTypeError`` unless ``puzzles`` can be many puzzles: an array or an iterable, not one puzzle (a
+    ``Grid``, a line of text), bytes, ``None`` or a number."""
+    if isinstance(puzzles, (Grid, str)):
+        raise PuzzleTypeError("expected many puzzles (a 2-D array with one puzzle a row, or a list of puzzles), not "
+                              "one puzzle; for one, use solve, count_solutions or search")
+    if puzzles is None or isinstance(puzzles, (bytes, bytearray)) or not isinstance(puzzles, (np.ndarray, Iterable)):
+        raise PuzzleTypeError("expected many puzzles (a 2-D array with one puzzle a row, or a list of puzzles), not "
+                              f"{'None' if puzzles is None else type(puzzles).__name__}")
+
+
+def _is_flat_row(puzzle: object) -> bool:
+    """Whether a batch's item is a row of integer cells (a flat list or array), which NumPy stacks as it is."""
+    if isinstance(puzzle, np.ndarray):
+        return puzzle.ndim == 1 and puzzle.dtype.kind in "iu"
+    return isinstance(puzzle, (list, tuple)) and all(isinstance(cell, (int, np.integer)) for cell in puzzle)
 
 
 def verify_solutions(puzzles: NDArray[np.uint8], solutions: NDArray[np.uint8], shape: Shape) -> NDArray[np.bool_]:

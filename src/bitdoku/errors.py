@@ -70,6 +70,11 @@ class ShapeError(ParseError):
     """A cell count or box shape that no grid has."""
 
 
+class PuzzleTypeError(BitdokuError, TypeError):
+    """Something that is no form of a puzzle at all: ``None``, a number, bytes, a dict, cells that are not
+    integers. The sentence names what was given and what is accepted (``grid.PUZZLE_FORMS``)."""
+
+
 class InvalidGridError(BitdokuError, ValueError):
     """Givens that break the rules: the same digit twice in a row, column or box."""
 

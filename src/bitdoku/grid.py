@@ -8,12 +8,12 @@ syntax only, as in python-chess: a well-formed grid that breaks the rules (a dig
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import NamedTuple
+from typing import NamedTuple, Union
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from bitdoku.errors import InvalidGridError, ParseError, ShapeError, cell_name
+from bitdoku.errors import InvalidGridError, ParseError, PuzzleTypeError, ShapeError, cell_name
 from bitdoku.formats.block import format_block, format_jigsaw_block, format_rows, parse_block
 from bitdoku.formats.json import format_json, parse_json
 from bitdoku.formats.line import _shape_for, format_line, parse_line
@@ -335,14 +335,18 @@ class Grid:
         """Whether every cell is filled and no rule is broken."""
         return 0 not in self._cells and self.is_valid()
 
-    def keeps_givens_of(self, puzzle: Grid) -> bool:
-        """Whether this grid agrees with every filled cell of ``puzzle``."""
-        return self._shape == puzzle._shape and all(
+    def keeps_givens_of(self, puzzle: Puzzle) -> bool:
+        """Whether this grid agrees with every filled cell of ``puzzle`` (any form of a puzzle of this grid's
+        shape; ``ShapeError`` for another shape)."""
+        puzzle = as_grid(puzzle, self._shape)
+        return all(
             given == 0 or given == mine for given, mine in zip(puzzle._cells, self._cells, strict=True)
         )
 
-    def is_solution_of(self, puzzle: Grid) -> bool:
-        """Whether this grid is solved and keeps the givens of ``puzzle`` (the check every engine passes)."""
+    def is_solution_of(self, puzzle: Puzzle) -> bool:
+        """Whether this grid is solved and keeps the givens of ``puzzle`` (the check every engine passes; any form
+        of a puzzle of this grid's shape)."""
+        puzzle = as_grid(puzzle, self._shape)
         return self.is_solved() and self.keeps_givens_of(puzzle)
 
     def with_digit(self, cell: int, digit: int) -> Grid:
@@ -354,15 +358,71 @@ class Grid:
         return Grid(bytes(cells), self._shape, self._geometry)
 
 
-def as_grid(puzzle: Grid | str | Sequence[int] | NDArray[np.integer], shape: Shape | str | None = None,
-            variant: str | Geometry | None = None) -> Grid:
-    """Accept what the public functions take: a ``Grid``, text, or an array of cells (under ``variant``'s rules
-    when one is given)."""
+#: Every form of one puzzle that the public functions take (``as_grid``): a ``Grid``; text in any format
+#: ``Grid.parse`` reads; N*N cells or N rows of N cells as integers (0 for an empty cell), in a list, a tuple or a
+#: NumPy array.
+Puzzle = Union["Grid", str, Sequence[int], Sequence[Sequence[int]], NDArray[np.integer]]
+#: How ``Puzzle`` is said in an error.
+PUZZLE_FORMS = "a Grid, text, or N*N cells or N rows of N cells as integers (a list, a tuple or a NumPy array)"
+
+
+def as_grid(puzzle: Puzzle, shape: Shape | str | None = None, variant: str | Geometry | None = None) -> Grid:
+    """The one conversion at the boundary of the public API: any ``Puzzle`` form to a ``Grid`` (under
+    ``variant``'s rules when one is given, of ``shape`` when one is given).
+
+    Raises ``PuzzleTypeError`` (a ``TypeError``) for what is no puzzle at all, naming what was given and what is
+    accepted; ``ParseError`` or ``ShapeError`` (``ValueError``) for a puzzle that is malformed: text that does not
+    parse, a wrong number of cells, digits out of range, a ``Grid`` of another shape than ``shape``.
+
+    >>> as_grid([[1, 0, 0, 0], [0, 0, 1, 0], [0, 1, 0, 0], [0, 0, 0, 1]]).to_line()
+    '1.....1..1.....1'
+    >>> as_grid(None)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bitdoku.errors.PuzzleTypeError: expected a puzzle (a Grid, text, ...), not None
+    """
     if isinstance(puzzle, Grid):
         if shape is not None and Shape.parse(shape) != puzzle.shape:
-            raise ShapeError(f"the grid has {puzzle.shape} boxes, not {shape}")
+            raise ShapeError(f"the grid has {puzzle.shape} boxes, not {Shape.parse(shape)}")
         return puzzle if variant is None else puzzle.with_geometry(variant)
     if isinstance(puzzle, str):
         return Grid.parse(puzzle, shape, variant)
-    grid = Grid.from_array(puzzle, shape)
+    grid = Grid.from_array(_cell_array(puzzle), shape)
     return grid if variant is None else grid.with_geometry(variant)
+
+
+def _cell_array(puzzle: object) -> NDArray[np.integer]:
+    """The cells of a list, tuple or array form of a puzzle as an integer array of one or two dimensions."""
+    if not isinstance(puzzle, (np.ndarray, list, tuple)):
+        raise PuzzleTypeError(f"expected a puzzle ({PUZZLE_FORMS}), not {_described(puzzle)}")
+    try:
+        array = np.asarray(puzzle)
+    except (ValueError, TypeError):  # rows of different lengths, or a mix NumPy cannot hold in one array
+        raise ParseError("the rows of the puzzle have different lengths: expected N rows of N cells each") from None
+    if array.dtype.kind == "O" or (array.dtype.kind not in "iu" and array.size):
+        raise PuzzleTypeError(f"cells must be integers (0 for an empty cell), not {_kind_of_cells(array)}")
+    if array.ndim not in (1, 2):
+        raise ShapeError(f"expected N*N cells or N rows of N cells, not a {array.ndim}-D array of shape "
+                         f"{array.shape}")
+    return array
+
+
+def _described(value: object) -> str:
+    """A value named for an error: ``None``, ``an int (5)``, ``bytes``, ``a dict``."""
+    if value is None:
+        return "None"
+    name = type(value).__name__
+    if isinstance(value, (bytes, bytearray)):
+        return name
+    article = "an" if name[:1].lower() in "aeiou" else "a"
+    if isinstance(value, (bool, int, float, complex)):
+        return f"{article} {name} ({value!r})"
+    return f"{article} {name}"
+
+
+def _kind_of_cells(array: NDArray[np.generic]) -> str:
+    """What the cells of a non-integer array are, for an error: ``float64``, or the Python type of an object."""
+    if array.dtype.kind != "O":
+        return str(array.dtype)
+    odd = [cell for cell in array.ravel()[:1000] if not isinstance(cell, (int, np.integer))][:1]
+    return _described(odd[0]) if odd else "objects"

@@ -7,21 +7,16 @@ what they cannot answer (invalid givens, a spent node budget) and return plain v
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
-from numpy.typing import NDArray
 
 from bitdoku.engines import bitmask
 from bitdoku.engines.registry import DEFAULT_ENGINE, get_engine
 from bitdoku.engines.result import SearchResult, Status, default_max_nodes
 from bitdoku.errors import SearchLimitError, SearchTimeLimitError
 from bitdoku.geometry import Geometry
-from bitdoku.grid import Grid, as_grid
+from bitdoku.grid import Grid, Puzzle, as_grid
 from bitdoku.shape import Shape
 from bitdoku.timelimit import check_seconds
-
-Puzzle = Grid | str | Sequence[int] | Sequence[Sequence[int]] | NDArray[np.integer]
 
 
 def search(

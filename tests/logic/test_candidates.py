@@ -3,7 +3,7 @@ from hypothesis import given
 
 from bitdoku import Grid, Shape
 from bitdoku.data import DEMO, sample_lines
-from bitdoku.errors import InvalidGridError, ParseError
+from bitdoku.errors import InvalidGridError, PuzzleTypeError
 from bitdoku.logic.candidates import CandidateGrid, as_candidates, digits_of, layout_of
 from tests.strategies import puzzles
 
@@ -72,7 +72,7 @@ def test_cleaned_drops_digits_that_a_peer_holds():
 def test_as_candidates_rejects_clashing_givens_and_other_types():
     with pytest.raises(InvalidGridError):
         as_candidates(Grid.parse("11.." + "." * 12))
-    with pytest.raises(ParseError):
+    with pytest.raises(PuzzleTypeError, match="not an int"):
         as_candidates(42)  # type: ignore[arg-type]
 
 

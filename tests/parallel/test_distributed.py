@@ -352,3 +352,19 @@ def test_experiment_runs_the_dask_mode_on_the_cluster(client, tmp_path):
     assert result.exit_code == 0, result.output
     assert "| dask | 1 |" in result.stdout and "| dask | 2 |" in result.stdout
     assert result.stdout.count("| 2,058,658 |") == 3
+
+
+def test_the_cluster_functions_keep_the_public_contract(client):
+    # Every form of a puzzle, and bitdoku's own errors for what is none (tests/test_contract.py, on a cluster).
+    from tests.test_contract import LINE, WRONG, WRONG_BATCHES, forms
+
+    found = {form: dd.search(client, puzzle, limit=2).solutions for form, puzzle in forms(LINE).items()}
+    assert len({tuple(grid.to_line() for grid in grids) for grids in found.values()}) == 1
+    batches = [dd.solve_many(client, [puzzle, puzzle]).solutions.tobytes() for puzzle in forms(LINE).values()]
+    assert len(set(batches)) == 1
+    for wrong in ("None", "an int", "bytes", "float cells", "a digit out of range"):
+        with pytest.raises(BitdokuError):
+            dd.search(client, WRONG[wrong])
+    for wrong in ("None", "one puzzle as text", "one Grid", "float cells"):
+        with pytest.raises(BitdokuError):
+            dd.solve_many(client, WRONG_BATCHES[wrong])

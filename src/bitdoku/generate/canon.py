@@ -19,9 +19,9 @@ from queue import Empty, SimpleQueue
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from bitdoku.batch import as_puzzle_array, run_sliced
-from bitdoku.errors import ShapeError, cell_name
-from bitdoku.grid import Grid
+from bitdoku.batch import as_puzzle_array, check_many, run_sliced
+from bitdoku.errors import ParseError, ShapeError, cell_name
+from bitdoku.grid import Grid, Puzzle, as_grid
 from bitdoku.kernels import minlex
 
 #: Tied candidates room for the first pass: puzzles rarely tie more than 100 ways, and a small capacity keeps the
@@ -32,13 +32,13 @@ FIRST_CAPACITY = 1 << 10
 EXHAUSTIVE_CHUNK = 108
 
 
-def canonical(puzzle: Grid | str) -> Grid:
+def canonical(puzzle: Puzzle) -> Grid:
     """The canonical form of a 9x9 puzzle: the smallest equivalent puzzle as an 81-digit string.
 
     Parameters
     ----------
-    puzzle : Grid or str
-        A 9x9 grid (any values 0..9, valid or not, full or empty), or its text.
+    puzzle : Grid, str, sequence or array
+        A 9x9 grid (any values 0..9, valid or not, full or empty) in any form (``grid.Puzzle``).
 
     Returns
     -------
@@ -55,7 +55,7 @@ def canonical(puzzle: Grid | str) -> Grid:
     >>> canonical("8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..").to_line()
     '........1.....2.3...4.5.6.....6..7....678.....3...9.....8...5...9...7.1.12.....9.'
     """
-    grid = puzzle if isinstance(puzzle, Grid) else Grid.parse(puzzle)
+    grid = as_grid(puzzle)
     if grid.n != 9:
         raise ShapeError(f"canonical forms are for 9x9 grids, not {grid.shape.size_name}")
     cells = np.frombuffer(grid.cells, dtype=np.uint8).reshape(1, 81)
@@ -63,7 +63,7 @@ def canonical(puzzle: Grid | str) -> Grid:
 
 
 def canonical_many(
-    puzzles: ArrayLike | Iterable[Grid | str], *, threads: int | None = None
+    puzzles: ArrayLike | Iterable[Puzzle], *, threads: int | None = None
 ) -> NDArray[np.uint8]:
     """The canonical form of every row of a ``(k, 81)`` batch, on ``threads`` cores.
 
@@ -226,34 +226,28 @@ def _chunk_minimum(
     return string
 
 
-def _as_batch(puzzles: ArrayLike | Iterable[Grid | str]) -> NDArray[np.uint8]:
-    """A checked uint8 (k, 81) array from an array, or from grids and puzzle lines."""
+def _as_batch(puzzles: ArrayLike | Iterable[Puzzle]) -> NDArray[np.uint8]:
+    """A checked uint8 (k, 81) array from an array, or from puzzles in any form (``batch.as_puzzle_array``)."""
+    check_many(puzzles)
     if not isinstance(puzzles, np.ndarray):
-        puzzles = list(puzzles)  # type: ignore[arg-type]
+        puzzles = list(puzzles)
         if not puzzles:
             return np.zeros((0, 81), dtype=np.uint8)
-        if isinstance(puzzles[0], (Grid, str)):
-            array, shape = as_puzzle_array(puzzles)
-            if shape.n != 9:
-                raise ShapeError(f"canonical forms are for 9x9 grids, not {shape.size_name}")
-            return array
-        puzzles = np.asarray(puzzles)
-    if puzzles.ndim != 2 or puzzles.shape[1] != 81:
-        raise ShapeError(
-            f"canonical forms are for 9x9 grids: a batch is a (k, 81) array, not an array of shape {puzzles.shape}"
-        )
-    if puzzles.dtype.kind in "iu":
-        _check_values(puzzles)
-    array, _ = as_puzzle_array(puzzles)
+    array = puzzles if isinstance(puzzles, np.ndarray) else None
+    if array is not None and array.dtype.kind in "iu" and array.ndim == 2 and array.shape[1] == 81:
+        _check_values(array)  # out-of-range values named by row and cell, not turned into invalid rows
+    array, shape = as_puzzle_array(puzzles)
+    if shape.n != 9:
+        raise ShapeError(f"canonical forms are for 9x9 grids, not {shape.size_name}")
     return array
 
 
 def _check_values(array: NDArray[np.integer]) -> None:
-    """Raise ``ValueError`` naming the first row and cell whose value is not 0..9."""
+    """Raise ``ParseError`` (a ``ValueError``) naming the first row and cell whose value is not 0..9."""
     bad = np.argwhere((array < 0) | (array > 9))
     if len(bad):
         row, cell = (int(i) for i in bad[0])
-        raise ValueError(
+        raise ParseError(
             f"row {row}, cell {cell_name(cell, 9)}: {int(array[row, cell])} is not a digit; "
             "cells hold 1-9, or 0 when empty"
         )

@@ -17,7 +17,7 @@ from bitdoku.engines.result import Status, default_max_nodes
 from bitdoku.errors import InvalidGridError, SearchLimitError
 from bitdoku.generate.budget import Budget
 from bitdoku.geometry import Geometry
-from bitdoku.grid import Grid
+from bitdoku.grid import Puzzle, as_grid
 from bitdoku.kernels import dig
 from bitdoku.kernels.status import ALL_RULES, HIDDEN_SINGLES, LIMIT_REACHED, NAKED_SINGLES
 from bitdoku.shape import Shape
@@ -85,8 +85,12 @@ def remove_clues(
     return puzzle, total
 
 
-def removable_clues(puzzle: Grid, *, max_nodes: int | None = None) -> list[int]:
+def removable_clues(puzzle: Puzzle, *, max_nodes: int | None = None, shape: Shape | str | None = None,
+                    variant: str | Geometry | None = None) -> list[int]:
     """The cells (0-based) of the clues that could each be removed with the puzzle staying unique.
+
+    ``puzzle`` is any form of a puzzle (``grid.Puzzle``: a ``Grid``, text, cells in a list or an array; ``shape``
+    and ``variant`` for the forms that do not say them).
 
     Empty for a minimal puzzle; a variant's clues are checked under its rules. Raises ``InvalidGridError`` unless
     the puzzle has exactly one solution, and ``SearchLimitError`` if a check needs more than ``max_nodes`` nodes
@@ -94,22 +98,22 @@ def removable_clues(puzzle: Grid, *, max_nodes: int | None = None) -> list[int]:
 
     Example
     -------
-    >>> removable_clues(Grid.parse("..3." ".4.2" "214." "...."))
+    >>> removable_clues("..3." ".4.2" "214." "....")
     [8, 10]
     """
+    puzzle = as_grid(puzzle, shape, variant)
     budget = default_max_nodes(puzzle.shape) if max_nodes is None else max_nodes
     result = search(puzzle, limit=2, max_nodes=budget)
     if result.status is not Status.UNIQUE:
         if result.status is Status.LIMIT:
             raise SearchLimitError(budget, result.count, result.stats)
         raise InvalidGridError(f"only a unique puzzle can be minimal, and this one is {result.status}")
-    shape = puzzle.shape
     units, cell_units, peers = geometry_kernel_tables(puzzle.geometry)
     cells = np.frombuffer(puzzle.cells, dtype=np.uint8).copy()
     solution = np.frombuffer(result.solution.cells, dtype=np.uint8).copy()  # type: ignore[union-attr]
-    removable = np.zeros(shape.n_cells, dtype=np.bool_)
+    removable = np.zeros(puzzle.shape.n_cells, dtype=np.bool_)
     counters = np.zeros(dig.N_DIG_COUNTERS, dtype=np.int64)
-    code = dig.removable_clues(cells, solution, shape.n, units, cell_units, peers, budget,
+    code = dig.removable_clues(cells, solution, puzzle.shape.n, units, cell_units, peers, budget,
                                exact_check_rules(puzzle.geometry),
                                removable, counters, np.zeros(1, np.int64))
     if code == LIMIT_REACHED:  # a check spent its budget: some clue is undecided
@@ -117,14 +121,16 @@ def removable_clues(puzzle: Grid, *, max_nodes: int | None = None) -> list[int]:
     return np.flatnonzero(removable).tolist()
 
 
-def is_minimal(puzzle: Grid, *, max_nodes: int | None = None) -> bool:
-    """Whether a unique puzzle loses its uniqueness without any one of its clues (see ``removable_clues``).
+def is_minimal(puzzle: Puzzle, *, max_nodes: int | None = None, shape: Shape | str | None = None,
+               variant: str | Geometry | None = None) -> bool:
+    """Whether a unique puzzle loses its uniqueness without any one of its clues (see ``removable_clues``, which
+    takes the same arguments).
 
     Example
     -------
-    >>> is_minimal(Grid.parse("..3." ".4.2" "214." "...."))  # r3c1 and r3c3 could each go
+    >>> is_minimal("..3." ".4.2" "214." "....")  # r3c1 and r3c3 could each go
     False
-    >>> is_minimal(Grid.parse(".23." "...." "2..4" "...."))
+    >>> is_minimal(".23." "...." "2..4" "....")
     True
     """
-    return not removable_clues(puzzle, max_nodes=max_nodes)
+    return not removable_clues(puzzle, max_nodes=max_nodes, shape=shape, variant=variant)

@@ -15,7 +15,7 @@ from functools import cache
 import numpy as np
 from numpy.typing import NDArray
 
-from bitdoku.grid import Grid
+from bitdoku.grid import Puzzle, as_grid
 from bitdoku.shape import Shape
 
 Motion = Callable[[int, int, int], tuple[int, int]]  # (row, col, n) -> (row, col)
@@ -123,16 +123,17 @@ def _orbits(shape: Shape, symmetry: Symmetry) -> NDArray[np.int32]:
     return table
 
 
-def has_symmetry(puzzle: Grid, symmetry: Symmetry | str) -> bool:
-    """Whether the clue pattern of a puzzle is unchanged by the symmetry.
+def has_symmetry(puzzle: Puzzle, symmetry: Symmetry | str, *, shape: Shape | str | None = None) -> bool:
+    """Whether the clue pattern of a puzzle (any form of it, ``grid.Puzzle``) is unchanged by the symmetry.
 
     Example
     -------
-    >>> has_symmetry(Grid.parse("1..." "...." "...." "...2"), "rotational")
+    >>> has_symmetry("1..." "...." "...." "...2", "rotational")
     True
-    >>> has_symmetry(Grid.parse("1..." "...." "...." "...2"), "mirror")
+    >>> has_symmetry("1..." "...." "...." "...2", "mirror")
     False
     """
+    puzzle = as_grid(puzzle, shape)
     given = np.frombuffer(puzzle.cells, dtype=np.uint8) != 0
     table = orbits(puzzle.shape, symmetry)
     members = table >= 0

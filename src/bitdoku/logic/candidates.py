@@ -17,12 +17,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Protocol
+from typing import Protocol, Union
 
 import numpy as np
 from numpy.typing import NDArray
 
-from bitdoku.errors import ParseError, cell_name
+from bitdoku.errors import ShapeError, cell_name
 from bitdoku.formats.pencilmarks import (
     format_candidate_picture,
     format_pencilmarks,
@@ -31,7 +31,7 @@ from bitdoku.formats.pencilmarks import (
     parse_pencilmarks,
 )
 from bitdoku.geometry import GEOMETRIES_KEPT, Geometry, consecutive_mask
-from bitdoku.grid import Grid
+from bitdoku.grid import Grid, Puzzle, as_grid
 from bitdoku.shape import Shape
 
 
@@ -494,17 +494,33 @@ def _is_picture(text: str) -> bool:
     return bool(rows) and 1 < len(rows[0]) < len(rows)
 
 
-def as_candidates(puzzle: Grid | CandidateGrid | str) -> CandidateGrid:
-    """Accept a ``Grid`` (candidates computed), a ``CandidateGrid`` (kept as is) or text in any format;
-    raise ``InvalidGridError`` when filled cells clash."""
+#: What the logic functions take: every form of a puzzle (``grid.Puzzle``), or its pencil marks (a
+#: ``CandidateGrid``, or its text).
+LogicPuzzle = Union[Puzzle, "CandidateGrid"]
+
+
+def as_logic_puzzle(puzzle: LogicPuzzle, shape: Shape | str | None = None,
+                    variant: str | Geometry | None = None) -> Grid | CandidateGrid:
+    """The logic functions' one conversion at the boundary: a ``CandidateGrid`` as it is, pencil marks as a
+    ``CandidateGrid``, every other form of a puzzle as a ``Grid`` (``grid.as_grid``: its errors for anything else).
+    A ``Grid`` is kept apart from its candidates because its givens matter (uniqueness techniques)."""
     if isinstance(puzzle, CandidateGrid):
-        cg = puzzle
-    elif isinstance(puzzle, Grid):
-        cg = CandidateGrid.from_grid(puzzle.validate())
-    elif isinstance(puzzle, str):
-        cg = CandidateGrid.parse(puzzle)
-    else:
-        raise ParseError(f"expected a Grid, a CandidateGrid or text, not {type(puzzle).__name__}")
+        if shape is not None and Shape.parse(shape) != puzzle.shape:
+            raise ShapeError(f"the grid has {puzzle.shape} boxes, not {Shape.parse(shape)}")
+        return puzzle
+    if isinstance(puzzle, str):
+        text = puzzle.strip()
+        if "\n" in text or looks_like_pencilmarks(text):
+            return CandidateGrid.parse(text, shape, variant)
+    return as_grid(puzzle, shape, variant)
+
+
+def as_candidates(puzzle: LogicPuzzle, shape: Shape | str | None = None,
+                  variant: str | Geometry | None = None) -> CandidateGrid:
+    """Any form of a puzzle or of its pencil marks as a ``CandidateGrid`` (a ``Grid``'s candidates computed, a
+    ``CandidateGrid`` kept as is); raise ``InvalidGridError`` when filled cells clash."""
+    found = as_logic_puzzle(puzzle, shape, variant)
+    cg = found if isinstance(found, CandidateGrid) else CandidateGrid.from_grid(found.validate())
     cg.to_grid().validate()
     return cg
 

@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 from bitdoku.errors import InvalidGridError, SearchTimeLimitError, StepLimitError, cell_name
 from bitdoku.formats.pencilmarks import looks_like_pencilmarks
+from bitdoku.geometry import Geometry
 from bitdoku.grid import Grid
 from bitdoku.logic import (
     als,
@@ -36,7 +37,7 @@ from bitdoku.logic import (
     wings,
 )
 from bitdoku.logic.budget import check_time, seconds_left
-from bitdoku.logic.candidates import CandidateGrid, as_candidates
+from bitdoku.logic.candidates import CandidateGrid, LogicPuzzle, as_candidates, as_logic_puzzle
 from bitdoku.logic.step import CONTRADICTION, GUESS, STALLED, Step, digit_list, make_step
 from bitdoku.shape import Shape
 
@@ -122,16 +123,18 @@ LADDER: tuple[Rung, ...] = (
 
 
 def explain(
-    puzzle: Grid | CandidateGrid | str, *, guess: bool = False, max_steps: int | None = None,
+    puzzle: LogicPuzzle, *, guess: bool = False, max_steps: int | None = None,
     unique: bool | None = None, ladder: tuple[Rung, ...] = LADDER, max_nodes: int | None = None,
+    shape: Shape | str | None = None, variant: str | Geometry | None = None,
 ) -> Iterator[Step]:
     """Yield the steps that solve a puzzle, each by the easiest technique that applies.
 
     Parameters
     ----------
-    puzzle : Grid, CandidateGrid or str
+    puzzle : Grid, CandidateGrid, str, sequence or array
         A grid (candidates computed from the givens), pencil marks (kept as they are, except that a digit a peer
-        already holds is dropped), or text in any grid or pencil-mark format.
+        already holds is dropped), text in any grid or pencil-mark format, or the cells as a list or an array
+        (every form of ``grid.Puzzle``).
     guess : bool
         When no technique applies, place the solution's digit in a cell with the fewest candidates and go on,
         instead of stopping with a "Stalled" step.
@@ -148,6 +151,10 @@ def explain(
         means ``VARIANT_LADDER``, and any other ladder keeps only the rungs of ``VARIANT_LADDER``.
     max_nodes : int, optional
         The node budget of the search for the solution a guess places (``guess=True``).
+    shape : Shape or str, optional
+        The box shape, for the forms that do not say it (a flat array of 36 cells may be 2x3 or 3x2 boxes).
+    variant : str or Geometry, optional
+        The variant's rules (``"x"``, a ``Geometry``, ...), for the forms that do not carry them.
 
     Yields
     ------
@@ -171,6 +178,7 @@ def explain(
     >>> len(steps), steps[0].text
     (11, 'r1c2 = 2: in box 1, 2 fits only in r1c2 (hidden single)')
     """
+    puzzle = as_logic_puzzle(puzzle, shape, variant)
     state = as_candidates(puzzle).cleaned()
     budget = default_max_steps(state.shape) if max_steps is None else max_steps
     ladder = geometry_ladder(state, ladder)
@@ -232,8 +240,8 @@ def default_max_steps(shape: Shape) -> int:
     return max(48, 200_000 // shape.n_cells)
 
 
-def hint(puzzle: Grid | CandidateGrid | str, *, guess: bool = False, unique: bool | None = None,
-         max_nodes: int | None = None) -> Step | None:
+def hint(puzzle: LogicPuzzle, *, guess: bool = False, unique: bool | None = None, max_nodes: int | None = None,
+         shape: Shape | str | None = None, variant: str | Geometry | None = None) -> Step | None:
     """The next step of ``explain`` (same arguments), or ``None`` when the puzzle is already solved.
 
     Example
@@ -241,7 +249,8 @@ def hint(puzzle: Grid | CandidateGrid | str, *, guess: bool = False, unique: boo
     >>> hint("..3." ".4.2" "21.." "....").technique
     'Hidden Single'
     """
-    return next(explain(puzzle, guess=guess, unique=unique, max_nodes=max_nodes), None)
+    return next(explain(puzzle, guess=guess, unique=unique, max_nodes=max_nodes, shape=shape, variant=variant),
+                None)
 
 
 def next_step(state: CandidateGrid, ladder: tuple[Rung, ...] = LADDER) -> Step | None:

@@ -44,10 +44,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from bitdoku.errors import InvalidGridError, StepLimitError
-from bitdoku.formats.pencilmarks import looks_like_pencilmarks
+from bitdoku.geometry import Geometry
 from bitdoku.grid import Grid
 from bitdoku.logic.arrays import apply_to_arrays, kernel_arrays
-from bitdoku.logic.candidates import CandidateGrid, as_candidates
+from bitdoku.logic.candidates import CandidateGrid, LogicPuzzle, as_candidates, as_logic_puzzle
 from bitdoku.logic.difficulty import se_level
 from bitdoku.logic.explain import (
     CLASSIC_LADDER,
@@ -63,6 +63,7 @@ from bitdoku.logic.kernels import singles as singles_kernel
 from bitdoku.logic.se import SE_LADDER, SeSolve, se_solve, se_solve_variant
 from bitdoku.logic.singles import HIDDEN_SINGLE, NAKED_SINGLE
 from bitdoku.logic.step import GUESS
+from bitdoku.shape import Shape
 
 LEVELS = ("easy", "medium", "hard", "expert", "extreme", "beyond logic")
 SCALES = ("se", "bitdoku")
@@ -126,16 +127,16 @@ class Rating:
         return record
 
 
-def rate(puzzle: Grid | CandidateGrid | str, *, max_steps: int | None = None, scale: str = "se",
-         max_nodes: int | None = None) -> Rating:
+def rate(puzzle: LogicPuzzle, *, max_steps: int | None = None, scale: str = "se", max_nodes: int | None = None,
+         shape: Shape | str | None = None, variant: str | Geometry | None = None) -> Rating:
     """Rate a puzzle by the hardest technique its solve needs (and, on the bitdoku scale, how often it needed
     more than singles). Variant grids are rated on the techniques that hold on their geometry (see the module
     docstring: on the SE scale, with SE's numbers).
 
     Parameters
     ----------
-    puzzle : Grid, CandidateGrid or str
-        The puzzle; pencil marks are taken as they are.
+    puzzle : Grid, CandidateGrid, str, sequence or array
+        The puzzle in any form (``grid.Puzzle``); pencil marks are taken as they are.
     scale : str
         "se" (Sudoku Explainer's scale, the default) or "bitdoku" (the first release's score).
     max_steps : int, optional
@@ -145,6 +146,10 @@ def rate(puzzle: Grid | CandidateGrid | str, *, max_steps: int | None = None, sc
     max_nodes : int, optional
         The node budget of the search for the solution that a guess places, when the logic runs out. Default:
         the search's default budget (about a minute).
+    shape : Shape or str, optional
+        The box shape, for the forms that do not say it (a flat array of 36 cells may be 2x3 or 3x2 boxes).
+    variant : str or Geometry, optional
+        The variant's rules (``"x"``, a ``Geometry``, ...), for the forms that do not carry them.
 
     Returns
     -------
@@ -170,10 +175,7 @@ def rate(puzzle: Grid | CandidateGrid | str, *, max_steps: int | None = None, sc
     """
     if scale not in SCALES:
         raise ValueError(f"unknown rating scale {scale!r}: expected one of {', '.join(SCALES)}")
-    if isinstance(puzzle, str):
-        text = puzzle.strip()
-        plain_line = "\n" not in text and not looks_like_pencilmarks(text)
-        puzzle = Grid.parse(text) if plain_line else CandidateGrid.parse(text)
+    puzzle = as_logic_puzzle(puzzle, shape, variant)
     budget = default_max_steps(puzzle.shape) if max_steps is None else max_steps
     if not puzzle.geometry.is_classic:
         if scale == "se":

@@ -73,7 +73,7 @@ from bitdoku.logic import (
 )
 from bitdoku.logic.arrays import apply_to_arrays, kernel_arrays
 from bitdoku.logic.budget import check_time
-from bitdoku.logic.candidates import CandidateGrid, as_candidates, digits_of
+from bitdoku.logic.candidates import CandidateGrid, LogicPuzzle, as_candidates, digits_of
 from bitdoku.logic.changes import Changes, LadderMemo
 from bitdoku.logic.difficulty import (
     FULL_HOUSE,
@@ -779,8 +779,7 @@ def se_solve(puzzle: Grid | CandidateGrid, max_steps: int, ladder: tuple[SeRung,
     return solve
 
 
-def se_steps(puzzle: Grid | CandidateGrid | str,
-             ladder: tuple[SeRung, ...] = SE_LADDER) -> Iterator[tuple[Step, float]]:
+def se_steps(puzzle: LogicPuzzle, ladder: tuple[SeRung, ...] = SE_LADDER) -> Iterator[tuple[Step, float]]:
     """The steps of an SE-style solve one at a time (singles included, slowly, in Python), each with its SE
     difficulty; stops when no rule applies. For tests and for looking at a rating's path."""
     state = as_candidates(puzzle).cleaned()

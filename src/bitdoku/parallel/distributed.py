@@ -38,7 +38,7 @@ from bitdoku.engines.bitmask import public_statuses
 from bitdoku.engines.result import SearchResult, conflict_result, default_max_nodes
 from bitdoku.errors import BitdokuError, MissingExtraError
 from bitdoku.geometry import Geometry
-from bitdoku.grid import Grid, as_grid
+from bitdoku.grid import Puzzle, as_grid
 from bitdoku.kernels import status as codes
 from bitdoku.parallel.farm import SchedulerStats, run_farm
 from bitdoku.parallel.run import result_of, start_tree
@@ -137,7 +137,7 @@ def solve_chunks(
 
 def solve_many(
     client: Client,
-    puzzles: ArrayLike | Iterable[Grid | str],
+    puzzles: ArrayLike | Iterable[Puzzle],
     *,
     shape: Shape | str | None = None,
     variant: str | Geometry | None = None,
@@ -344,7 +344,7 @@ def _outcome(future, index: int, rows: int, stats: SchedulerStats) -> _Reply | C
 
 def search(
     client: Client,
-    puzzle: Grid | str | ArrayLike,
+    puzzle: Puzzle,
     *,
     limit: int = 2,
     keep: int = 1,
