@@ -33,7 +33,7 @@ if TYPE_CHECKING:
         ShapeError,
     )
     from bitdoku.geometry import Geometry
-    from bitdoku.grid import Conflict, Grid
+    from bitdoku.grid import Conflict, Grid, Puzzle
     from bitdoku.logic import CandidateGrid, Rating, Step, explain, hint, rate
     from bitdoku.pipeline import solve_file
     from bitdoku.reader import Entry, read_entries, read_puzzles
@@ -66,6 +66,7 @@ _LAZY = {
     "Geometry": "bitdoku.geometry",
     "Conflict": "bitdoku.grid",
     "Grid": "bitdoku.grid",
+    "Puzzle": "bitdoku.grid",
     "Shape": "bitdoku.shape",
     "SearchResult": "bitdoku.engines.result",
     "SearchStats": "bitdoku.engines.result",
@@ -110,6 +111,7 @@ __all__ = [
     "InvalidGridError",
     "MissingExtraError",
     "ParseError",
+    "Puzzle",
     "PuzzleTypeError",
     "Rating",
     "SearchLimitError",

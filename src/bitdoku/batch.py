@@ -10,8 +10,9 @@ from __future__ import annotations
 import os
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -72,7 +73,7 @@ class BatchResult:
         return len(self.status_codes)
 
     def status(self, row: int) -> Status:
-        return STATUSES[self.status_codes[row]]
+        return cast(Status, STATUSES[self.status_codes[row]])  # numpy's stubs type a uint8 array's item as Any
 
     @property
     def statuses(self) -> list[Status]:
@@ -190,26 +191,27 @@ def as_variant_batch(
     for classic grids). Text is read under ``variant`` (a jigsaw's two lines bring their own map)."""
     check_many(puzzles)
     if not isinstance(puzzles, np.ndarray):
-        puzzles = list(puzzles)
+        puzzles = list(cast("Iterable[Puzzle]", puzzles))  # check_many: an iterable
         if variant is not None and puzzles and isinstance(puzzles[0], str):
-            puzzles = [Grid.parse(text, shape, variant) for text in puzzles]
+            puzzles = [as_grid(text, shape, variant) for text in puzzles]
             variant = None  # each grid carries the rules now
     array, shape = as_puzzle_array(puzzles, shape)
     return array, shape, _batch_geometry(puzzles, shape, variant)
 
 
-def _batch_geometry(puzzles: ArrayLike | list, shape: Shape, variant: str | Geometry | None) -> Geometry | None:
+def _batch_geometry(puzzles: ArrayLike | Sequence[Puzzle], shape: Shape,
+                    variant: str | Geometry | None) -> Geometry | None:
     """The one variant geometry of a batch (None for classic): ``variant``'s, or the one its grids carry."""
     if variant is not None:
         if isinstance(variant, Geometry) and variant.shape != shape:
             raise ShapeError(f"a {variant.shape} geometry does not fit a batch of {shape} grids")
-        geometry = Geometry.parse(variant, shape)
+        geometry: Geometry | None = Geometry.parse(variant, shape)
     else:
-        grids = puzzles if isinstance(puzzles, list) and puzzles and isinstance(puzzles[0], Grid) else []
-        geometries = {grid.geometry for grid in grids}
+        items = puzzles if isinstance(puzzles, list) and any(isinstance(item, Grid) for item in puzzles) else []
+        geometries = {item.geometry if isinstance(item, Grid) else Geometry.classic(shape) for item in items}
         if len(geometries) > 1:
             names = ", ".join(sorted(g.name for g in geometries))
-            raise ValueError(f"a batch takes grids under one set of rules, not several ({names}; jigsaws of "
+            raise ParseError(f"a batch takes grids under one set of rules, not several ({names}; jigsaws of "
                              "different region maps count as different rules): search them in separate calls")
         geometry = geometries.pop() if geometries else None
     return None if geometry is None or geometry.is_classic else geometry
@@ -219,13 +221,14 @@ def _rows_search(shape: Shape, geometry: Geometry | None, rules: int) -> Callabl
     """``search(puzzles, limit, max_nodes, solutions, status, stats, stop)`` over rows: the classic loops of
     ``kernels/batch.py``, or the variant kernel's loop of ``kernels/variant_rows.py``."""
     if geometry is None:
-        return rows_search(*kernel_tables(shape), rules)
+        return cast("Callable[..., None]", rows_search(*kernel_tables(shape), rules))
     from bitdoku.kernels import variant_rows
 
     name, tables = variant_kernel(geometry, rules)
     rows = getattr(variant_rows, f"{name}_rows")
 
-    def variant(puzzles, limit, max_nodes, solutions, status, stats, stop):
+    def variant(puzzles: NDArray[np.uint8], limit: int, max_nodes: int, solutions: NDArray[np.uint8],
+                status: NDArray[np.int8], stats: NDArray[np.int64], stop: NDArray[np.int64]) -> None:
         rows(puzzles, tables, limit, max_nodes, rules, solutions, status, stats, stop)
 
     return variant
@@ -324,7 +327,7 @@ def as_puzzle_array(
     shape = Shape.parse(shape) if shape is not None else None
     check_many(puzzles)
     if not isinstance(puzzles, np.ndarray):
-        puzzles = list(puzzles)
+        puzzles = list(cast("Iterable[Puzzle]", puzzles))  # check_many: an iterable
         if puzzles and not _is_flat_row(puzzles[0]):  # the first item says: rows of cells, or puzzles
             grids = [as_grid(p, shape) for p in puzzles]
             shape = shape or grids[0].shape
@@ -376,6 +379,6 @@ def verify_solutions(puzzles: NDArray[np.uint8], solutions: NDArray[np.uint8], s
     """
     units = shape.tables.units
     digits = np.sort(solutions[:, units], axis=2)  # (k, 3N, N): every unit sorted
-    complete = (digits == np.arange(1, shape.n + 1, dtype=np.uint8)).all(axis=(1, 2))
-    kept = ((puzzles == 0) | (puzzles == solutions)).all(axis=1)
+    complete: NDArray[np.bool_] = (digits == np.arange(1, shape.n + 1, dtype=np.uint8)).all(axis=(1, 2))
+    kept: NDArray[np.bool_] = ((puzzles == 0) | (puzzles == solutions)).all(axis=1)
     return complete & kept

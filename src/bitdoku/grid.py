@@ -8,7 +8,7 @@ syntax only, as in python-chess: a well-formed grid that breaks the rules (a dig
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import NamedTuple, Union
+from typing import NamedTuple, Union, cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -87,6 +87,7 @@ class Grid:
         if not stripped:
             raise ParseError("empty puzzle: there are no cells to read")
         regions = None
+        cells: bytes | list[int]
         if stripped.startswith("{"):
             cells, shape, named, regions = parse_json(stripped, shape)
             variant = variant if variant is not None else named
@@ -204,7 +205,8 @@ class Grid:
 
     def to_array(self) -> NDArray[np.uint8]:
         """A new N x N uint8 array of the cells."""
-        return np.frombuffer(self._cells, dtype=np.uint8).reshape(self.n, self.n).copy()
+        # numpy's stubs type ``copy`` as ``typing.Self``, which is Any under mypy's ``python_version = "3.10"``
+        return cast("NDArray[np.uint8]", np.frombuffer(self._cells, dtype=np.uint8).reshape(self.n, self.n).copy())
 
     def to_line(self) -> str:
         """The one-line format: ``8..........36...`` (integers separated by spaces from N = 36 on)."""
@@ -272,7 +274,7 @@ class Grid:
 
     def _peers(self, cell: int) -> NDArray[np.int32]:
         if self._geometry is None:
-            return self._shape.tables.peers[cell]
+            return cast("NDArray[np.int32]", self._shape.tables.peers[cell])  # a row: numpy's stubs say Any
         tables = self._geometry.tables
         return tables.peers[tables.peer_start[cell] : tables.peer_start[cell + 1]]
 

@@ -145,7 +145,8 @@ class _Watchdog:
 
 _WATCHDOG = _Watchdog()
 if hasattr(os, "register_at_fork"):  # a forked child has no watchdog thread (and maybe a lock held): a fresh one
-    os.register_at_fork(after_in_child=_WATCHDOG.__init__)
+    # mypy warns that an instance's ``__init__`` may be a subclass's: this one is ``_Watchdog``'s own
+    os.register_at_fork(after_in_child=_WATCHDOG.__init__)  # type: ignore[misc]
 
 
 class TimeLimit:

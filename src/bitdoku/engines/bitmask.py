@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 from importlib import import_module
+from typing import TYPE_CHECKING, TypeAlias, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -23,6 +24,19 @@ from bitdoku.kernels.sudoku9 import new_stack as search9_stack
 from bitdoku.kernels.sudoku9 import search9_in
 from bitdoku.shape import Shape
 from bitdoku.timelimit import TimeLimit, limit_reason
+
+if TYPE_CHECKING:
+    from bitdoku.geometry import GeometryTables
+    from bitdoku.kernels.nonconsecutive9 import Nonconsecutive9Tables
+    from bitdoku.kernels.variant import BoxTables, Classic9Tables
+    from bitdoku.kernels.variant81 import Tables81
+
+    #: The ``(units, cell_units, peers)`` the generator's kernels take (``geometry_kernel_tables``): the peers slot
+    #: holds the tables whose type picks the search.
+    KernelTables: TypeAlias = tuple[
+        NDArray[np.int32], NDArray[np.int32],
+        BoxTables | Classic9Tables | Nonconsecutive9Tables | Tables81 | GeometryTables,
+    ]
 
 #: The cells of the variant grids that go to the 9x9 variant kernels (``variant_kernel``).
 N_CELLS_81 = 81
@@ -43,7 +57,7 @@ def search(puzzle: Grid, *, limit: int, max_nodes: int, keep: int, rules: int = 
     count = int(stats[codes.STAT_SOLUTIONS])
     kept = tuple(puzzle.with_cells(solutions[i].tobytes()) for i in range(min(count, len(solutions))))
     if code == codes.STOPPED:
-        reason = clock.reason(count, int(stats[codes.STAT_NODES]))
+        reason: str | None = clock.reason(count, int(stats[codes.STAT_NODES]))
         return SearchResult(Status.LIMIT, count, kept, stats_of(stats), reason, clock.seconds)
     reason = explain_status(code, puzzle, max_nodes)
     return SearchResult(public_status(code, count, limit), count, kept, stats_of(stats), reason)
@@ -86,16 +100,16 @@ def _run_kernel(puzzle: Grid, limit: int, max_nodes: int, rules: int, solutions:
     cells = np.frombuffer(puzzle.cells, dtype=np.uint8)
     if puzzle.geometry.is_classic:
         units, cell_units, peers = puzzle.shape.tables
-        return search_kernel(cells, puzzle.n, units, cell_units, peers, limit, max_nodes, rules, solutions, stats,
-                             stop)
+        return cast(int, search_kernel(cells, puzzle.n, units, cell_units, peers, limit, max_nodes, rules, solutions,
+                                       stats, stop))
     name, tables = variant_kernel(puzzle.geometry, rules, band_kernels)
     if name == "variant":
         from bitdoku.kernels.variant import search as variant_search
 
-        n, geometry_tables = tables
-        return variant_search(cells, n, geometry_tables, limit, max_nodes, rules, solutions, stats, stop)
+        n, geometry_tables = cast("tuple[int, GeometryTables]", tables)  # the "variant" kernel's tables
+        return cast(int, variant_search(cells, n, geometry_tables, limit, max_nodes, rules, solutions, stats, stop))
     kernel = import_module(f"bitdoku.kernels.{name}")
-    return kernel.search(cells, tables, limit, max_nodes, rules, solutions, stats, stop)
+    return cast(int, kernel.search(cells, tables, limit, max_nodes, rules, solutions, stats, stop))
 
 
 def variant_kernel(geometry: Geometry, rules: int = codes.ALL_RULES, band_kernels: bool = True) -> tuple[str, object]:
@@ -219,7 +233,7 @@ def kernel_tables(shape: Shape) -> tuple[int, NDArray[np.int32], NDArray[np.int3
     return shape.n, units, cell_units, peers
 
 
-def shape_kernel_tables(shape: Shape) -> tuple:
+def shape_kernel_tables(shape: Shape) -> KernelTables:
     """The ``(units, cell_units, peers)`` the generator's kernels take for a classic grid: the shape's tables with
     the peers wrapped as ``kernels.variant.Classic9Tables`` for 9x9 and ``kernels.variant.BoxTables`` for the
     other shapes, so that their searches run (and compile) the band kernel alone, or the bitboard kernel alone."""
@@ -231,7 +245,7 @@ def shape_kernel_tables(shape: Shape) -> tuple:
     return units, cell_units, Classic9Tables(peers)
 
 
-def geometry_kernel_tables(geometry: Geometry) -> tuple:
+def geometry_kernel_tables(geometry: Geometry) -> KernelTables:
     """The ``(units, cell_units, peers)`` the generator's kernels (``fill``, ``dig``, ``make``) take: the shape's
     tables, or for a variant its units, cell units and whole ``GeometryTables`` in the ``peers`` slot
     (``kernels.variant.search_any`` picks the variant search by that argument's type). A 9x9 variant's are

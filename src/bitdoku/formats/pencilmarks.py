@@ -65,7 +65,7 @@ def format_pencilmarks(masks: list[int] | tuple[int, ...], shape: Shape) -> str:
 def looks_like_pencilmarks(text: str) -> bool:
     """Whether a text has the N*N*N non-blank characters of the line format for some supported N."""
     count = sum(1 for ch in text if not ch.isspace())
-    n = round(count ** (1 / 3))
+    n: int = round(count ** (1 / 3))  # int ** float is Any in typeshed (a negative base gives a complex)
     return n**3 == count and MIN_DIGITS <= n <= len(ALPHABET)
 
 

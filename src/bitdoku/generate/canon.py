@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from itertools import permutations, product
 from queue import Empty, SimpleQueue
+from typing import cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -230,7 +231,7 @@ def _as_batch(puzzles: ArrayLike | Iterable[Puzzle]) -> NDArray[np.uint8]:
     """A checked uint8 (k, 81) array from an array, or from puzzles in any form (``batch.as_puzzle_array``)."""
     check_many(puzzles)
     if not isinstance(puzzles, np.ndarray):
-        puzzles = list(puzzles)
+        puzzles = list(cast("Iterable[Puzzle]", puzzles))  # check_many: an iterable
         if not puzzles:
             return np.zeros((0, 81), dtype=np.uint8)
     array = puzzles if isinstance(puzzles, np.ndarray) else None

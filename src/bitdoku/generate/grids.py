@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, TypeAlias
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -16,6 +18,13 @@ from bitdoku.kernels.fill import random_solution as fill_kernel
 from bitdoku.kernels.status import LIMIT_REACHED
 from bitdoku.kernels.variant import workspace_for
 from bitdoku.shape import Shape
+
+if TYPE_CHECKING:
+    from bitdoku.engines.bitmask import KernelTables
+
+    #: A search's reusable arrays (``kernels.variant.workspace_for``): a tuple of them, or an empty array for the
+    #: bitboard kernel, which keeps its own stack.
+    Workspace: TypeAlias = tuple[NDArray[np.generic], ...] | NDArray[np.uint8]
 
 #: The most nodes one kernel call may spend, so that a driver checks its deadline between calls.
 CALL_NODES = 20_000
@@ -67,8 +76,8 @@ def random_solution(
     return Grid(cells.tobytes(), shape, geometry)
 
 
-def fill(shape: Shape, rng: NDArray[np.uint64], budget: Budget, workspace: tuple,
-         tables: tuple | None = None) -> NDArray[np.uint8]:
+def fill(shape: Shape, rng: NDArray[np.uint64], budget: Budget, workspace: Workspace,
+         tables: KernelTables | None = None) -> NDArray[np.uint8]:
     """A random solution as a uint8 array, drawing from ``rng`` and charging ``budget``, in kernel calls short
     enough for the budget's deadline to be checked between them (``BudgetSpent`` when it runs out). ``tables``:
     a variant's (``Request.tables``; ``workspace`` from ``variant.workspace_for``), else the shape's."""

@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -40,6 +41,9 @@ from bitdoku.kernels.variant import workspace_for
 from bitdoku.logic.rating import Rating, rate
 from bitdoku.shape import Shape
 from bitdoku.timelimit import TimeLimit
+
+if TYPE_CHECKING:
+    from bitdoku.generate.grids import Workspace
 
 #: Grids this small make a whole attempt in one kernel call, many rows at a time (``kernels.make``): 12x12 and less.
 BATCHED_CELLS = 144
@@ -294,7 +298,7 @@ class _Maker:
             out.append((candidate, nodes))
         return out
 
-    def attempt_bounded(self, rng: NDArray[np.uint64], budget: Budget, workspace: tuple) -> _Candidate:
+    def attempt_bounded(self, rng: NDArray[np.uint64], budget: Budget, workspace: Workspace) -> _Candidate:
         """One attempt in calls of bounded work, charging ``budget`` (``BudgetSpent`` when it runs out)."""
         shape, request = self.request.shape, self.request
         solution = fill(shape, rng, budget, workspace, request.tables)
@@ -370,8 +374,8 @@ def make_puzzles(request: Request, rngs: NDArray[np.uint64], first_index: int, *
 
 
 def _make_pending(request: Request, maker: _Maker, rngs: NDArray[np.uint64], first_index: int, budgets: list[Budget],
-                  seen: list[_Attempts], made: list[Generated | GenerationLimitError | None], workspace: tuple | None,
-                  rated: bool) -> None:
+                  seen: list[_Attempts], made: list[Generated | GenerationLimitError | None],
+                  workspace: Workspace | None, rated: bool) -> None:
     """The attempt rounds of ``make_puzzles``: fills ``made`` until every row is made or out of budget."""
     pending = list(range(len(rngs)))
     while pending:
@@ -390,7 +394,8 @@ def _make_pending(request: Request, maker: _Maker, rngs: NDArray[np.uint64], fir
                     candidate, nodes = attempts[position]
                     budget.nodes += nodes
                 else:
-                    candidate = maker.attempt_bounded(rngs[row], budget, workspace)
+                    # not batched: ``make_puzzles`` made the workspace
+                    candidate = maker.attempt_bounded(rngs[row], budget, cast("Workspace", workspace))
                 verdict = maker.judge(candidate, attempts_seen, rated) if candidate is not None else None
                 if verdict is None:
                     budget.check()
@@ -406,7 +411,7 @@ def _make_pending(request: Request, maker: _Maker, rngs: NDArray[np.uint64], fir
         pending = still
 
 
-_warmed: set[tuple[bool, type, bool]] = set()
+_warmed: set[tuple[bool, type, bool, bool]] = set()
 
 
 def warm_up(request: Request, *, rated: bool = False) -> None:

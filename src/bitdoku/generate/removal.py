@@ -8,6 +8,7 @@ could a clue go?
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -22,6 +23,9 @@ from bitdoku.kernels import dig
 from bitdoku.kernels.status import ALL_RULES, HIDDEN_SINGLES, LIMIT_REACHED, NAKED_SINGLES
 from bitdoku.shape import Shape
 from bitdoku.solver import search
+
+if TYPE_CHECKING:
+    from bitdoku.engines.bitmask import KernelTables
 
 #: The rules of a uniqueness check that may take as many nodes as it needs, on a classic grid: naked and hidden
 #: singles, whose nodes are cheaper than with locked candidates too (the generic kernel; 9x9 always runs its own
@@ -65,7 +69,7 @@ def remove_clues(
     check_nodes: int,
     check_rules: int,
     budget: Budget,
-    tables: tuple | None = None,
+    tables: KernelTables | None = None,
 ) -> tuple[NDArray[np.uint8], RemovalCounters]:
     """Start from the full ``solution`` and remove the orbits in ``order`` while the puzzle stays unique, down to
     ``target`` clues at the fewest; charges ``budget`` (``BudgetSpent`` when it runs out). ``tables``: a variant's
@@ -118,7 +122,8 @@ def removable_clues(puzzle: Puzzle, *, max_nodes: int | None = None, shape: Shap
                                removable, counters, np.zeros(1, np.int64))
     if code == LIMIT_REACHED:  # a check spent its budget: some clue is undecided
         raise SearchLimitError(budget, 1)
-    return np.flatnonzero(removable).tolist()
+    # numpy's stubs give ``tolist`` Any under mypy's ``python_version = "3.10"`` (list[int] under 3.11)
+    return cast("list[int]", np.flatnonzero(removable).tolist())
 
 
 def is_minimal(puzzle: Puzzle, *, max_nodes: int | None = None, shape: Shape | str | None = None,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from bitdoku.engines.bitmask import geometry_kernel_tables
 from bitdoku.engines.result import default_max_nodes
@@ -18,6 +19,9 @@ from bitdoku.geometry import Geometry
 from bitdoku.kernels.status import ALL_RULES
 from bitdoku.logic.rating import LEVELS
 from bitdoku.shape import Shape
+
+if TYPE_CHECKING:
+    from bitdoku.engines.bitmask import KernelTables
 
 #: Seconds one puzzle may take by default before the generator gives up on it.
 DEFAULT_TIME_LIMIT = 60.0
@@ -111,7 +115,7 @@ class Request:
         return self.clues if self.clues is not None and not self.minimal else 0
 
     @property
-    def tables(self) -> tuple:
+    def tables(self) -> KernelTables:
         """The kernels' ``(units, cell_units, peers)`` (``engines.bitmask.geometry_kernel_tables``)."""
         return geometry_kernel_tables(self.geometry)
 

@@ -7,6 +7,8 @@ were asked for: the same seed gives the same puzzles on any number of cores.
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -27,7 +29,7 @@ def root_sequence(seed: Seed) -> np.random.SeedSequence:
 def puzzle_stream(root: np.random.SeedSequence, index: int) -> NDArray[np.uint64]:
     """The kernel random state (``kernels.rng``) of puzzle ``index`` of a run."""
     child = np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, index))
-    return child.generate_state(1, np.uint64)
+    return cast("NDArray[np.uint64]", child.generate_state(1, np.uint64))  # its stub: uint32 | uint64, any dtype
 
 
 def root_seed(root: np.random.SeedSequence) -> int | None:

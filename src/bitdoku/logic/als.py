@@ -29,7 +29,7 @@ them Sue de Coq 250, ALS-XZ 300, ALS-XY-Wing 320, Death Blossom 360 (all "unfair
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 from itertools import combinations
 from typing import NamedTuple
@@ -128,7 +128,7 @@ def collect_als(cg: CandidateGrid, max_cells: int | None = None) -> list[Als]:
     return sorted(found.values(), key=lambda a: (a.size, a.cells))[:MAX_ALS]
 
 
-def _unit_sets(cells: list[int], masks, bound: int) -> list[tuple[int, int, int]]:
+def _unit_sets(cells: list[int], masks: tuple[int, ...], bound: int) -> list[tuple[int, int, int]]:
     """The sets of up to ``bound`` of the cells as (bitset, digits, size), leaving out those with more than
     bound+1 digits: adding cells never removes a digit, so none of them can grow into an ALS."""
     sets: list[tuple[int, int, int]] = []
@@ -356,7 +356,7 @@ def _distinct_links(ra: int, rb: int, z: int) -> tuple[int, int]:
     return x.bit_length(), (rest & -rest).bit_length()
 
 
-def _wing_step(pool: _Pool, pivot: int, a: int, b: int, targets: list) -> Step:
+def _wing_step(pool: _Pool, pivot: int, a: int, b: int, targets: list[tuple[int, int, int, int]]) -> Step:
     als, n = pool.als, pool.n
     _, _, x, y = targets[0]  # the text names one pair of links: keep the digits that use the same
     gone = _eliminations([(hit, z) for hit, z, tx, ty in targets if (tx, ty) == (x, y)])
@@ -389,6 +389,7 @@ def find_death_blossoms(cg: CandidateGrid) -> Iterator[Step]:
                 if cg.masks[stem].bit_count() <= limit:
                     petals.setdefault(stem, [[] for _ in range(cg.n)])[x].append(i)
     found = []
+    chosen: Sequence[int]  # the petals: a list from _blossoms, then a tuple in found
     for stem, by_digit in petals.items():
         stem_mask = cg.masks[stem]
         digits = digits_of(stem_mask)
@@ -406,7 +407,9 @@ def find_death_blossoms(cg: CandidateGrid) -> Iterator[Step]:
         yield _blossom_step(pool, stem, z, chosen, hit)
 
 
-def _blossoms(options, depth, chosen, used, hit, seen, als):
+def _blossoms(
+    options: list[list[int]], depth: int, chosen: list[int], used: int, hit: int, seen: list[int], als: list[Als]
+) -> Iterator[tuple[list[int], int]]:
     """Pick one petal per stem candidate, disjoint, keeping the cells that see every petal's z's (``hit``)."""
     if depth == len(options):
         yield list(chosen), hit
@@ -461,7 +464,7 @@ def _cores(meeting: list[int]) -> list[tuple[int, ...]]:
     return [core for size in (3, 2) for core in combinations(meeting, size)]
 
 
-def _cell_sets(cells: list[int], masks, bound: int) -> list[tuple[int, int, int]]:
+def _cell_sets(cells: list[int], masks: tuple[int, ...], bound: int) -> list[tuple[int, int, int]]:
     """Every non-empty set of up to ``bound`` of the cells as (cell bitset, digit mask, size)."""
     sets: list[tuple[int, int, int]] = []
     for cell in cells:
@@ -471,7 +474,10 @@ def _cell_sets(cells: list[int], masks, bound: int) -> list[tuple[int, int, int]
     return sets
 
 
-def _sue_de_coq_in(cg: CandidateGrid, line: int, box: int, core: list[int], line_sets, box_sets) -> list[tuple]:
+def _sue_de_coq_in(
+    cg: CandidateGrid, line: int, box: int, core: tuple[int, ...], line_sets: list[tuple[int, int, int]],
+    box_sets: list[tuple[int, int, int]],
+) -> list[tuple[int, int, int, int, tuple[int, ...], int, int, list[tuple[int, int]]]]:
     """The Sue de Coqs on one set of meeting cells: a line set L and a box set B with no digit in common whose
     'gains' (cells minus digits outside V) add up to |V| - |C|, each at least 1."""
     masks, layout = cg.masks, cg.layout
@@ -516,10 +522,13 @@ def _sue_de_coq_in(cg: CandidateGrid, line: int, box: int, core: list[int], line
     return found
 
 
-def _sue_de_coq_step(cg: CandidateGrid, line: int, box: int, core, line_bits: int, box_bits: int, gone) -> Step:
+def _sue_de_coq_step(
+    cg: CandidateGrid, line: int, box: int, core: tuple[int, ...], line_bits: int, box_bits: int,
+    gone: list[tuple[int, int]],
+) -> Step:
     n, masks, shape = cg.n, cg.masks, cg.shape
 
-    def digits(cells) -> str:
+    def digits(cells: Iterable[int]) -> str:
         mask = 0
         for c in cells:
             mask |= masks[c]

@@ -114,7 +114,7 @@ def _compiled_wings(cg: CandidateGrid, size: int, touched: int) -> list[tuple[fl
                             np.array(_words(touched, ubits.shape[1]), dtype=np.uint64), head, cells, gone)
     if count < 0:
         return None
-    found = []
+    found: list[tuple[float, int, Callable[[], Step]]] = []
     for row, set_cells in zip(head[:count].tolist(), cells[:count].tolist(), strict=True):
         pivot, r0, r1, largest, first, many = row
         restricted = [r0] if r1 == 0 else [r0, r1]
@@ -225,7 +225,7 @@ def _wings(cg: CandidateGrid, size: int, touched: int = -1) -> Iterator[tuple[fl
         cell_bits = sum(1 << c for c in cells)
         if cell_bits & touched:
             digits = digits_of(union)
-            found = [(x, z, pivot) for i, x in enumerate(digits) for z in digits[i + 1:]
+            found: list[tuple[int, ...]] = [(x, z, pivot) for i, x in enumerate(digits) for z in digits[i + 1:]
                      for pivot in pivots.get(1 << (x - 1) | 1 << (z - 1), ())]
         else:
             found = [(*digits_of(mask), pivot) for mask, pivot in fresh if not mask & ~union]

@@ -14,10 +14,10 @@ unchanged.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Protocol, Union
+from typing import Protocol, TypeVar, Union
 
 import numpy as np
 from numpy.typing import NDArray
@@ -88,6 +88,7 @@ class Layout:
 
 _Units = tuple[tuple[int, ...], ...]
 _Segments = tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]
+_Row = TypeVar("_Row")  # a CSR row as ``_csr_rows`` builds it (tuple or frozenset of ints)
 
 
 def layout_of(where: Shape | Geometry) -> Layout:
@@ -124,7 +125,9 @@ def _layout(geometry: Geometry) -> Layout:
     )
 
 
-def _csr_rows(start: NDArray[np.int32], items: NDArray[np.int32], kind: Callable) -> tuple:
+def _csr_rows(
+    start: NDArray[np.int32], items: NDArray[np.int32], kind: Callable[[Iterator[int]], _Row]
+) -> tuple[_Row, ...]:
     """A CSR table as a tuple of rows, each turned into ``kind`` (tuple or frozenset) of ints."""
     return tuple(kind(int(x) for x in items[start[i] : start[i + 1]]) for i in range(len(start) - 1))
 

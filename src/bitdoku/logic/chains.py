@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator
+from typing import TypeVar
 
 from bitdoku.errors import cell_name
 from bitdoku.logic.candidates import CandidateGrid, digits_of
@@ -54,6 +55,8 @@ MAX_AIC_LINKS = 15
 
 #: The longest XY-Chain searched, in cells.
 MAX_CHAIN_CELLS = 12
+
+_Node = TypeVar("_Node")  # what a breadth-first search visits: a cell, or a (cell, digit) state
 
 
 def find_remote_pairs(cg: CandidateGrid) -> Iterator[Step]:
@@ -91,9 +94,9 @@ def find_remote_pairs(cg: CandidateGrid) -> Iterator[Step]:
                             yield make_step(REMOTE_PAIRS, cg, text, eliminations=gone, cells=chain)
 
 
-def _trace(parent: dict, end: int) -> list[int]:
+def _trace(parent: dict[_Node, _Node | None], end: _Node | None) -> list[_Node]:
     """The cells from the search's start to ``end``."""
-    cells = []
+    cells: list[_Node] = []
     while end is not None:
         cells.append(end)
         end = parent[end]
@@ -189,7 +192,7 @@ def _aic_steps(cg: CandidateGrid, grouped: bool) -> Iterator[Step]:
     g = link_graph(cg, grouped)
     weak, strong = _tables(g)
     starts = [(i, False) for i, s in enumerate(strong) if s]
-    done: set[tuple] = set()
+    done: set[tuple[tuple[int, int], ...]] = set()
     size = g.n * g.nn
     for links, index, layers in lockstep(weak, strong, starts, MAX_AIC_LINKS):
         if links < 3 or not links & 1:
@@ -233,7 +236,7 @@ def find_continuous_nice_loops(cg: CandidateGrid, grouped: bool = True) -> Itera
     g = link_graph(cg, grouped)
     weak, strong = _tables(g)
     starts = [(i, False) for i, s in enumerate(strong) if s]
-    done: set[tuple] = set()
+    done: set[tuple[tuple[int, int], ...]] = set()
     for links, index, layers in lockstep(weak, strong, starts, MAX_AIC_LINKS):
         if links < 3 or not links & 1:
             continue

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 
 import numpy as np
 from numba import njit
+from numpy.typing import NDArray
 
 from bitdoku.kernels.jit import borrowing
 from bitdoku.logic.candidates import CandidateGrid
@@ -87,7 +88,7 @@ def _step(cg: CandidateGrid, degree: int, cells: list[int], gone_masks: list[int
 
 
 @njit(cache=True, nogil=True)
-def _popcount(x):
+def _popcount(x: np.uint64) -> int:
     count = 0
     while x:
         x &= x - _ONE
@@ -96,13 +97,13 @@ def _popcount(x):
 
 
 @borrowing
-def _sees(cell_units, a, b):
+def _sees(cell_units: NDArray[np.int32], a: int, b: int) -> bool:
     return a != b and (cell_units[a, 0] == cell_units[b, 0] or cell_units[a, 1] == cell_units[b, 1]
                        or cell_units[a, 2] == cell_units[b, 2])
 
 
 @borrowing
-def _is_base_cell(c, count, peers, degree):
+def _is_base_cell(c: int, count: NDArray[np.int64], peers: NDArray[np.int32], degree: int) -> bool:
     """Whether cell c may be a base cell of an aligned exclusion of ``degree`` cells: it has two candidates or
     more, no peer is down to one candidate, and some peer has 2..degree candidates (an excluder). Shared by
     ``_search`` and its reference ``_search_scan``."""
@@ -119,7 +120,11 @@ def _is_base_cell(c, count, peers, degree):
 
 
 @njit(cache=True, nogil=True)
-def _search(masks, peers, cell_units, degree, skip, out_cells, out_gone, out_common, touched):
+def _search(
+    masks: NDArray[np.uint64], peers: NDArray[np.int32], cell_units: NDArray[np.int32], degree: int, skip: int,
+    out_cells: NDArray[np.int64], out_gone: NDArray[np.uint64], out_common: NDArray[np.int64],
+    touched: NDArray[np.bool_],
+) -> int:
     """Find the (skip+1)-th aligned exclusion of ``degree`` (2 or 3) base cells that removes something, among
     those where a base cell or a cell that sees every base cell is ``touched`` (bool[cells]).
 
@@ -193,7 +198,9 @@ def _search(masks, peers, cell_units, degree, skip, out_cells, out_gone, out_com
                     covers[k] = masks[common[k]]
                 if _pair_gone(masks, cell_units, cells, covers, ncommon, gone):
                     if found == skip:
-                        return _write(cells, gone, common, ncommon, 2, out_cells, out_gone, out_common)
+                        return _write(  # type: ignore[no-any-return]  # see _write
+                            cells, gone, common, ncommon, 2, out_cells, out_gone, out_common
+                        )
                     found += 1
                 continue
             for side in range(2):  # tails: excluders of a, then those of b not seen by a
@@ -233,13 +240,19 @@ def _search(masks, peers, cell_units, degree, skip, out_cells, out_gone, out_com
                         cells[2] = c
                         if _triple_gone(masks, cell_units, cells, covers, n3, gone):
                             if found == skip:
-                                return _write(cells, gone, common3, n3, 3, out_cells, out_gone, out_common)
+                                return _write(  # type: ignore[no-any-return]  # see _write
+                                    cells, gone, common3, n3, 3, out_cells, out_gone, out_common
+                                )
                             found += 1
     return 0
 
 
 @njit(cache=True, nogil=True)
-def _search_scan(masks, peers, cell_units, degree, skip, out_cells, out_gone, out_common, touched):
+def _search_scan(
+    masks: NDArray[np.uint64], peers: NDArray[np.int32], cell_units: NDArray[np.int32], degree: int, skip: int,
+    out_cells: NDArray[np.int64], out_gone: NDArray[np.uint64], out_common: NDArray[np.int64],
+    touched: NDArray[np.bool_],
+) -> int:
     """Find the (skip+1)-th aligned exclusion of ``degree`` (2 or 3) base cells that removes something, among
     those where a base cell or a cell that sees every base cell is ``touched`` (bool[cells]).
 
@@ -296,7 +309,9 @@ def _search_scan(masks, peers, cell_units, degree, skip, out_cells, out_gone, ou
                     covers[k] = masks[common[k]]
                 if _pair_gone(masks, cell_units, cells, covers, ncommon, gone):
                     if found == skip:
-                        return _write(cells, gone, common, ncommon, 2, out_cells, out_gone, out_common)
+                        return _write(  # type: ignore[no-any-return]  # see _write
+                            cells, gone, common, ncommon, 2, out_cells, out_gone, out_common
+                        )
                     found += 1
                 continue
             for side in range(2):  # tails: excluders of a, then those of b not seen by a
@@ -329,13 +344,20 @@ def _search_scan(masks, peers, cell_units, degree, skip, out_cells, out_gone, ou
                     cells[2] = c
                     if _triple_gone(masks, cell_units, cells, covers, n3, gone):
                         if found == skip:
-                            return _write(cells, gone, common3, n3, 3, out_cells, out_gone, out_common)
+                            return _write(  # type: ignore[no-any-return]  # see _write
+                                cells, gone, common3, n3, 3, out_cells, out_gone, out_common
+                            )
                         found += 1
     return 0
 
 
+# ``@borrowing`` (``bitdoku.kernels.jit``) is typed ``-> Any``, so mypy sees this helper's count as Any: the kernels
+# that return it carry ``# type: ignore[no-any-return]``.
 @borrowing
-def _write(cells, gone, common, ncommon, degree, out_cells, out_gone, out_common):
+def _write(
+    cells: NDArray[np.int64], gone: NDArray[np.uint64], common: NDArray[np.int64], ncommon: int, degree: int,
+    out_cells: NDArray[np.int64], out_gone: NDArray[np.uint64], out_common: NDArray[np.int64],
+) -> int:
     for i in range(degree):
         out_cells[i] = cells[i]
         out_gone[i] = gone[i]
@@ -345,7 +367,10 @@ def _write(cells, gone, common, ncommon, degree, out_cells, out_gone, out_common
 
 
 @borrowing
-def _pair_gone(masks, cell_units, cells, covers, ncovers, gone):
+def _pair_gone(
+    masks: NDArray[np.uint64], cell_units: NDArray[np.int32], cells: NDArray[np.int64], covers: NDArray[np.uint64],
+    ncovers: int, gone: NDArray[np.uint64],
+) -> bool:
     """For two base cells: the values with no possible partner (an equal value in a cell it sees, or one
     that completes an excluder's pair, is impossible). True when something goes."""
     any_gone = False
@@ -371,7 +396,10 @@ def _pair_gone(masks, cell_units, cells, covers, ncovers, gone):
 
 
 @borrowing
-def _triple_gone(masks, cell_units, cells, covers, ncovers, gone):
+def _triple_gone(
+    masks: NDArray[np.uint64], cell_units: NDArray[np.int32], cells: NDArray[np.int64], covers: NDArray[np.uint64],
+    ncovers: int, gone: NDArray[np.uint64],
+) -> bool:
     """For three base cells: the values of each with no possible completion by the other two (equal values
     in cells that see each other, or values that hold every candidate of an excluder, are impossible)."""
     any_gone = False

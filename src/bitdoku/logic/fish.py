@@ -36,7 +36,7 @@ KINDS = ("rows", "columns")
 
 #: The last state ``digit_lines`` read and its table, as one (state, table) pair that is replaced whole, so that
 #: threads sharing it never pair one state with another's table: the ladder asks every fish finder about one state.
-_last: list[tuple[CandidateGrid | None, tuple]] = [(None, ())]
+_last: list[tuple[CandidateGrid | None, tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]]] = [(None, ())]
 
 
 def digit_lines(cg: CandidateGrid) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:

@@ -244,7 +244,7 @@ def _scratch(size: int, pool_limit: int) -> tuple[np.ndarray, ...]:
     every 4 kB touched at every search: about a fifth of a dynamic forcing-chain search on top1465. The kernel
     does not read what a search before it left there."""
     runs, nodes = 2 * size, 2 * size + 1
-    found = getattr(_SCRATCH, "arrays", None)
+    found: tuple[np.ndarray, ...] | None = getattr(_SCRATCH, "arrays", None)
     if found is not None and found[3].shape[0] >= runs and found[3].shape[1] >= nodes and len(found[1]) >= pool_limit:
         return found
     old_runs, old_nodes, old_pool = (0, 0, 0) if found is None else (*found[3].shape, len(found[1]))
@@ -265,7 +265,8 @@ class _Ranked(NamedTuple):
     difficulty: np.ndarray
     order: np.ndarray
 
-    def __iter__(self) -> Iterator[_Hint]:
+    # Iterates the hints, not the fields (nothing unpacks a _Ranked): a deliberate override of tuple's __iter__.
+    def __iter__(self) -> Iterator[_Hint]:  # type: ignore[override]
         for i in self.order:
             row = self.found[i]
             yield _Hint(int(row[0]), int(row[1]), int(row[2]), int(row[3]), int(row[4]), float(self.difficulty[i]))
@@ -377,8 +378,8 @@ def _step(cg: CandidateGrid, arr: _Arrays, mode: Mode, hint: _Hint) -> Step:
             intro = f"whichever of {digit_list(digits)} {cell_name(cell, n)} holds"
         else:
             unit, digit = hint.a, hint.b + 1
-            cells = cg.cells_with(unit, digit)
-            sources = [2 * int(arr.cid[c * n + digit - 1]) + 1 for c in cells]
+            places = cg.cells_with(unit, digit)
+            sources = [2 * int(arr.cid[c * n + digit - 1]) + 1 for c in places]
             intro = f"wherever {digit} goes in {cg.layout.unit_name(unit)}"
             units = [unit]
         traces = [_trace(arr, mode, s) for s in sources]

@@ -155,7 +155,9 @@ def _segment_bits(layout: Layout, unit: int) -> tuple[tuple[int, tuple[int, ...]
     return tuple((target, cells, sum(1 << c for c in cells)) for target, cells in layout.segments[unit])
 
 
-def _locked(cg: CandidateGrid, technique: str, digit: int, cells: tuple[int, ...], inside: int, target: int):
+def _locked(
+    cg: CandidateGrid, technique: str, digit: int, cells: tuple[int, ...], inside: int, target: int
+) -> Iterator[Step]:
     """The step that removes ``digit`` from ``target`` outside ``inside``, when there is anything to remove."""
     bit = 1 << (digit - 1)
     masks = cg.masks

@@ -223,13 +223,13 @@ def _link_groups(
             if h != g and digit2 == digit and not cells2 & cells and cells2 & seen == cells2:
                 weak_x[node] |= 1 << (size + h)
 
-    def node(k: int, cells: int) -> int | None:
+    def node_at(k: int, cells: int) -> int | None:
         if cells.bit_count() == 1:
             return k * nn + cells.bit_length() - 1
         return node_of.get((k + 1, cells))
 
     def link(k: int, p: int, q: int) -> None:
-        a, b = node(k, p), node(k, q)
+        a, b = node_at(k, p), node_at(k, q)
         if a is not None and b is not None and (a >= size or b >= size):
             strong_x[a] |= 1 << b
             strong_x[b] |= 1 << a

@@ -54,6 +54,7 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
+from numpy.typing import NDArray
 
 from bitdoku.errors import InvalidGridError, StepLimitError, cell_name
 from bitdoku.grid import Grid
@@ -104,7 +105,9 @@ FOUR_LINKS = "4 Strong Links"
 
 
 @borrowing
-def _full_house(values, masks, units, n, found):
+def _full_house(
+    values: NDArray[np.uint8], masks: NDArray[np.uint64], units: NDArray[np.int32], n: int, found: NDArray[np.int64],
+) -> int:
     """The first unit (boxes, columns, rows) with one empty cell; writes (cell, digit). 1 found, 0 none,
     -1 when that cell has no candidate."""
     for first in (2 * n, n, 0):
@@ -132,7 +135,10 @@ KERNEL_KINDS = (FULL_HOUSE, HIDDEN_SINGLE_BOX, HIDDEN_SINGLE_LINE, NAKED_SINGLE,
 
 
 @njit(cache=True, nogil=True)
-def se_singles(values, masks, units, peers, cell_units, n, direct, counts):
+def se_singles(
+    values: NDArray[np.uint8], masks: NDArray[np.uint64], units: NDArray[np.int32], peers: NDArray[np.int32],
+    cell_units: NDArray[np.int32], n: int, direct: bool, counts: NDArray[np.int64],
+) -> int:
     """Apply SE's rules up to 2.5 in SE's order until none is left: full houses (1.0), hidden singles in boxes
     (1.2), in columns then rows (1.5), then, when ``direct`` is true, Direct Pointing (1.7), Direct Claiming
     (1.9) and Direct Hidden Pair (2.0), then naked singles (2.3), then, when ``direct``, Direct Hidden Triple
@@ -187,7 +193,10 @@ def se_singles(values, masks, units, peers, cell_units, n, direct, counts):
 
 
 @borrowing
-def _direct_rules(values, masks, units, cell_units, n, k, pos, found):
+def _direct_rules(
+    values: NDArray[np.uint8], masks: NDArray[np.uint64], units: NDArray[np.int32], cell_units: NDArray[np.int32],
+    n: int, k: int, pos: NDArray[np.uint64], found: NDArray[np.int64],
+) -> int:
     """The first of Direct Pointing, Direct Claiming, Direct Hidden Pair, in SE's order; writes (cell, digit)
     and returns its kind (4, 5, 6), or 0."""
     for pointing in (True, False):
@@ -201,7 +210,10 @@ def _direct_rules(values, masks, units, cell_units, n, k, pos, found):
 
 
 @borrowing
-def _direct_locking_in(masks, units, cell_units, n, pointing, kind, d, found):
+def _direct_locking_in(
+    masks: NDArray[np.uint64], units: NDArray[np.int32], cell_units: NDArray[np.int32], n: int, pointing: bool,
+    kind: int, d: int, found: NDArray[np.int64],
+) -> bool:
     """A direct pointing (boxes whose places of digit d lie in one line of ``kind``) or claiming (lines of
     ``kind`` whose places lie in one box) on digit d; writes the hidden single it leaves."""
     bit = np.uint64(1) << np.uint64(d)
@@ -255,7 +267,10 @@ def _direct_locking_in(masks, units, cell_units, n, pointing, kind, d, found):
 
 
 @borrowing
-def _direct_hidden_single(values, masks, units, n, k, pos, found):
+def _direct_hidden_single(
+    values: NDArray[np.uint8], masks: NDArray[np.uint64], units: NDArray[np.int32], n: int, k: int,
+    pos: NDArray[np.uint64], found: NDArray[np.int64],
+) -> bool:
     """A direct hidden pair (k=2) or triple (k=3): in a unit (boxes, columns, rows) with more than k empty cells,
     k digits of 2..k places each whose places are k cells together; a digit outside with one place left
     outside them. Writes that place; ``pos`` is scratch (uint64[N])."""
@@ -303,7 +318,10 @@ def _direct_hidden_single(values, masks, units, n, k, pos, found):
 
 
 @borrowing
-def _hidden_single_left(masks, units, u, n, pos, union, a, b, c, found):
+def _hidden_single_left(
+    masks: NDArray[np.uint64], units: NDArray[np.int32], u: int, n: int, pos: NDArray[np.uint64], union: np.uint64,
+    a: int, b: int, c: int, found: NDArray[np.int64],
+) -> bool:
     """After a hidden set (digits a, b, c; c = -1 for a pair) on ``union``: the first other digit with more
     than one place in unit u, of which one only lies outside the set."""
     for v in range(n):
@@ -322,7 +340,7 @@ def _hidden_single_left(masks, units, u, n, pos, union, a, b, c, found):
 
 
 @njit(cache=True, nogil=True)
-def _popcount(x):
+def _popcount(x: np.uint64) -> int:
     count = 0
     while x:
         x &= x - np.uint64(1)
@@ -553,7 +571,7 @@ class SeRung(NamedTuple):
     they touch, with the same steps, so a solve can skip what cannot have changed since the rung last failed."""
 
     technique: str
-    find: Finder
+    find: Callable[..., Iterator[Step]]  # (state), and (state, changes) when ``incremental``
     difficulty: float
     rate: Callable[[Step], float] | None = None
     group: str | None = None
@@ -784,7 +802,7 @@ def se_steps(puzzle: LogicPuzzle, ladder: tuple[SeRung, ...] = SE_LADDER) -> Ite
     difficulty; stops when no rule applies. For tests and for looking at a rating's path."""
     state = as_candidates(puzzle).cleaned()
     while not state.is_solved() and state.problem() is None:
-        found = _next_single(state, False)
+        found: tuple[Step, float, str] | tuple[Step, float] | None = _next_single(state, False)
         if found is None:
             found = next_se_step(state, ladder[:_BEFORE_NAKED])
         if found is None:
@@ -835,6 +853,7 @@ def _next_single(state: CandidateGrid, naked: bool) -> tuple[Step, float, str] |
     line."""
     n, values = state.n, state.values
     units = state.layout.units
+    step: Step | None
     for unit_range in (range(2 * n, 3 * n), range(n, 2 * n), range(n), range(3 * n, len(units))):
         for unit in unit_range:
             empty = [c for c in units[unit] if not values[c]]

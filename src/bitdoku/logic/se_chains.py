@@ -46,6 +46,7 @@ import heapq
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from bitdoku.errors import cell_name
 from bitdoku.logic.budget import check_time
@@ -133,7 +134,8 @@ class _Modes:
             name, x, y, key, cname, cbase, fname, fbase = _MODES[index]
             if y and self._weak_xy is None:
                 self._weak_xy = [a | b for a, b in zip(g.weak_x, g.weak_cell, strict=True)]
-            weak = self._weak_xy if y else g.weak_x
+            # Never None: with y, _weak_xy is built just above (mypy does not narrow it through `y and ...`).
+            weak: list[int] = self._weak_xy if y else g.weak_x  # type: ignore[assignment]
             if x and y:
                 strong = [a | b for a, b in zip(g.strong_x, g.strong_y, strict=True)]
             else:
@@ -166,6 +168,10 @@ class _Search:
     """SE's searches of one mode from every source at once, one round at a time: round t finds the forcing chains
     and the possible cycles of complexity 2t + 2 (SE's layers: "on" and "off" steps in turn), so hints come out
     in increasing complexity and a mode is searched only as deep as the easiest hint needs."""
+
+    # Runs are lists of mixed items, updated in place (layout in __init__): list[Any] is the type that says so.
+    on_runs: list[list[Any]]
+    off_runs: list[list[Any]]
 
     def __init__(self, index: int, mode: _Mode, sources: list[int], cycles: bool, forcing: bool) -> None:
         self.index, self.mode = index, mode
@@ -305,7 +311,12 @@ def _peer_order(shape: Shape) -> tuple[tuple[int, ...], ...]:
 
 
 # A potential of SE's search: (node, is_on, parent potential or None).
-_Potential = tuple
+_Potential = tuple[int, bool, "_Potential | None"]
+# A queued hint's sort key: (difficulty, complexity, mode, cell, digit index, kind, sub, or the order a replay found).
+_Key = tuple[float, int, int, int, int, int, int]
+# A queued hint: (kind, mode, source, sub, layers, complexity); layers: bitsets (list[int]), or the closing
+# potential of a replayed cycle (list[_Potential]), told apart by kind and sub.
+_Queued = tuple[int, int, int, int, list[Any], int]
 
 
 def _is_ancestor(child: _Potential, node: int, on: bool) -> bool:
@@ -333,7 +344,7 @@ class _Replay:
         orders, s = self.orders, self.s
         weak, partners = orders.mode.weak, orders.mode.strong[s]
         while self.depth < depth:  # grow the tree of "on" potentials (SE's first parents) one depth
-            next_on = []
+            next_on: list[_Potential] = []
             seen_on, expanded, offs = self.seen_on, self.expanded, orders.off
             for p in self.pending_on:
                 for q in orders.after_on(p[0]):
@@ -349,7 +360,7 @@ class _Replay:
                             next_on.append((r, True, off))
             self.pending_on = next_on
             self.depth += 1
-        found = []
+        found: list[_Potential] = []
         for p in self.pending_on:  # only offs strongly linked to s can close a cycle
             closers = weak[p[0]] & partners
             if not closers:
@@ -433,14 +444,17 @@ def _forcing_step(cg: CandidateGrid, index: int, s: int, complexity: int, path: 
     shown = " -> ".join(_node_text(n, node, from_on ^ (i & 1 == 1)) for i, node in enumerate(path))
     cell, digit = s % nn, s // nn + 1
     name = cell_name(cell, n)
-    kind = "turbot fish" if mode_name == "X" and complexity == 6 else forcing_name.lower()
+    # forcing_name is None only for mode Y, which has no forcing chains (``_Search``, the kernels): not here.
+    kind = "turbot fish" if mode_name == "X" and complexity == 6 else forcing_name.lower()  # type: ignore[union-attr]
     difficulty = se_difficulty(forcing_base, complexity)
     cells = {node % nn for node in path}
     if from_on:
         text = f"{shown}: {name} = {digit} would remove itself, so remove {digit} from {name} ({kind})"
-        return make_step(forcing_name, cg, text, eliminations=[(cell, digit)], cells=cells, difficulty=difficulty)
+        return make_step(forcing_name, cg, text,  # type: ignore[arg-type]
+                         eliminations=[(cell, digit)], cells=cells, difficulty=difficulty)
     text = f"{shown}: {name} without {digit} would force it, so {name} = {digit} ({kind})"
-    return make_step(forcing_name, cg, text, placements=[(cell, digit)], cells=cells, difficulty=difficulty)
+    return make_step(forcing_name, cg, text,  # type: ignore[arg-type]
+                     placements=[(cell, digit)], cells=cells, difficulty=difficulty)
 
 
 def _se_steps(cg: CandidateGrid, cycles: bool, forcing: bool) -> Iterator[Step]:
@@ -450,10 +464,10 @@ def _se_steps(cg: CandidateGrid, cycles: bool, forcing: bool) -> Iterator[Step]:
     nn = cg.n * cg.n
     searches: list[_Search] = []
     replays: dict[tuple[int, int], _Replay] = {}
-    heap: list[tuple] = []
+    heap: list[tuple[tuple[float, int, int, int, int, int, int, int], _Queued]] = []  # (key + counter, hint)
     counter = 0
 
-    def push(key: tuple, item: tuple) -> None:
+    def push(key: _Key, item: _Queued) -> None:
         nonlocal counter
         counter += 1
         heapq.heappush(heap, ((*key, counter), item))
@@ -514,7 +528,7 @@ def _se_steps(cg: CandidateGrid, cycles: bool, forcing: bool) -> Iterator[Step]:
                 yield step
 
 
-def _scan(cg: CandidateGrid, cycles: bool, forcing: bool, push: Callable) -> None:
+def _scan(cg: CandidateGrid, cycles: bool, forcing: bool, push: Callable[[_Key, _Queued], None]) -> None:
     """Queue every forcing chain the compiled scan finds and every round of SE's own cycle search (compiled too)
     whose cycles remove something, with SE's sort keys."""
     if LIVE_SEARCH:

@@ -23,7 +23,7 @@
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import cache
 
 import numpy as np
@@ -243,8 +243,9 @@ def find_empty_rectangles(cg: CandidateGrid, changes: Changes | None = None) -> 
                     yield from _empty_rectangle_steps(cg, digit, rows, cols, band, stack, row, col)
 
 
-def _compiled_empty_rectangles(cg: CandidateGrid, changes: Changes | None, bands: tuple, stacks: tuple,
-                               ) -> Iterator[Step]:
+def _compiled_empty_rectangles(cg: CandidateGrid, changes: Changes | None,
+                               bands: tuple[tuple[int, tuple[int, ...]], ...],
+                               stacks: tuple[tuple[int, tuple[int, ...]], ...]) -> Iterator[Step]:
     """The compiled search's empty rectangles (``logic.kernels.empty_rectangle``), made steps as the Python finder
     makes them."""
     n = cg.n
@@ -511,6 +512,7 @@ def _alternating_paths(cg: CandidateGrid, digit: int, start: int, strong: dict[i
         (cell, is_true), links = queue.popleft()
         if links >= max_links:
             continue
+        following: Sequence[int] | None
         if not is_true:
             following = strong.get(cell, ())
         else:
@@ -527,7 +529,7 @@ def _alternating_paths(cg: CandidateGrid, digit: int, start: int, strong: dict[i
                 yield _path(parent, state)
 
 
-def _path(parent: dict, state: tuple) -> list[int]:
+def _path(parent: dict[tuple[int, bool], tuple[int, bool] | None], state: tuple[int, bool] | None) -> list[int]:
     """The cells from the start to ``state`` along the breadth-first parents."""
     cells = []
     while state is not None:

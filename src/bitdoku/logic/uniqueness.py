@@ -52,7 +52,7 @@ rectangles: their steps carry no difficulty (HoDoKu scores them all 100, as its 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cache
 from itertools import combinations
 from typing import NamedTuple
@@ -185,7 +185,7 @@ def _pair_text(pair: int) -> str:
     return digit_list(digits_of(pair))
 
 
-def _removing(cg: CandidateGrid, cells, digit: int) -> list[tuple[int, int]]:
+def _removing(cg: CandidateGrid, cells: Iterable[int], digit: int) -> list[tuple[int, int]]:
     """(cell, digit) for each given cell that still holds the digit."""
     bit = 1 << (digit - 1)
     return [(c, digit) for c in sorted(cells) if cg.masks[c] & bit]
@@ -194,7 +194,7 @@ def _removing(cg: CandidateGrid, cells, digit: int) -> list[tuple[int, int]]:
 def _single_extra(
     cg: CandidateGrid,
     technique: str,
-    corners,
+    corners: Sequence[int],
     pair: int,
     extras: list[int],
     what: str,
@@ -252,7 +252,7 @@ def find_unique_rectangles_type_3(cg: CandidateGrid) -> Iterator[Step]:
 
 
 def _pair_sets(
-    cg: CandidateGrid, technique: str, cells, pair: int, extras: list[int], what: str, tag: str
+    cg: CandidateGrid, technique: str, cells: Sequence[int], pair: int, extras: list[int], what: str, tag: str
 ) -> list[tuple[tuple[float, int], Step]]:
     """Type 3 on a rectangle or loop whose two extra cells share units: each naked and hidden set, keyed by
     difficulty then set size."""
@@ -287,7 +287,9 @@ def _pair_sets(
     return found
 
 
-def _sets_with_pseudo_cell(masks, others: list[int], pseudo: int, max_cells: int):
+def _sets_with_pseudo_cell(
+    masks: tuple[int, ...], others: list[int], pseudo: int, max_cells: int
+) -> Iterator[tuple[int, tuple[int, ...], int, list[tuple[int, int]]]]:
     """Naked sets made of a pseudo-cell (the digits ``pseudo``, one of which the pattern's extra cells must take)
     and k of ``others`` (k up to ``max_cells``): k + 1 digits in k + 1 cells. Yields (k, group, digits, gone),
     ``gone`` the set's digits in the unit's other cells, only when there are some."""
@@ -306,7 +308,7 @@ def _sets_with_pseudo_cell(masks, others: list[int], pseudo: int, max_cells: int
 def _hidden_pair_sets(
     cg: CandidateGrid,
     technique: str,
-    cells,
+    cells: Sequence[int],
     pair: int,
     extras: list[int],
     words: tuple[str, str],
@@ -359,7 +361,8 @@ def find_unique_rectangles_type_4(cg: CandidateGrid) -> Iterator[Step]:
 
 
 def _locked_pair(
-    cg: CandidateGrid, technique: str, cells, pair: int, extras: list[int], label: str, difficulty: float | None
+    cg: CandidateGrid, technique: str, cells: Sequence[int], pair: int, extras: list[int], label: str,
+    difficulty: float | None,
 ) -> Iterator[Step]:
     """Type 4: if digit a has no place but the two extra cells in a unit they share, one of them is a and the
     other can't be b (that would complete the deadly pattern), so b leaves both."""
@@ -390,7 +393,7 @@ def _places(cg: CandidateGrid, unit: int, digit: int) -> int:
     return cg.digit_cells()[digit - 1] & cg.layout.unit_bits[unit]
 
 
-def _lines(cg: CandidateGrid, corners) -> tuple[int, int, int, int]:
+def _lines(cg: CandidateGrid, corners: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
     """The rectangle's two rows and two columns (unit indices)."""
     layout, n = cg.layout, cg.n
     a, _, _, d = corners
@@ -474,7 +477,7 @@ def find_avoidable_rectangles(cg: CandidateGrid, givens: frozenset[int]) -> Iter
     yield from _avoidable_type_2(cg, givens)
 
 
-def _valued(cg: CandidateGrid, cells) -> str:
+def _valued(cg: CandidateGrid, cells: Iterable[int]) -> str:
     """``r1c5 = 2, r1c8 = 6``."""
     return ", ".join(f"{cell_name(cell, cg.n)} = {cg.values[cell]}" for cell in sorted(cells))
 
@@ -651,7 +654,7 @@ def _pools(masks: tuple[int, ...], pair: int, cells: list[int], bits: int, table
 class _BitTables(NamedTuple):
     unit_cells: tuple[int, ...]  # per unit, its cells as a bitset
     cell_unit_bits: tuple[int, ...]  # per cell, its three units as a bitset over the units
-    cell_units: tuple[tuple[int, int, int], ...]
+    cell_units: tuple[tuple[int, ...], ...]  # per cell, its units (row, column, box, then a variant's others)
     peer_bits: tuple[int, ...]  # per cell, its peers as a bitset
 
 
@@ -691,7 +694,19 @@ def _partnered(bits: int, tables: _BitTables) -> int:
         bits = keep
 
 
-def _walk(masks, pair, pool, links, unit_bits, path, even, odd, extras, extra_digits, found) -> None:
+def _walk(
+    masks: tuple[int, ...],
+    pair: int,
+    pool: set[int],
+    links: dict[int, list[int]],
+    unit_bits: tuple[int, ...],
+    path: list[int],
+    even: int,
+    odd: int,
+    extras: int,
+    extra_digits: int,
+    found: dict[frozenset[int], tuple[list[int], int]],
+) -> None:
     """Depth-first growth of a loop. ``even`` and ``odd`` are the units (bits) touched by the loop cells at even
     and odd positions: a unit may take one of each, and the loop closes when both sets are equal."""
     parity = len(path) & 1

@@ -17,8 +17,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from bitdoku.data import DEMO_SOLUTION
+
+if TYPE_CHECKING:
+    from bitdoku.logic.explain import Rung
+    from bitdoku.logic.se import SeRung
 
 #: Every cell i with 7 * i % 11 < 6 emptied.
 _POSITION = "".join("." if 7 * i % 11 < 6 else digit for i, digit in enumerate(DEMO_SOLUTION))
@@ -63,5 +68,6 @@ def _finders(group: str) -> tuple[Callable[..., Iterator[object]], ...]:
     if group == "rating":
         return se_chains.find_se_chains, se_chains.find_se_forcing_chains
     chained = (forcing.__name__, se_chains.__name__)
-    ladders = dict.fromkeys(rung.find for rung in (*LADDER, *SE_LADDER))  # in ladder order, once each
+    rungs: tuple[Rung | SeRung, ...] = (*LADDER, *SE_LADDER)  # typed: mypy joins the two NamedTuples to a tuple
+    ladders = dict.fromkeys(rung.find for rung in rungs)  # in ladder order, once each
     return tuple(finder for finder in ladders if finder.__module__ not in chained)

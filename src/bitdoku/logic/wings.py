@@ -130,7 +130,7 @@ def _wing_tables(shape: Shape) -> tuple[np.ndarray, np.ndarray]:
     return peers, sees
 
 
-def _wing_step(cg: CandidateGrid, technique: str, pivot: int, a: int, b: int, z: int, seers: int):
+def _wing_step(cg: CandidateGrid, technique: str, pivot: int, a: int, b: int, z: int, seers: int) -> Iterator[Step]:
     """The step removing digit z (a bit) from the cells that see the pincers (``seers``, a bitset), if any has
     it."""
     digit = z.bit_length()

@@ -19,7 +19,7 @@ add up over the sub-puzzles; once the limit is reached the tasks still running a
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -47,7 +47,7 @@ from bitdoku.shape import Shape
 from bitdoku.timelimit import TimeLimit, check_seconds
 
 if TYPE_CHECKING:
-    from distributed import Client, LocalCluster
+    from distributed import Client, Future, LocalCluster
 
 #: Node budget of one farm task on a cluster, by grid size: 9x9 (~3 M nodes/s) and any other (~150 k nodes/s).
 #: A task costs ~1-3 ms of scheduling and transfer on top of its kernel time, against ~20 µs on a thread
@@ -66,7 +66,7 @@ RETRIES = 2
 class ChunkFailure(NamedTuple):
     """A chunk that failed on the cluster after its retries: its index, its row count and what went wrong."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # shadows tuple.index, which nothing calls on a ChunkFailure
     rows: int
     message: str
 
@@ -216,8 +216,9 @@ def concatenate(results: list[BatchResult]) -> BatchResult:
     order."""
     first = results[0]
     arrays = [np.concatenate([getattr(r, name) for r in results]) for name in _ROW_FIELDS]
-    return BatchResult(*arrays, shape=first.shape, max_nodes=first.max_nodes, time_limit=first.time_limit,
-                       geometry=first.geometry)
+    # mypy cannot count ``*arrays``: the six row fields (``_ROW_FIELDS``), all before ``shape``
+    return BatchResult(*arrays, shape=first.shape, max_nodes=first.max_nodes,  # type: ignore[misc, arg-type]
+                       time_limit=first.time_limit, geometry=first.geometry)
 
 
 _ROW_FIELDS = ("puzzles", "solutions", "status_codes", "counts", "stats", "kernel_codes")
@@ -231,9 +232,9 @@ _Reply = tuple[NDArray[np.uint8], NDArray[np.int8], NDArray[np.integer], float]
 
 
 def _replies(
-    client: Client, chunks: Iterable, shape: Shape | str | None, variant: str | Geometry | None, limit: int,
-    max_nodes: int | None, rules: int, in_flight: int | None, scatter: bool, stats: SchedulerStats | None,
-    time_limit: float | None,
+    client: Client, chunks: Iterable[ArrayLike | tuple[ArrayLike, Shape] | tuple[ArrayLike, Shape, Geometry | None]],
+    shape: Shape | str | None, variant: str | Geometry | None, limit: int, max_nodes: int | None, rules: int,
+    in_flight: int | None, scatter: bool, stats: SchedulerStats | None, time_limit: float | None,
 ) -> Iterator[tuple[int, NDArray[np.uint8], Shape, Geometry | None, _Reply | ChunkFailure]]:
     """Search each chunk on the cluster and yield ``(index, puzzles, shape, rules, reply or failure)`` in input
     order, at most ``in_flight`` chunks on the cluster or waiting (``solve_chunks`` says the rest)."""
@@ -250,7 +251,8 @@ def _replies(
     source = enumerate(chunks)
     running = distributed.as_completed()
     rows_of: dict[Any, tuple[int, NDArray[np.uint8], Shape, Geometry | None]] = {}  # future -> its chunk
-    ready: dict[int, tuple] = {}  # finished, waiting for the chunks before them
+    # finished, waiting for the chunks before them
+    ready: dict[int, tuple[int, NDArray[np.uint8], Shape, Geometry | None, _Reply | ChunkFailure]] = {}
     submitted = handed_on = 0
     exhausted = False
     try:
@@ -283,7 +285,7 @@ def _replies(
             ready[index] = (index, array, chunk_shape, geometry, _outcome(future, index, len(array), stats))
     finally:
         if rows_of:  # the caller stopped early: free the cluster
-            client.cancel(list(rows_of))
+            client.cancel(list(rows_of))  # type: ignore[no-untyped-call]  # distributed's Client.cancel is unannotated
         stats.wall_seconds += time.perf_counter() - start
 
 
@@ -315,13 +317,14 @@ def _widened(reply: _Reply) -> tuple[NDArray[np.uint8], NDArray[np.int8], NDArra
 
 
 def _submit_chunk(client: Client, array: NDArray[np.uint8], shape: Shape, geometry: Geometry | None,
-                  options: _ChunkOptions, scatter: bool):
+                  options: _ChunkOptions, scatter: bool) -> Future[_Reply]:
     """Start one chunk's task; the array goes inside the task, or ahead of it with ``scatter``."""
-    payload = client.scatter(array, hash=False) if scatter else array
+    payload = client.scatter(array, hash=False) if scatter else array  # type: ignore[no-untyped-call]  # unannotated
     return client.submit(_solve_chunk, payload, shape, *options, geometry, pure=False, retries=RETRIES)
 
 
-def _chunk_of(item, fixed: Shape | None,
+def _chunk_of(item: ArrayLike | tuple[ArrayLike, Shape | None] | tuple[ArrayLike, Shape | None, Geometry | None],
+              fixed: Shape | None,
               variant: str | Geometry | None) -> tuple[NDArray[np.uint8], Shape, Geometry | None]:
     """An input chunk as a checked uint8 array, its shape and its rules (None: classic)."""
     if not isinstance(item, tuple):
@@ -330,7 +333,7 @@ def _chunk_of(item, fixed: Shape | None,
     return as_variant_batch(array, shape, variant)
 
 
-def _outcome(future, index: int, rows: int, stats: SchedulerStats) -> _Reply | ChunkFailure:
+def _outcome(future: Future[_Reply], index: int, rows: int, stats: SchedulerStats) -> _Reply | ChunkFailure:
     """A finished chunk's reply, or the ``ChunkFailure`` that says why not."""
     try:
         reply = future.result()
@@ -424,11 +427,12 @@ class _FarmTasks:
     at once and read as empty results.
     """
 
-    def __init__(self, client: Client, distributed: ModuleType, stopped, poll: float | None = None) -> None:
+    def __init__(self, client: Client, distributed: ModuleType, stopped: Callable[[], bool],
+                 poll: float | None = None) -> None:
         self.client, self.distributed, self.stopped, self.poll = client, distributed, stopped, poll
         self.busy: dict[Any, _FarmTask] = {}
 
-    def submit(self, fn, *args) -> _FarmTask:
+    def submit(self, fn: Callable[..., WorkResult], *args: object) -> _FarmTask:
         future = self.client.submit(fn, *args, pure=False, retries=RETRIES)
         task = self.busy[future] = _FarmTask(future)
         return task
@@ -448,7 +452,7 @@ class _FarmTasks:
 
     def cancel_all(self) -> None:
         if self.busy:
-            self.client.cancel(list(self.busy))
+            self.client.cancel(list(self.busy))  # type: ignore[no-untyped-call]  # Client.cancel is unannotated
         for task in self.busy.values():
             task.cancelled = True
         self.busy.clear()
@@ -457,13 +461,14 @@ class _FarmTasks:
 class _FarmTask:
     """A Dask future as the farm sees it: ``result()`` of a cancelled task is an empty ``WorkResult``."""
 
-    def __init__(self, future) -> None:
+    def __init__(self, future: Future[WorkResult]) -> None:
         self.future = future
         self.cancelled = False
 
     def result(self) -> WorkResult:
         if self.cancelled:
-            return WorkResult((), np.empty((0, 0), np.uint8), 0, np.zeros(codes.N_STATS, np.int64), False, 0.0)
+            return WorkResult(np.empty((0, 0), np.uint8), np.empty((0, 0), np.uint8), 0,
+                              np.zeros(codes.N_STATS, np.int64), False, 0.0)
         return self.future.result()
 
 
@@ -505,8 +510,8 @@ def warm_up(client: Client, shapes: Iterable[Shape | str] = (Shape(3, 3),)) -> N
     _dask()
     shapes = [Shape.parse(shape) for shape in shapes]
     futures = [client.submit(_warm_worker, shapes, workers=[address], allow_other_workers=False, pure=False)
-               for address in client.nthreads()]
-    client.gather(futures)
+               for address in client.nthreads()]  # type: ignore[no-untyped-call]  # Client.nthreads is unannotated
+    client.gather(futures)  # type: ignore[no-untyped-call]  # Client.gather is unannotated
 
 
 def _warm_worker(shapes: list[Shape]) -> None:
@@ -520,7 +525,7 @@ def _warm_worker(shapes: list[Shape]) -> None:
 
 def _total_threads(client: Client) -> int:
     """Worker threads on the cluster now (at least 1, so a cluster still starting gets work queued)."""
-    return max(1, sum(client.nthreads().values()))
+    return max(1, sum(client.nthreads().values()))  # type: ignore[no-untyped-call]  # Client.nthreads is unannotated
 
 
 def _dask() -> ModuleType:

@@ -14,9 +14,22 @@ import itertools
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from bitdoku.parallel.tree import Tally, Tree
 from bitdoku.parallel.work import WorkResult, work
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    class WorkFuture(Protocol):
+        """What ``submit`` gives back and ``wait_first`` hands on: a task whose ``result()`` is its
+        ``WorkResult`` (a ``concurrent.futures.Future``, or ``distributed``'s wrapper of a Dask future)."""
+
+        def result(self) -> WorkResult: ...
+
+    _Future = TypeVar("_Future", bound=WorkFuture)
 
 THRESHOLD = 320
 
@@ -45,13 +58,13 @@ class SchedulerStats:
 
 def run_farm(
     tree: Tree,
-    root,
+    root: NDArray[np.uint8],
     tally: Tally,
     max_nodes: int,
     *,
     workers: int,
-    submit: Callable,
-    wait_first: Callable[[set], Iterable],
+    submit: Callable[..., _Future],
+    wait_first: Callable[[set[_Future]], Iterable[_Future]],
     threshold: int = THRESHOLD,
     farm_stats: SchedulerStats | None = None,
 ) -> bool:
@@ -61,7 +74,7 @@ def run_farm(
     start = time.perf_counter()
     order = itertools.count()  # ties on depth: first come, first served
     heap = [(0, next(order), root)]
-    busy: dict = {}
+    busy: dict[_Future, int] = {}  # task -> the depth of its configuration
     generated, budget_ok = 1, True
     shape = tree.shape
     while heap or busy:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
+from numpy.typing import NDArray
 
 from bitdoku.kernels import status as codes
 from bitdoku.parallel.threads import run_shared
@@ -29,7 +30,7 @@ PORTFOLIO_SEED = 0x5EED
 _NO_ANSWER = (codes.BUDGET_EXHAUSTED, codes.STOPPED)
 
 
-def run_portfolio(tree: Tree, root, tally: Tally, max_nodes: int, *, threads: int) -> bool:
+def run_portfolio(tree: Tree, root: NDArray[np.uint8], tally: Tally, max_nodes: int, *, threads: int) -> bool:
     """Race ``threads`` seeded first-solution searches, each with its share of ``max_nodes``; returns False when
     every member spent its share without an answer."""
     if tally.limit > 1 or not tree.has_restarts:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -14,7 +16,7 @@ from bitdoku.parallel.threads import THREADED
 from bitdoku.parallel.tree import Tally, Tree
 from bitdoku.timelimit import TimeLimit
 
-PARALLEL = {
+PARALLEL: dict[str, Callable[[Tree, NDArray[np.uint8], Tally, int, int], bool]] = {
     **THREADED,
     "portfolio": lambda tree, root, tally, max_nodes, threads: run_portfolio(tree, root, tally, max_nodes,
                                                                              threads=threads),

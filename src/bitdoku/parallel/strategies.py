@@ -9,6 +9,7 @@ depth-first: the study's finding was that depth-first wins sequentially.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import NDArray
 
 from bitdoku.kernels import status as codes
 from bitdoku.parallel.tree import Tally, Tree, split_solved
@@ -23,7 +24,7 @@ EXPAND_ROWS = 4096
 _CUT = (codes.BUDGET_EXHAUSTED, codes.STOPPED)
 
 
-def run_dfs(tree: Tree, root, tally: Tally, max_nodes: int) -> bool:
+def run_dfs(tree: Tree, root: NDArray[np.uint8], tally: Tally, max_nodes: int) -> bool:
     """One depth-first kernel search; returns False when the node budget or the time ran out."""
     status, solutions, stats = tree.search_part(root, tally.limit, tally.keep, max_nodes, tally.stop)
     tally.add_stats(stats)
@@ -31,7 +32,7 @@ def run_dfs(tree: Tree, root, tally: Tally, max_nodes: int) -> bool:
     return status not in _CUT
 
 
-def run_bfs(tree: Tree, root, tally: Tally, max_nodes: int) -> bool:
+def run_bfs(tree: Tree, root: NDArray[np.uint8], tally: Tally, max_nodes: int) -> bool:
     """Expand level by level until no open configuration is left (or the limit, budget, time or memory bound)."""
     level = root[None, :]
     while len(level) and not tally.full:
@@ -41,7 +42,7 @@ def run_bfs(tree: Tree, root, tally: Tally, max_nodes: int) -> bool:
     return tally.full or not tally.stopped  # a level cut short by the flag leaves the tree unfinished
 
 
-def run_mixed(tree: Tree, root, tally: Tally, max_nodes: int, frontier_size: int = 320) -> bool:
+def run_mixed(tree: Tree, root: NDArray[np.uint8], tally: Tally, max_nodes: int, frontier_size: int = 320) -> bool:
     """BFS until the frontier holds ``frontier_size`` configurations, then DFS on each of them in turn."""
     level = root[None, :]
     while 0 < len(level) < frontier_size and not tally.full:
@@ -65,7 +66,7 @@ def run_mixed(tree: Tree, root, tally: Tally, max_nodes: int, frontier_size: int
     return tally.full or not tally.stopped
 
 
-def _expand_level(tree: Tree, level, tally: Tally):
+def _expand_level(tree: Tree, level: NDArray[np.uint8], tally: Tally) -> NDArray[np.uint8]:
     """Expand one BFS level: count its complete children, return the open ones (one node per configuration
     expanded and per child made). The level goes to the kernel ``EXPAND_ROWS`` configurations at a time, so the
     children arrays of one call stay small and a time limit is seen between calls (a whole level of a 9x9 count

@@ -14,9 +14,11 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
+from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
 import numpy as np
+from numpy.typing import NDArray
 
 from bitdoku.kernels import status as codes
 from bitdoku.parallel.farm import SchedulerStats, run_farm
@@ -46,7 +48,7 @@ class _SharedWork:
             self.busy += 1
             return self.items.pop() if self.lifo else self.items.popleft()
 
-    def give(self, children) -> None:
+    def give(self, children: Iterable[NDArray[np.uint8]]) -> None:
         with self.cond:
             self.items.extend(children)
             self.cond.notify_all()
@@ -65,7 +67,7 @@ class _SharedWork:
         return len(self.items)
 
 
-def run_shared(tree: Tree, root, tally: Tally, max_nodes: int, *, threads: int, lifo: bool,
+def run_shared(tree: Tree, root: NDArray[np.uint8], tally: Tally, max_nodes: int, *, threads: int, lifo: bool,
                scheduler_stats: SchedulerStats | None = None) -> bool:
     """pt_dfs (``lifo=True``) or pt_mix (``lifo=False``); returns False when the node budget or the time ran
     out."""
@@ -112,7 +114,7 @@ def run_shared(tree: Tree, root, tally: Tally, max_nodes: int, *, threads: int, 
 
 
 def _record(result: WorkResult, tally: Tally, lock: threading.Lock, shared: _SharedWork, lifo: bool,
-            max_nodes: int, cut: threading.Event):
+            max_nodes: int, cut: threading.Event) -> NDArray[np.uint8] | None:
     """Merge one task's result; return the child this thread goes on with (pt_dfs), else None. ``cut`` is set
     when the node budget or the time runs out first (a flag set as the last part ends also counts: a search
     that may be whole is reported cut, never the other way round)."""
@@ -125,7 +127,7 @@ def _record(result: WorkResult, tally: Tally, lock: threading.Lock, shared: _Sha
     if stop:
         shared.stop()
         return None
-    children = list(result.children)
+    children: list[NDArray[np.uint8]] = list(result.children)
     if lifo and children:
         shared.give(children[1:])
         return children[0]
@@ -133,7 +135,7 @@ def _record(result: WorkResult, tally: Tally, lock: threading.Lock, shared: _Sha
     return None
 
 
-def run_threaded_farm(tree: Tree, root, tally: Tally, max_nodes: int, *, threads: int,
+def run_threaded_farm(tree: Tree, root: NDArray[np.uint8], tally: Tally, max_nodes: int, *, threads: int,
                       farm_stats: SchedulerStats | None = None) -> bool:
     """The farm with a thread pool as its workers (their parts read the search's stop flag)."""
     with ThreadPoolExecutor(max_workers=threads) as pool:
@@ -143,7 +145,8 @@ def run_threaded_farm(tree: Tree, root, tally: Tally, max_nodes: int, *, threads
                         farm_stats=farm_stats)
 
 
-THREADED = {
+#: Each strategy as ``strategy(tree, root, tally, max_nodes, threads) -> finished``.
+THREADED: dict[str, Callable[[Tree, NDArray[np.uint8], Tally, int, int], bool]] = {
     "pt_dfs": lambda tree, root, tally, max_nodes, threads: run_shared(tree, root, tally, max_nodes,
                                                                        threads=threads, lifo=True),
     "pt_mix": lambda tree, root, tally, max_nodes, threads: run_shared(tree, root, tally, max_nodes,

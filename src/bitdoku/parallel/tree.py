@@ -8,6 +8,7 @@ go back to the scheduler, which is how long searches stay cancellable and balanc
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -104,7 +105,7 @@ class Tree:
     @property
     def has_restarts(self) -> bool:
         """Whether ``first_solution`` applies to this shape (every box shape but the classic 9x9)."""
-        return has_restarted_search(self.shape.n, self.tables[1], self.rules)
+        return cast(bool, has_restarted_search(self.shape.n, self.tables[1], self.rules))
 
     def first_solution(
         self, cells: NDArray[np.uint8], seed: int, max_nodes: int, stop: NDArray[np.int64]

@@ -30,7 +30,7 @@ class WorkResult(NamedTuple):
 
     children: NDArray[np.uint8]
     solutions: NDArray[np.uint8]
-    count: int
+    count: int  # type: ignore[assignment]  # shadows tuple.count, which nothing calls on a WorkResult
     stats: NDArray[np.int64]
     finished: bool
     kernel_seconds: float
@@ -58,7 +58,8 @@ def work(
     return WorkResult(open_children, solved, len(solved), stats, not sequential, time.perf_counter() - start)
 
 
-def _split(tree: Tree, cells: NDArray[np.uint8], parts: int, stats: NDArray[np.int64]):
+def _split(tree: Tree, cells: NDArray[np.uint8], parts: int,
+           stats: NDArray[np.int64]) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
     """Expand breadth-first until at least ``parts`` open configurations (or none) are left: one level for a
     plain expansion, a few for a part that spent its slice, so its pieces are likely to fit in one."""
     level, solved_rows = cells[None, :], []

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -246,7 +246,9 @@ class _Chunker:
         if entries:
             yield EntryChunk(entries)
 
-    def _plain_kinds(self, lines: _Lines, lengths: NDArray[np.int64]) -> tuple[NDArray[np.int64], dict]:
+    def _plain_kinds(
+        self, lines: _Lines, lengths: NDArray[np.int64]
+    ) -> tuple[NDArray[np.int64], dict[int, tuple[NDArray[np.intp], NDArray[np.uint8]]]]:
         """For each line, the N of the grid it writes plainly (0: not a plain line); and for each plain length,
         its lines and their cell values (rows, uint8 (k, length))."""
         kinds = np.zeros(len(lengths), dtype=np.int64)
@@ -282,7 +284,7 @@ class _Chunker:
         return True
 
     def _plain_runs(self, lines: _Lines, lengths: NDArray[np.int64], kinds: NDArray[np.int64],
-                    cells_by_length: dict) -> Iterator[Chunk]:
+                    cells_by_length: dict[int, tuple[NDArray[np.intp], NDArray[np.uint8]]]) -> Iterator[Chunk]:
         """The plain lines as chunks, a new chunk wherever the grid size changes."""
         rows = np.flatnonzero(kinds > 0)
         if not len(rows):
@@ -323,4 +325,5 @@ def _gather(data: NDArray[np.uint8], starts: NDArray[np.int64], length: int) -> 
             view = np.lib.stride_tricks.as_strided(data[starts[0] :], shape=(len(starts), length),
                                                    strides=(step * data.strides[0], data.strides[0]), writeable=False)
             return np.take(_VALUES, view)
-    return np.take(_VALUES, data[starts[:, None] + np.arange(length)])
+    # numpy's stubs take an integer array index for a SupportsIndex one (a scalar item: Any)
+    return cast("NDArray[np.uint8]", np.take(_VALUES, data[starts[:, None] + np.arange(length)]))
