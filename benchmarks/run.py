@@ -76,6 +76,7 @@ BENCHMARKS = {
     "faults-dask": ("faults_bench.py", ["dask", "--batches", "3", "--kills", "3"]),
     "time-limits": ("time_limit_overshoot.py", ["--kinds", "strategy", "search", "--limits", "0.5", "--repeat", "3"]),
     "fuzz": ("fuzz_campaign.py", []),
+    "killer": ("killer_bench.py", ["--data", "{data}"]),
     "make-datasets": ("make_datasets.py", []),
 }
 

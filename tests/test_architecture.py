@@ -26,6 +26,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("formats", "kernels"),
     ("grid", "timelimit"),
     ("engines", "reader"),
+    ("constraints",),
     ("batch",),
     ("parallel",),
     ("solver",),

@@ -1,0 +1,177 @@
+"""Killer Sudoku as data: cages (cells, an optional sum) over a classic grid, read from and written to one line.
+
+The line format is that of the public Killer lists: ``MAP SUMS [GIVENS]``. ``MAP`` has a symbol a cell, row by
+row; the cells of one symbol form a cage (``.`` for a cell in no cage). ``SUMS`` lists the cages' sums, comma
+separated, in the order of each cage's first cell in reading order (``-`` for a cage without a sum, whose digits
+need only differ). ``GIVENS`` is optional: a puzzle line of the same size (``.`` or ``0`` for an empty cell).
+Extra fields after these (a solution, a name) are ignored.
+
+>>> k = Killer.parse("ABBC" "ADEC" "FDEC" "FFGG 4,5,9,5,5,9,3")
+>>> len(k.cages), k.cages[0]
+(7, Cage(cells=(0, 4), total=4))
+>>> k.to_line()
+'ABBCADECFDECFFGG 4,5,9,5,5,9,3'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations as subsets
+
+from bitdoku.errors import ParseError, ShapeError, cell_name
+from bitdoku.grid import Grid
+from bitdoku.shape import Shape
+
+#: The symbols written for cages, in order (the shared lists use A-Z then a-z; more cages take the rest).
+SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#$%&()*+-/:;<=>?@[]^_{|}~"
+#: A cell in no cage, in a map.
+NO_CAGE = "."
+#: A cage without a sum, in the sums field.
+NO_SUM = "-"
+
+
+@lru_cache(maxsize=4096)
+def combinations(size: int, total: int | None, n: int = 9) -> tuple[int, ...]:
+    """The digit sets (bit d-1 for digit d) of ``size`` different digits 1..n that add up to ``total`` (every
+    set of ``size`` digits when ``total`` is None), smallest first.
+
+    >>> [[d for d in range(1, 10) if mask >> (d - 1) & 1] for mask in combinations(3, 23)]
+    [[6, 8, 9]]
+    >>> len(combinations(2, 10))  # 1+9, 2+8, 3+7, 4+6
+    4
+    """
+    found = [sum(1 << (d - 1) for d in digits) for digits in subsets(range(1, n + 1), size)
+             if total is None or sum(digits) == total]
+    return tuple(sorted(found))
+
+
+@dataclass(frozen=True)
+class Cage:
+    """Cells (0-based, in reading order) whose digits all differ and, with a ``total``, add up to it."""
+
+    cells: tuple[int, ...]
+    total: int | None
+
+
+@dataclass(frozen=True)
+class Killer:
+    """A Killer Sudoku: a classic grid of ``shape``, its ``cages`` and its ``givens`` (often none).
+
+    Cages are named ``A``, ``B``, ... in the reading order of their first cells, as the line format writes them
+    (``SYMBOLS``); errors name a cage that way, with its cells.
+    """
+
+    shape: Shape
+    cages: tuple[Cage, ...]
+    givens: Grid
+
+    @classmethod
+    def parse(cls, text: str, shape: Shape | str | None = None) -> Killer:
+        """Read ``MAP SUMS [GIVENS]`` (the module docstring); ``ParseError`` names the cage and cells at fault."""
+        fields = text.split()
+        if len(fields) < 2:
+            raise ParseError("a Killer line is a cage map and its sums (MAP SUMS [GIVENS]), "
+                             f"found {len(fields)} field{'s' if len(fields) != 1 else ''}")
+        cage_map, sums = fields[0], fields[1]
+        givens_text = fields[2] if len(fields) > 2 and len(fields[2]) == len(cage_map) else None
+        try:
+            shape = Shape.parse(shape) if shape is not None else Shape.infer(len(cage_map))
+        except ShapeError as error:
+            raise ShapeError(f"the cage map: {error.problem}") from None
+        if len(cage_map) != shape.n_cells:
+            raise ShapeError(f"the cage map has {len(cage_map)} cells; a {shape.size_name} grid has "
+                             f"{shape.n_cells}")
+        givens = Grid.parse(givens_text, shape) if givens_text else Grid.empty(shape)
+        order: list[str] = []
+        members: dict[str, list[int]] = {}
+        for cell, symbol in enumerate(cage_map):
+            if symbol == NO_CAGE:
+                continue
+            if symbol not in members:
+                order.append(symbol)
+                members[symbol] = []
+            members[symbol].append(cell)
+        totals = sums.split(",")
+        if len(totals) != len(order):
+            raise ParseError(f"the cage map has {len(order)} cages but the sums field has {len(totals)} sums")
+        cages = tuple(Cage(tuple(members[symbol]), _total(text_sum, index, members[symbol], shape.n))
+                      for index, (symbol, text_sum) in enumerate(zip(order, totals, strict=True)))
+        killer = cls(shape, cages, givens)
+        killer.check()
+        return killer
+
+    def check(self) -> Killer:
+        """Raise ``ParseError`` for a cage that no digits can fill: more cells than digits, a sum no different
+        digits make, a given twice, givens that overshoot its sum; the givens must keep the classic rules too.
+        Returns the puzzle."""
+        n = self.shape.n
+        seen: set[int] = set()
+        for index, cage in enumerate(self.cages):
+            where = self.cage_name(index)
+            if seen & set(cage.cells):
+                raise ParseError(f"{where}: overlaps another cage")
+            seen |= set(cage.cells)
+            if any(not 0 <= cell < self.shape.n_cells for cell in cage.cells):
+                raise ParseError(f"{where}: a cell outside the {self.shape.size_name} grid")
+            if len(cage.cells) > n:
+                raise ParseError(f"{where}: {len(cage.cells)} cells, but a cage holds at most {n} different digits")
+            if cage.total is not None and not combinations(len(cage.cells), cage.total, n):
+                raise ParseError(f"{where}: no {_count_word(len(cage.cells))} different digits add up to "
+                                 f"{cage.total}")
+            digits = [self.givens.cells[cell] for cell in cage.cells if self.givens.cells[cell]]
+            twice = next((digit for digit in digits if digits.count(digit) > 1), None)
+            if twice is not None:
+                cells = ", ".join(cell_name(c, n) for c in cage.cells if self.givens.cells[c] == twice)
+                raise ParseError(f"{where}: the given {twice} appears twice ({cells})")
+            if cage.total is not None and digits and not any(
+                    all(mask >> (digit - 1) & 1 for digit in digits)
+                    for mask in combinations(len(cage.cells), cage.total, n)):
+                raise ParseError(f"{where}: no digits complete its givens {', '.join(map(str, digits))} to "
+                                 f"{cage.total}")
+        self.givens.validate()
+        return self
+
+    def cage_name(self, index: int) -> str:
+        """``cage B (r1c3, r1c4)``: how errors and steps name a cage."""
+        cells = ", ".join(cell_name(cell, self.shape.n) for cell in self.cages[index].cells)
+        return f"cage {SYMBOLS[index] if index < len(SYMBOLS) else index + 1} ({cells})"
+
+    def to_line(self) -> str:
+        """The ``MAP SUMS [GIVENS]`` line (givens only when there are some)."""
+        if len(self.cages) > len(SYMBOLS):
+            raise ParseError(f"{len(self.cages)} cages: the line format names at most {len(SYMBOLS)}")
+        cage_map = [NO_CAGE] * self.shape.n_cells
+        for index, cage in enumerate(self.cages):
+            for cell in cage.cells:
+                cage_map[cell] = SYMBOLS[index]
+        sums = ",".join(NO_SUM if cage.total is None else str(cage.total) for cage in self.cages)
+        givens = f" {self.givens.to_line()}" if any(self.givens.cells) else ""
+        return f"{''.join(cage_map)} {sums}{givens}"
+
+    def cage_of(self) -> list[int]:
+        """The index of each cell's cage, -1 for a cell in none."""
+        owner = [-1] * self.shape.n_cells
+        for index, cage in enumerate(self.cages):
+            for cell in cage.cells:
+                owner[cell] = index
+        return owner
+
+
+def _total(text: str, index: int, cells: list[int], n: int) -> int | None:
+    """A cage's sum from its field (``-`` or nothing: no sum); the error names the cage as ``check`` does."""
+    if text in (NO_SUM, ""):
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        where = ", ".join(cell_name(cell, n) for cell in cells)
+        name = SYMBOLS[index] if index < len(SYMBOLS) else str(index + 1)
+        raise ParseError(f"cage {name} ({where}): its sum {text!r} is not a number") from None
+
+
+_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def _count_word(count: int) -> str:
+    return _WORDS[count] if count < len(_WORDS) else str(count)

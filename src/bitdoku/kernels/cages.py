@@ -1,0 +1,252 @@
+"""Depth-first search under cage constraints: all-different sets and sums over cells, read from tables.
+
+The constraint kernel of ``bitdoku.constraints``: a classic grid's units plus cages, each cage's cells peers of
+one another and, with a sum, its possible digit sets listed as masks (``constraints.combinations``). The state of
+a node is a candidate mask (int64, bit d-1 for digit d) and a value for every cell. The rules, to a fixpoint:
+
+* naked singles: a cell left with one candidate takes it, and its digit leaves the cell's peers (the unit mates
+  and the cage mates, CSR ``peers``);
+* hidden singles over the N-cell units (rows, columns, boxes): a digit with one place in a unit goes there; a
+  digit with none is a contradiction;
+* cage sums: of a cage's digit sets, those that hold every digit already placed in it and whose other digits the
+  open cells can still take survive; each open cell keeps only the digits of the surviving sets that are not
+  placed yet. No surviving set is a contradiction.
+
+Branching takes an open cell with the fewest candidates (minimum remaining values), its digits from the lowest.
+The stack holds a copy of the state a level (N*N*9 bytes), one level a branching cell. Status codes and stats
+slots are those of ``status.py``.
+"""
+
+import numpy as np
+from numba import njit
+
+from bitdoku.kernels.bits import lowest_bit, lowest_bit_index, popcount
+from bitdoku.kernels.status import (
+    BUDGET_EXHAUSTED,
+    COMPLETE,
+    CONTRADICTION,
+    LIMIT_REACHED,
+    STAT_BACKTRACKS,
+    STAT_GUESSES,
+    STAT_NODES,
+    STAT_SOLUTIONS,
+    STOPPED,
+)
+
+
+@njit(cache=True, nogil=True)
+def _place(cell, digit_mask, candidates, values, peer_start, peers, queue, queued):
+    """Give ``cell`` its digit and take the digit from its peers; cells left with one candidate are queued.
+    Returns the new queue length, or -1 on a contradiction (a peer left with no candidate)."""
+    values[cell] = lowest_bit_index(digit_mask) + 1
+    candidates[cell] = digit_mask
+    for i in range(peer_start[cell], peer_start[cell + 1]):
+        peer = peers[i]
+        if candidates[peer] & digit_mask:
+            if values[peer] != 0:
+                return -1
+            left = candidates[peer] & ~digit_mask
+            candidates[peer] = left
+            if left == 0:
+                return -1
+            if left & (left - 1) == 0:
+                queue[queued] = peer
+                queued += 1
+    return queued
+
+
+@njit(cache=True, nogil=True)
+def _singles(candidates, values, peer_start, peers, queue):
+    """Place every open cell with one candidate, and those they leave with one, until none is left.
+    False on a contradiction."""
+    queued = 0
+    for cell in range(values.size):
+        if values[cell] == 0:
+            mask = candidates[cell]
+            if mask == 0:
+                return False
+            if mask & (mask - 1) == 0:
+                queue[queued] = cell
+                queued += 1
+    while queued > 0:
+        queued -= 1
+        cell = queue[queued]
+        if values[cell] == 0:
+            queued = _place(cell, candidates[cell], candidates, values, peer_start, peers, queue, queued)
+            if queued < 0:
+                return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _hidden_singles(candidates, values, units, full):
+    """Digits with one place in a unit, placed by setting that cell's candidates to the digit: returns 1 when any
+    was found, 0 when none, -1 on a contradiction (a digit with no place)."""
+    found = 0
+    for u in range(units.shape[0]):
+        once = np.int64(0)
+        twice = np.int64(0)
+        for cell in units[u]:
+            mask = candidates[cell]
+            twice |= once & mask
+            once |= mask
+        if once != full:
+            return -1
+        single = once & ~twice
+        while single:
+            bit = lowest_bit(single)
+            single &= ~bit
+            for cell in units[u]:
+                if candidates[cell] & bit:
+                    if values[cell] == 0 and candidates[cell] != bit:
+                        candidates[cell] = bit
+                        found = 1
+                    break
+    return found
+
+
+@njit(cache=True, nogil=True)
+def _cage_sums(candidates, values, cage_start, cage_cells, combo_start, combos):
+    """Cut each summed cage's open cells to the digits of its surviving digit sets: 1 when a candidate went, 0
+    when none, -1 on a contradiction."""
+    changed = 0
+    for cage in range(cage_start.size - 1):
+        first, last = combo_start[cage], combo_start[cage + 1]
+        if first == last:  # a cage without a sum: its cells are peers, nothing more
+            continue
+        placed = np.int64(0)
+        open_union = np.int64(0)
+        for i in range(cage_start[cage], cage_start[cage + 1]):
+            cell = cage_cells[i]
+            if values[cell] != 0:
+                placed |= candidates[cell]
+            else:
+                open_union |= candidates[cell]
+        allowed = np.int64(0)
+        for k in range(first, last):
+            digits = combos[k]
+            rest = digits & ~placed
+            if digits & placed == placed and rest & ~open_union == 0:
+                allowed |= rest
+        if allowed == 0 and open_union != 0:
+            return -1
+        for i in range(cage_start[cage], cage_start[cage + 1]):
+            cell = cage_cells[i]
+            if values[cell] == 0:
+                kept = candidates[cell] & allowed
+                if kept != candidates[cell]:
+                    if kept == 0:
+                        return -1
+                    candidates[cell] = kept
+                    changed = 1
+        if open_union == 0:  # complete: its digits must be one of the sets
+            whole = False
+            for k in range(first, last):
+                if combos[k] == placed:
+                    whole = True
+            if not whole:
+                return -1
+    return changed
+
+
+@njit(cache=True, nogil=True)
+def _propagate(candidates, values, peer_start, peers, units, full, cage_start, cage_cells, combo_start, combos,
+               queue):
+    """The three rules to a fixpoint; False on a contradiction."""
+    while True:
+        if not _singles(candidates, values, peer_start, peers, queue):
+            return False
+        hidden = _hidden_singles(candidates, values, units, full)
+        if hidden < 0:
+            return False
+        if hidden > 0:
+            continue
+        sums = _cage_sums(candidates, values, cage_start, cage_cells, combo_start, combos)
+        if sums < 0:
+            return False
+        if sums == 0:
+            return True
+
+
+@njit(cache=True, nogil=True)
+def _choose(candidates, values):
+    """An open cell with the fewest candidates, or -1 when every cell is filled."""
+    best = -1
+    fewest = 65
+    for cell in range(values.size):
+        if values[cell] == 0:
+            count = popcount(candidates[cell])
+            if count < fewest:
+                fewest = count
+                best = cell
+                if count == 2:
+                    break
+    return best
+
+
+@njit(cache=True, nogil=True)
+def search(candidates, values, peer_start, peers, units, n, cage_start, cage_cells, combo_start, combos, limit,
+           max_nodes, solution, stats, stop):
+    """Count the solutions of a grid under its cages, up to ``limit``, within ``max_nodes`` nodes.
+
+    ``candidates`` (int64, a mask a cell: the givens' single digits, every digit elsewhere) and ``values`` (int8)
+    are the root state and are changed in place. The first solution found goes to ``solution``; ``stats`` gets
+    the solutions, nodes, branch points and dead ends. ``stop[0] != 0`` stops the search (``STOPPED``). Returns a
+    status code of ``status.py``; ``CONTRADICTION`` when the root has no candidate left somewhere.
+    """
+    cells = values.size
+    full = np.int64((1 << n) - 1)
+    queue = np.empty(cells, np.int64)
+    stack_candidates = np.empty((cells + 1, cells), np.int64)
+    stack_values = np.empty((cells + 1, cells), np.int8)
+    branch_cell = np.empty(cells + 1, np.int64)
+    branch_left = np.empty(cells + 1, np.int64)
+    stats[STAT_NODES] += 1
+    if not _propagate(candidates, values, peer_start, peers, units, full, cage_start, cage_cells, combo_start,
+                      combos, queue):
+        return CONTRADICTION
+    cell = _choose(candidates, values)
+    if cell < 0:
+        solution[:] = values
+        stats[STAT_SOLUTIONS] += 1
+        return LIMIT_REACHED if limit <= 1 else COMPLETE
+    depth = 0
+    stack_candidates[0] = candidates
+    stack_values[0] = values
+    branch_cell[0] = cell
+    branch_left[0] = candidates[cell]
+    stats[STAT_GUESSES] += 1
+    while depth >= 0:
+        left = branch_left[depth]
+        if left == 0:
+            depth -= 1
+            continue
+        if stop[0] != 0:
+            return STOPPED
+        if stats[STAT_NODES] >= max_nodes:
+            return BUDGET_EXHAUSTED
+        bit = lowest_bit(left)
+        branch_left[depth] = left & ~bit
+        stats[STAT_NODES] += 1
+        candidates[:] = stack_candidates[depth]
+        values[:] = stack_values[depth]
+        candidates[branch_cell[depth]] = bit
+        if not _propagate(candidates, values, peer_start, peers, units, full, cage_start, cage_cells, combo_start,
+                          combos, queue):
+            stats[STAT_BACKTRACKS] += 1
+            continue
+        cell = _choose(candidates, values)
+        if cell < 0:
+            stats[STAT_SOLUTIONS] += 1
+            if stats[STAT_SOLUTIONS] == 1:
+                solution[:] = values
+            if stats[STAT_SOLUTIONS] >= limit:
+                return LIMIT_REACHED
+            continue
+        depth += 1
+        stack_candidates[depth] = candidates
+        stack_values[depth] = values
+        branch_cell[depth] = cell
+        branch_left[depth] = candidates[cell]
+        stats[STAT_GUESSES] += 1
+    return COMPLETE
