@@ -16,8 +16,12 @@ Extra fields after these (a solution, a name) are ignored.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import combinations as subsets
+from typing import NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
 
 from bitdoku.errors import ParseError, ShapeError, cell_name
 from bitdoku.grid import Grid
@@ -52,6 +56,21 @@ class Cage:
 
     cells: tuple[int, ...]
     total: int | None
+
+
+class KillerTables(NamedTuple):
+    """A puzzle as the kernel reads it: peers (CSR), the N-cell units and each cell's, each cell's cage (-1: none),
+    the cages' cells and digit sets (CSR)."""
+
+    peer_start: NDArray[np.int32]
+    peers: NDArray[np.int32]
+    units: NDArray[np.int32]
+    cell_units: NDArray[np.int32]
+    cage_of: NDArray[np.int32]
+    cage_start: NDArray[np.int32]
+    cage_cells: NDArray[np.int32]
+    combo_start: NDArray[np.int32]
+    combos: NDArray[np.int64]
 
 
 @dataclass(frozen=True)
@@ -149,6 +168,28 @@ class Killer:
         givens = f" {self.givens.to_line()}" if any(self.givens.cells) else ""
         return f"{''.join(cage_map)} {sums}{givens}"
 
+    @cached_property
+    def tables(self) -> KillerTables:
+        """The constraint kernel's tables (``kernels/cages.py``), built on first use and kept with the puzzle: the
+        classic units and peers of the shape, each cage's cells made peers of one another, each summed cage's
+        digit sets."""
+        killer = self
+        shape = killer.shape
+        classic = shape.tables
+        peers = [set(classic.peers[cell].tolist()) for cell in range(shape.n_cells)]
+        for cage in killer.cages:
+            for cell in cage.cells:
+                peers[cell].update(other for other in cage.cells if other != cell)
+        peer_start, peer_items = _csr([sorted(cell_peers) for cell_peers in peers])
+        cage_start, cage_cells = _csr([list(cage.cells) for cage in killer.cages])
+        combo_lists = [list(combinations(len(cage.cells), cage.total, shape.n)) if cage.total is not None else []
+                       for cage in killer.cages]
+        combo_start, _ = _csr([[0] * len(sets) for sets in combo_lists])
+        combos: NDArray[np.int64] = np.array([mask for sets in combo_lists for mask in sets], dtype=np.int64)
+        return KillerTables(peer_start, peer_items, np.ascontiguousarray(classic.units, dtype=np.int32),
+                            np.ascontiguousarray(classic.cell_units, dtype=np.int32),
+                            np.array(killer.cage_of(), dtype=np.int32), cage_start, cage_cells, combo_start, combos)
+
     def cage_of(self) -> list[int]:
         """The index of each cell's cage, -1 for a cell in none."""
         owner = [-1] * self.shape.n_cells
@@ -175,3 +216,11 @@ _WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", 
 
 def _count_word(count: int) -> str:
     return _WORDS[count] if count < len(_WORDS) else str(count)
+
+
+def _csr(lists: list[list[int]]) -> tuple[NDArray[np.int32], NDArray[np.int32]]:
+    """A ragged table in CSR form: ``start[i]:start[i + 1]`` slices ``items`` for row i."""
+    start = np.zeros(len(lists) + 1, dtype=np.int32)
+    start[1:] = np.cumsum([len(items) for items in lists])
+    items: NDArray[np.int32] = np.array([item for items in lists for item in items], dtype=np.int32)
+    return start, items

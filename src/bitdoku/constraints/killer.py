@@ -13,13 +13,9 @@ of the shape, each cage's cells made peers of one another, and each summed cage'
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import NamedTuple
-
 import numpy as np
-from numpy.typing import NDArray
 
-from bitdoku.constraints.cages import Killer, combinations
+from bitdoku.constraints.cages import Killer
 from bitdoku.engines.result import SearchResult, SearchStats, Status, default_max_nodes, status_of
 from bitdoku.errors import InvalidGridError, SearchLimitError
 from bitdoku.grid import Grid
@@ -29,18 +25,6 @@ from bitdoku.shape import Shape
 
 #: Killer grids up to this many digits (16x16); the kernel's masks hold up to 62.
 MAX_N = 16
-
-
-class KillerTables(NamedTuple):
-    """A puzzle as the kernel reads it: peers (CSR), the N-cell units, the cages' cells and digit sets (CSR)."""
-
-    peer_start: NDArray[np.int32]
-    peers: NDArray[np.int32]
-    units: NDArray[np.int32]
-    cage_start: NDArray[np.int32]
-    cage_cells: NDArray[np.int32]
-    combo_start: NDArray[np.int32]
-    combos: NDArray[np.int64]
 
 
 def as_killer(puzzle: Killer | str, shape: Shape | str | None = None) -> Killer:
@@ -53,25 +37,6 @@ def as_killer(puzzle: Killer | str, shape: Shape | str | None = None) -> Killer:
 
     raise PuzzleTypeError(f"expected a Killer puzzle (a Killer, or a line 'MAP SUMS [GIVENS]'), not "
                           f"{type(puzzle).__name__}")
-
-
-@lru_cache(maxsize=256)
-def tables(killer: Killer) -> KillerTables:
-    """The kernel's tables of a puzzle (cached: a puzzle is searched again by the generator and the tests)."""
-    shape = killer.shape
-    classic = shape.tables
-    peers = [set(classic.peers[cell].tolist()) for cell in range(shape.n_cells)]
-    for cage in killer.cages:
-        for cell in cage.cells:
-            peers[cell].update(other for other in cage.cells if other != cell)
-    peer_start, peer_items = _csr([sorted(cell_peers) for cell_peers in peers])
-    cage_start, cage_cells = _csr([list(cage.cells) for cage in killer.cages])
-    combo_lists = [list(combinations(len(cage.cells), cage.total, shape.n)) if cage.total is not None else []
-                   for cage in killer.cages]
-    combo_start, _ = _csr([[0] * len(sets) for sets in combo_lists])
-    combos: NDArray[np.int64] = np.array([mask for sets in combo_lists for mask in sets], dtype=np.int64)
-    return KillerTables(peer_start, peer_items, np.ascontiguousarray(classic.units, dtype=np.int32), cage_start,
-                        cage_cells, combo_start, combos)
 
 
 def search(puzzle: Killer | str, *, limit: int = 2, max_nodes: int | None = None,
@@ -92,9 +57,9 @@ def search(puzzle: Killer | str, *, limit: int = 2, max_nodes: int | None = None
     values = np.zeros(cells.size, dtype=np.int8)
     solution = np.zeros(cells.size, dtype=np.int8)
     stats = np.zeros(codes.N_STATS, dtype=np.int64)
-    t = tables(killer)
-    code = kernel.search(candidates, values, t.peer_start, t.peers, t.units, n, t.cage_start, t.cage_cells,
-                         t.combo_start, t.combos, limit, budget, solution, stats, np.zeros(1, np.int64))
+    t = killer.tables
+    code = kernel.search(candidates, values, t.peer_start, t.peers, t.units, t.cell_units, n, t.cage_of, t.cage_start,
+                         t.cage_cells, t.combo_start, t.combos, limit, budget, solution, stats, np.zeros(1, np.int64))
     count = int(stats[codes.STAT_SOLUTIONS])
     found = SearchStats(nodes=int(stats[codes.STAT_NODES]), guesses=int(stats[codes.STAT_GUESSES]),
                         backtracks=int(stats[codes.STAT_BACKTRACKS]))
@@ -120,11 +85,3 @@ def _checked(result: SearchResult) -> SearchResult:
     if result.status is Status.LIMIT:
         raise SearchLimitError(result.stats.nodes, result.count, result.stats)
     return result
-
-
-def _csr(lists: list[list[int]]) -> tuple[NDArray[np.int32], NDArray[np.int32]]:
-    """A ragged table in CSR form: ``start[i]:start[i + 1]`` slices ``items`` for row i."""
-    start = np.zeros(len(lists) + 1, dtype=np.int32)
-    start[1:] = np.cumsum([len(items) for items in lists])
-    items: NDArray[np.int32] = np.array([item for items in lists for item in items], dtype=np.int32)
-    return start, items

@@ -10,7 +10,8 @@ a node is a candidate mask (int64, bit d-1 for digit d) and a value for every ce
   digit with none is a contradiction;
 * cage sums: of a cage's digit sets, those that hold every digit already placed in it and whose other digits the
   open cells can still take survive; each open cell keeps only the digits of the surviving sets that are not
-  placed yet. No surviving set is a contradiction.
+  placed yet. No surviving set is a contradiction. A digit that every surviving set needs goes to its one place
+  in the cage, or, when its places share a row, column or box, leaves the rest of that unit.
 
 Branching takes an open cell with the fewest candidates (minimum remaining values), its digits from the lowest.
 The stack holds a copy of the state a level (N*N*9 bytes), one level a branching cell. Status codes and stats
@@ -106,13 +107,23 @@ def _hidden_singles(candidates, values, units, full):
 
 
 @njit(cache=True, nogil=True)
-def _cage_sums(candidates, values, cage_start, cage_cells, combo_start, combos):
-    """Cut each summed cage's open cells to the digits of its surviving digit sets: 1 when a candidate went, 0
-    when none, -1 on a contradiction."""
+def _cage_sums(candidates, values, units, cell_units, cage_of, cage_start, cage_cells, combo_start, combos, seen):
+    """Cut each summed cage's open cells to the digits of its surviving digit sets, and place or lock the digits
+    every surviving set needs: 1 when a candidate went, 0 when none, -1 on a contradiction. ``seen`` holds each
+    cell's candidates when its cage was last worked on in this propagation (-1: never): a cage none of whose
+    cells changed since is skipped, as the rule would find nothing new in it."""
     changed = 0
     for cage in range(cage_start.size - 1):
         first, last = combo_start[cage], combo_start[cage + 1]
         if first == last:  # a cage without a sum: its cells are peers, nothing more
+            continue
+        same = True
+        for i in range(cage_start[cage], cage_start[cage + 1]):
+            cell = cage_cells[i]
+            if seen[cell] != candidates[cell]:
+                same = False
+                seen[cell] = candidates[cell]
+        if same:
             continue
         placed = np.int64(0)
         open_union = np.int64(0)
@@ -122,13 +133,23 @@ def _cage_sums(candidates, values, cage_start, cage_cells, combo_start, combos):
                 placed |= candidates[cell]
             else:
                 open_union |= candidates[cell]
+        if open_union == 0:  # complete: its digits must be one of the sets
+            whole = False
+            for k in range(first, last):
+                if combos[k] == placed:
+                    whole = True
+            if not whole:
+                return -1
+            continue
         allowed = np.int64(0)
+        required = np.int64(-1)
         for k in range(first, last):
             digits = combos[k]
             rest = digits & ~placed
             if digits & placed == placed and rest & ~open_union == 0:
                 allowed |= rest
-        if allowed == 0 and open_union != 0:
+                required &= rest
+        if allowed == 0:
             return -1
         for i in range(cage_start[cage], cage_start[cage + 1]):
             cell = cage_cells[i]
@@ -139,20 +160,66 @@ def _cage_sums(candidates, values, cage_start, cage_cells, combo_start, combos):
                         return -1
                     candidates[cell] = kept
                     changed = 1
-        if open_union == 0:  # complete: its digits must be one of the sets
-            whole = False
-            for k in range(first, last):
-                if combos[k] == placed:
-                    whole = True
-            if not whole:
+        while required:
+            bit = lowest_bit(required)
+            required &= ~bit
+            locked = _required_digit(bit, cage, candidates, values, units, cell_units, cage_of, cage_start,
+                                     cage_cells)
+            if locked < 0:
                 return -1
+            changed |= locked
     return changed
 
 
 @njit(cache=True, nogil=True)
-def _propagate(candidates, values, peer_start, peers, units, full, cage_start, cage_cells, combo_start, combos,
-               queue):
+def _required_digit(bit, cage, candidates, values, units, cell_units, cage_of, cage_start, cage_cells):
+    """A digit every surviving set of a cage needs: with one place in the cage it goes there; with its places in
+    one row, column or box, the rest of that unit loses it. 1 when a candidate went, 0 when none, -1 when the
+    digit has no place."""
+    places = 0
+    only = -1
+    for i in range(cage_start[cage], cage_start[cage + 1]):
+        cell = cage_cells[i]
+        if values[cell] == 0 and candidates[cell] & bit:
+            places += 1
+            only = cell
+    if places == 0:
+        return -1
+    if places == 1:
+        if candidates[only] != bit:
+            candidates[only] = bit
+            return 1
+        return 0
+    changed = 0
+    for k in range(cell_units.shape[1]):  # the units of the last place: do all the places share one?
+        unit = cell_units[only, k]
+        shared = True
+        for i in range(cage_start[cage], cage_start[cage + 1]):
+            cell = cage_cells[i]
+            if values[cell] == 0 and candidates[cell] & bit:
+                inside = False
+                for j in range(cell_units.shape[1]):
+                    if cell_units[cell, j] == unit:
+                        inside = True
+                if not inside:
+                    shared = False
+                    break
+        if shared:
+            for other in units[unit]:
+                if cage_of[other] != cage and values[other] == 0 and candidates[other] & bit:
+                    left = candidates[other] & ~bit
+                    if left == 0:
+                        return -1
+                    candidates[other] = left
+                    changed = 1
+    return changed
+
+
+@njit(cache=True, nogil=True)
+def _propagate(candidates, values, peer_start, peers, units, cell_units, full, cage_of, cage_start, cage_cells,
+               combo_start, combos, queue, seen):
     """The three rules to a fixpoint; False on a contradiction."""
+    seen[:] = -1
     while True:
         if not _singles(candidates, values, peer_start, peers, queue):
             return False
@@ -161,7 +228,8 @@ def _propagate(candidates, values, peer_start, peers, units, full, cage_start, c
             return False
         if hidden > 0:
             continue
-        sums = _cage_sums(candidates, values, cage_start, cage_cells, combo_start, combos)
+        sums = _cage_sums(candidates, values, units, cell_units, cage_of, cage_start, cage_cells, combo_start,
+                          combos, seen)
         if sums < 0:
             return False
         if sums == 0:
@@ -185,8 +253,8 @@ def _choose(candidates, values):
 
 
 @njit(cache=True, nogil=True)
-def search(candidates, values, peer_start, peers, units, n, cage_start, cage_cells, combo_start, combos, limit,
-           max_nodes, solution, stats, stop):
+def search(candidates, values, peer_start, peers, units, cell_units, n, cage_of, cage_start, cage_cells, combo_start,
+           combos, limit, max_nodes, solution, stats, stop):
     """Count the solutions of a grid under its cages, up to ``limit``, within ``max_nodes`` nodes.
 
     ``candidates`` (int64, a mask a cell: the givens' single digits, every digit elsewhere) and ``values`` (int8)
@@ -197,13 +265,14 @@ def search(candidates, values, peer_start, peers, units, n, cage_start, cage_cel
     cells = values.size
     full = np.int64((1 << n) - 1)
     queue = np.empty(cells, np.int64)
+    seen = np.empty(cells, np.int64)
     stack_candidates = np.empty((cells + 1, cells), np.int64)
     stack_values = np.empty((cells + 1, cells), np.int8)
     branch_cell = np.empty(cells + 1, np.int64)
     branch_left = np.empty(cells + 1, np.int64)
     stats[STAT_NODES] += 1
-    if not _propagate(candidates, values, peer_start, peers, units, full, cage_start, cage_cells, combo_start,
-                      combos, queue):
+    if not _propagate(candidates, values, peer_start, peers, units, cell_units, full, cage_of, cage_start, cage_cells,
+                      combo_start, combos, queue, seen):
         return CONTRADICTION
     cell = _choose(candidates, values)
     if cell < 0:
@@ -231,8 +300,8 @@ def search(candidates, values, peer_start, peers, units, n, cage_start, cage_cel
         candidates[:] = stack_candidates[depth]
         values[:] = stack_values[depth]
         candidates[branch_cell[depth]] = bit
-        if not _propagate(candidates, values, peer_start, peers, units, full, cage_start, cage_cells, combo_start,
-                          combos, queue):
+        if not _propagate(candidates, values, peer_start, peers, units, cell_units, full, cage_of, cage_start,
+                          cage_cells, combo_start, combos, queue, seen):
             stats[STAT_BACKTRACKS] += 1
             continue
         cell = _choose(candidates, values)
