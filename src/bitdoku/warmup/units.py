@@ -33,6 +33,7 @@ FEATURES: dict[str, str] = {
     "variants": "the variants",
     "batch": "files of puzzles",
     "canon": "canonical forms",
+    "killer": "Killer Sudoku",
 }
 
 
@@ -132,6 +133,12 @@ def _generator(size: str, variant: str | None = None) -> Callable[[], None]:
     return run
 
 
+def _killer() -> None:
+    from bitdoku.constraints import count_solutions
+
+    count_solutions("ABBCADECFDECFFGG 4,5,9,5,5,9,3")
+
+
 def _canonical_forms() -> None:
     from bitdoku.data import DEMO
     from bitdoku.generate.canon import canonical
@@ -165,6 +172,7 @@ UNITS: tuple[Unit, ...] = (
     Unit("9x9 nonconsecutive generator", "variants", _generator("3x3", "nonconsecutive"),
          needs=("9x9 nonconsecutive",)),
     Unit("canonical forms", "canon", _canonical_forms),
+    Unit("Killer cages", "killer", _killer),
 )
 
 BY_NAME: dict[str, Unit] = {unit.name: unit for unit in UNITS}
