@@ -258,7 +258,8 @@ def _moves(n: int, cell: int, moves: tuple[tuple[int, int], ...]) -> list[int]:
     return [(row + dr) * n + col + dc for dr, dc in moves if 0 <= row + dr < n and 0 <= col + dc < n]
 
 
-def _csr(lists: list[list[int]]) -> tuple[NDArray[np.int32], NDArray[np.int32]]:
+def csr(lists: list[list[int]]) -> tuple[NDArray[np.int32], NDArray[np.int32]]:
+    """A ragged table as the kernels read it (CSR): ``start[i]:start[i + 1]`` slices ``items`` for row i."""
     start = np.zeros(len(lists) + 1, dtype=np.int32)
     start[1:] = np.cumsum([len(items) for items in lists])
     items = np.array([i for items in lists for i in items], dtype=np.int32)
@@ -296,7 +297,7 @@ def _tables(shape: Shape, rules: frozenset[str], regions: tuple[int, ...] | None
         mates.discard(cell)
         peers.append(sorted(mates))
         adjacent.append(_moves(n, cell, _NEIGHBOURS) if "nonconsecutive" in rules else [])
-    tables = GeometryTables(unit_table, *_csr(cell_units), *_csr(peers), *_csr(adjacent))
+    tables = GeometryTables(unit_table, *csr(cell_units), *csr(peers), *csr(adjacent))
     for table in tables:
         table.flags.writeable = False
     return tables

@@ -116,24 +116,23 @@ def keeps_every_cage(killer: Killer, grid: Grid) -> bool:
         and (cage.total is None or sum(grid.cells[c] for c in cage.cells) == cage.total) for cage in killer.cages)
 
 
+def assert_agrees_with_the_reference(killer: Killer, limit: int) -> None:
+    result = search(killer, limit=limit)
+    assert result.count == reference_count(killer, limit)
+    if result.count:
+        assert keeps_every_cage(killer, result.solution)
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(killers())
 def test_the_kernel_counts_what_the_reference_counts_on_small_grids(made):
-    killer, _ = made
-    result = search(killer, limit=20)
-    assert result.count == reference_count(killer, 20)
-    if result.count:
-        assert keeps_every_cage(killer, result.solution)
+    assert_agrees_with_the_reference(made[0], 20)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(killers(shapes=(Shape(3, 3),), givens=0.6))
 def test_the_kernel_counts_what_the_reference_counts_on_9x9_with_givens(made):
-    killer, _ = made
-    result = search(killer, limit=5)
-    assert result.count == reference_count(killer, 5)
-    if result.count:
-        assert keeps_every_cage(killer, result.solution)
+    assert_agrees_with_the_reference(made[0], 5)
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])

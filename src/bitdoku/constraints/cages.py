@@ -24,6 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from bitdoku.errors import ParseError, ShapeError, cell_name
+from bitdoku.geometry import csr
 from bitdoku.grid import Grid
 from bitdoku.shape import Shape
 
@@ -180,11 +181,11 @@ class Killer:
         for cage in killer.cages:
             for cell in cage.cells:
                 peers[cell].update(other for other in cage.cells if other != cell)
-        peer_start, peer_items = _csr([sorted(cell_peers) for cell_peers in peers])
-        cage_start, cage_cells = _csr([list(cage.cells) for cage in killer.cages])
+        peer_start, peer_items = csr([sorted(cell_peers) for cell_peers in peers])
+        cage_start, cage_cells = csr([list(cage.cells) for cage in killer.cages])
         combo_lists = [list(combinations(len(cage.cells), cage.total, shape.n)) if cage.total is not None else []
                        for cage in killer.cages]
-        combo_start, _ = _csr([[0] * len(sets) for sets in combo_lists])
+        combo_start, _ = csr([[0] * len(sets) for sets in combo_lists])
         combos: NDArray[np.int64] = np.array([mask for sets in combo_lists for mask in sets], dtype=np.int64)
         return KillerTables(peer_start, peer_items, np.ascontiguousarray(classic.units, dtype=np.int32),
                             np.ascontiguousarray(classic.cell_units, dtype=np.int32),
@@ -216,11 +217,3 @@ _WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", 
 
 def _count_word(count: int) -> str:
     return _WORDS[count] if count < len(_WORDS) else str(count)
-
-
-def _csr(lists: list[list[int]]) -> tuple[NDArray[np.int32], NDArray[np.int32]]:
-    """A ragged table in CSR form: ``start[i]:start[i + 1]`` slices ``items`` for row i."""
-    start = np.zeros(len(lists) + 1, dtype=np.int32)
-    start[1:] = np.cumsum([len(items) for items in lists])
-    items: NDArray[np.int32] = np.array([item for items in lists for item in items], dtype=np.int32)
-    return start, items
