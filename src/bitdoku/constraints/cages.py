@@ -6,6 +6,9 @@ separated, in the order of each cage's first cell in reading order (``-`` for a 
 need only differ). ``GIVENS`` is optional: a puzzle line of the same size (``.`` or ``0`` for an empty cell).
 Extra fields after these (a solution, a name) are ignored.
 
+The JSON form names cells as people do: ``{"shape": "3x3", "cages": [{"sum": 23, "cells": ["r1c1", "r1c2"]}, ...],
+"cells": [[0, 0, ...], ...]}`` (``cells``, the givens, optional; a cage without ``sum`` has none).
+
 >>> k = Killer.parse("ABBC" "ADEC" "FDEC" "FFGG 4,5,9,5,5,9,3")
 >>> len(k.cages), k.cages[0]
 (7, Cage(cells=(0, 4), total=4))
@@ -15,6 +18,8 @@ Extra fields after these (a solution, a name) are ignored.
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import combinations as subsets
@@ -88,7 +93,10 @@ class Killer:
 
     @classmethod
     def parse(cls, text: str, shape: Shape | str | None = None) -> Killer:
-        """Read ``MAP SUMS [GIVENS]`` (the module docstring); ``ParseError`` names the cage and cells at fault."""
+        """Read ``MAP SUMS [GIVENS]`` or the JSON form (the module docstring); ``ParseError`` names the cage and
+        cells at fault."""
+        if text.lstrip().startswith("{"):
+            return cls.from_json(text, shape)
         fields = text.split()
         if len(fields) < 2:
             raise ParseError("a Killer line is a cage map and its sums (MAP SUMS [GIVENS]), "
@@ -121,19 +129,55 @@ class Killer:
         killer.check()
         return killer
 
+    @classmethod
+    def from_json(cls, text: str, shape: Shape | str | None = None) -> Killer:
+        """Read the JSON form (the module docstring)."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ParseError(f"not valid JSON: {error.msg}", line=error.lineno, column=error.colno) from None
+        if not isinstance(data, dict) or not isinstance(data.get("cages"), list):
+            raise ParseError('a JSON Killer is an object with a "cages" list, like {"shape": "3x3", "cages": '
+                             '[{"sum": 23, "cells": ["r1c1", "r1c2", "r2c1"]}]}')
+        shape = Shape.parse(shape if shape is not None else data.get("shape", "3x3"))
+        cages = []
+        for index, record in enumerate(data["cages"]):
+            name = _symbol(index)
+            if not isinstance(record, dict) or not isinstance(record.get("cells"), list) or not record["cells"]:
+                raise ParseError(f'cage {name}: expected {{"sum": ..., "cells": ["r1c1", ...]}}, found {record!r}')
+            total = record.get("sum")
+            if total is not None and (not isinstance(total, int) or isinstance(total, bool)):
+                raise ParseError(f"cage {name}: its sum {total!r} is not a whole number")
+            cells = tuple(sorted(_cell_index(cell, shape, name) for cell in record["cells"]))
+            cages.append(Cage(cells, total))
+        cages.sort(key=lambda cage: cage.cells[0])
+        givens = Grid.from_array(data["cells"], shape) if data.get("cells") is not None else Grid.empty(shape)
+        return cls(shape, tuple(cages), givens).check()
+
+    def to_json(self) -> str:
+        """The JSON form: cages with their sums and cell names, and the givens when there are some."""
+        record: dict[str, object] = {"shape": str(self.shape), "cages": [
+            {**({"sum": cage.total} if cage.total is not None else {}),
+             "cells": [cell_name(cell, self.shape.n) for cell in cage.cells]} for cage in self.cages]}
+        if any(self.givens.cells):
+            n = self.shape.n
+            record["cells"] = [list(self.givens.cells[row * n:(row + 1) * n]) for row in range(n)]
+        return json.dumps(record, separators=(",", ":"))
+
     def check(self) -> Killer:
         """Raise ``ParseError`` for a cage that no digits can fill: more cells than digits, a sum no different
         digits make, a given twice, givens that overshoot its sum; the givens must keep the classic rules too.
         Returns the puzzle."""
         n = self.shape.n
-        seen: set[int] = set()
+        owner: dict[int, int] = {}
         for index, cage in enumerate(self.cages):
-            where = self.cage_name(index)
-            if seen & set(cage.cells):
-                raise ParseError(f"{where}: overlaps another cage")
-            seen |= set(cage.cells)
             if any(not 0 <= cell < self.shape.n_cells for cell in cage.cells):
-                raise ParseError(f"{where}: a cell outside the {self.shape.size_name} grid")
+                raise ParseError(f"cage {_symbol(index)}: a cell outside the {self.shape.size_name} grid")
+            where = self.cage_name(index)
+            shared = next((cell for cell in cage.cells if cell in owner), None)
+            if shared is not None:
+                raise ParseError(f"{where}: shares {cell_name(shared, n)} with cage {_symbol(owner[shared])}")
+            owner.update((cell, index) for cell in cage.cells)
             if len(cage.cells) > n:
                 raise ParseError(f"{where}: {len(cage.cells)} cells, but a cage holds at most {n} different digits")
             if cage.total is not None and not combinations(len(cage.cells), cage.total, n):
@@ -155,7 +199,7 @@ class Killer:
     def cage_name(self, index: int) -> str:
         """``cage B (r1c3, r1c4)``: how errors and steps name a cage."""
         cells = ", ".join(cell_name(cell, self.shape.n) for cell in self.cages[index].cells)
-        return f"cage {SYMBOLS[index] if index < len(SYMBOLS) else index + 1} ({cells})"
+        return f"cage {_symbol(index)} ({cells})"
 
     def to_line(self) -> str:
         """The ``MAP SUMS [GIVENS]`` line (givens only when there are some)."""
@@ -200,6 +244,25 @@ class Killer:
         return owner
 
 
+def _symbol(index: int) -> str:
+    """A cage's name: its symbol in the line format, or its number past the symbols."""
+    return SYMBOLS[index] if index < len(SYMBOLS) else str(index + 1)
+
+
+_CELL = re.compile(r"[rR](\d+)[cC](\d+)")
+
+
+def _cell_index(cell: object, shape: Shape, cage: str) -> int:
+    """The index of a cell named ``r4c7`` (1-based) in a JSON cage; the error names the cage and the cell."""
+    found = _CELL.fullmatch(cell) if isinstance(cell, str) else None
+    if found is None:
+        raise ParseError(f"cage {cage}: {cell!r} is not a cell name like r1c1")
+    row, col = int(found[1]), int(found[2])
+    if not (1 <= row <= shape.n and 1 <= col <= shape.n):
+        raise ParseError(f"cage {cage}: {cell} is outside the {shape.size_name} grid")
+    return (row - 1) * shape.n + col - 1
+
+
 def _total(text: str, index: int, cells: list[int], n: int) -> int | None:
     """A cage's sum from its field (``-`` or nothing: no sum); the error names the cage as ``check`` does."""
     if text in (NO_SUM, ""):
@@ -208,8 +271,7 @@ def _total(text: str, index: int, cells: list[int], n: int) -> int | None:
         return int(text)
     except ValueError:
         where = ", ".join(cell_name(cell, n) for cell in cells)
-        name = SYMBOLS[index] if index < len(SYMBOLS) else str(index + 1)
-        raise ParseError(f"cage {name} ({where}): its sum {text!r} is not a number") from None
+        raise ParseError(f"cage {_symbol(index)} ({where}): its sum {text!r} is not a number") from None
 
 
 _WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
