@@ -226,3 +226,16 @@ def test_a_bad_json_killer_names_the_cage_and_the_cell(text, message):
     with pytest.raises(ParseError) as raised:
         Killer.parse(text)
     assert message in str(raised.value)
+
+
+@settings(max_examples=40, deadline=None)
+@given(killers(shapes=(Shape(2, 2), Shape(2, 3), Shape(3, 3))))
+def test_the_rule_of_45_groups_add_up_in_the_solution(made):
+    killer, solution = made
+    kept = Killer(killer.shape, tuple(Cage(c.cells, sum(solution.cells[i] for i in c.cells)) for c in killer.cages),
+                  killer.givens)
+    remainders = kept.unit_remainders()
+    n = killer.shape.n
+    assert all(len(set(group.cells)) == len(group.cells) <= n for group in remainders)
+    assert all(sum(solution.cells[cell] for cell in group.cells) == group.total for group in remainders)
+    assert len(remainders) <= 3 * n

@@ -65,14 +65,13 @@ class Cage:
 
 
 class KillerTables(NamedTuple):
-    """A puzzle as the kernel reads it: peers (CSR), the N-cell units and each cell's, each cell's cage (-1: none),
-    the cages' cells and digit sets (CSR)."""
+    """A puzzle as the kernel reads it: peers (CSR), the N-cell units and each cell's, the cages' and the rule of
+    45's groups' cells and digit sets (CSR)."""
 
     peer_start: NDArray[np.int32]
     peers: NDArray[np.int32]
     units: NDArray[np.int32]
     cell_units: NDArray[np.int32]
-    cage_of: NDArray[np.int32]
     cage_start: NDArray[np.int32]
     cage_cells: NDArray[np.int32]
     combo_start: NDArray[np.int32]
@@ -217,7 +216,7 @@ class Killer:
     def tables(self) -> KillerTables:
         """The constraint kernel's tables (``kernels/cages.py``), built on first use and kept with the puzzle: the
         classic units and peers of the shape, each cage's cells made peers of one another, each summed cage's
-        digit sets."""
+        digit sets, and after the cages the rule of 45's groups (``unit_remainders``) with theirs."""
         killer = self
         shape = killer.shape
         classic = shape.tables
@@ -226,14 +225,30 @@ class Killer:
             for cell in cage.cells:
                 peers[cell].update(other for other in cage.cells if other != cell)
         peer_start, peer_items = csr([sorted(cell_peers) for cell_peers in peers])
-        cage_start, cage_cells = csr([list(cage.cells) for cage in killer.cages])
-        combo_lists = [list(combinations(len(cage.cells), cage.total, shape.n)) if cage.total is not None else []
-                       for cage in killer.cages]
+        groups = [*killer.cages, *killer.unit_remainders()]
+        cage_start, cage_cells = csr([list(group.cells) for group in groups])
+        combo_lists = [(list(combinations(len(group.cells), group.total, shape.n)) or [0])  # [0]: no set makes it
+                       if group.total is not None else [] for group in groups]
         combo_start, _ = csr([[0] * len(sets) for sets in combo_lists])
         combos: NDArray[np.int64] = np.array([mask for sets in combo_lists for mask in sets], dtype=np.int64)
         return KillerTables(peer_start, peer_items, np.ascontiguousarray(classic.units, dtype=np.int32),
                             np.ascontiguousarray(classic.cell_units, dtype=np.int32),
-                            np.array(killer.cage_of(), dtype=np.int32), cage_start, cage_cells, combo_start, combos)
+                            cage_start, cage_cells, combo_start, combos)
+
+    def unit_remainders(self) -> list[Cage]:
+        """The rule of 45 as cages: in each row, column and box, the cells left out of the summed cages that lie
+        wholly inside it, with the sum they must make (N(N+1)/2 minus those cages' sums); a unit those cages fill
+        gives none."""
+        n = self.shape.n
+        whole = n * (n + 1) // 2
+        found = []
+        for unit in self.shape.tables.units.tolist():
+            cells = set(unit)
+            inside = [cage for cage in self.cages if cage.total is not None and cells.issuperset(cage.cells)]
+            rest = cells.difference(*(cage.cells for cage in inside))
+            if rest:
+                found.append(Cage(tuple(sorted(rest)), whole - sum(cage.total or 0 for cage in inside)))
+        return found
 
     def cage_of(self) -> list[int]:
         """The index of each cell's cage, -1 for a cell in none."""

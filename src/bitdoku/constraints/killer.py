@@ -58,7 +58,7 @@ def search(puzzle: Killer | str, *, limit: int = 2, max_nodes: int | None = None
     solution = np.zeros(cells.size, dtype=np.int8)
     stats = np.zeros(codes.N_STATS, dtype=np.int64)
     t = killer.tables
-    code = kernel.search(candidates, values, t.peer_start, t.peers, t.units, t.cell_units, n, t.cage_of, t.cage_start,
+    code = kernel.search(candidates, values, t.peer_start, t.peers, t.units, t.cell_units, n, t.cage_start,
                          t.cage_cells, t.combo_start, t.combos, limit, budget, solution, stats, np.zeros(1, np.int64))
     count = int(stats[codes.STAT_SOLUTIONS])
     found = SearchStats(nodes=int(stats[codes.STAT_NODES]), guesses=int(stats[codes.STAT_GUESSES]),

@@ -8,10 +8,13 @@ a node is a candidate mask (int64, bit d-1 for digit d) and a value for every ce
   and the cage mates, CSR ``peers``);
 * hidden singles over the N-cell units (rows, columns, boxes): a digit with one place in a unit goes there; a
   digit with none is a contradiction;
-* cage sums: of a cage's digit sets, those that hold every digit already placed in it and whose other digits the
-  open cells can still take survive; each open cell keeps only the digits of the surviving sets that are not
-  placed yet. No surviving set is a contradiction. A digit that every surviving set needs goes to its one place
-  in the cage, or, when its places share a row, column or box, leaves the rest of that unit.
+* the rule of 45: in each row, column and box, the cells outside the summed cages that lie wholly inside it add
+  up to N(N+1)/2 minus those cages' sums; they are one more summed group of distinct digits (``cage_cells`` holds
+  them after the real cages);
+* cage sums: of a cage's (or such a group's) digit sets, those that hold every digit already placed in it and
+  whose other digits the open cells can still take survive; each open cell keeps only the digits of the surviving
+  sets that are not placed yet. No surviving set is a contradiction. A digit that every surviving set needs goes
+  to its one place in the cage, or, when its places share a row, column or box, leaves the rest of that unit.
 
 Branching takes an open cell with the fewest candidates (minimum remaining values), its digits from the lowest.
 The stack holds a copy of the state a level (N*N*9 bytes), one level a branching cell. Status codes and stats
@@ -107,11 +110,11 @@ def _hidden_singles(candidates, values, units, full):
 
 
 @njit(cache=True, nogil=True)
-def _cage_sums(candidates, values, units, cell_units, cage_of, cage_start, cage_cells, combo_start, combos, seen):
+def _cage_sums(candidates, values, units, cell_units, cage_start, cage_cells, combo_start, combos, seen):
     """Cut each summed cage's open cells to the digits of its surviving digit sets, and place or lock the digits
-    every surviving set needs: 1 when a candidate went, 0 when none, -1 on a contradiction. ``seen`` holds each
-    cell's candidates when its cage was last worked on in this propagation (-1: never): a cage none of whose
-    cells changed since is skipped, as the rule would find nothing new in it."""
+    every surviving set needs: 1 when a candidate went, 0 when none, -1 on a contradiction. ``seen`` holds, for
+    each slot of ``cage_cells``, the cell's candidates when that cage was last worked on in this propagation (-1:
+    never): a cage none of whose cells changed since is skipped, as the rule would find nothing new in it."""
     changed = 0
     for cage in range(cage_start.size - 1):
         first, last = combo_start[cage], combo_start[cage + 1]
@@ -120,9 +123,9 @@ def _cage_sums(candidates, values, units, cell_units, cage_of, cage_start, cage_
         same = True
         for i in range(cage_start[cage], cage_start[cage + 1]):
             cell = cage_cells[i]
-            if seen[cell] != candidates[cell]:
+            if seen[i] != candidates[cell]:
                 same = False
-                seen[cell] = candidates[cell]
+                seen[i] = candidates[cell]
         if same:
             continue
         placed = np.int64(0)
@@ -163,8 +166,7 @@ def _cage_sums(candidates, values, units, cell_units, cage_of, cage_start, cage_
         while required:
             bit = lowest_bit(required)
             required &= ~bit
-            locked = _required_digit(bit, cage, candidates, values, units, cell_units, cage_of, cage_start,
-                                     cage_cells)
+            locked = _required_digit(bit, cage, candidates, values, units, cell_units, cage_start, cage_cells)
             if locked < 0:
                 return -1
             changed |= locked
@@ -172,7 +174,16 @@ def _cage_sums(candidates, values, units, cell_units, cage_of, cage_start, cage_
 
 
 @njit(cache=True, nogil=True)
-def _required_digit(bit, cage, candidates, values, units, cell_units, cage_of, cage_start, cage_cells):
+def _in_cage(cell, cage, cage_start, cage_cells):
+    """Whether ``cell`` is one of the cage's (a cell may be in a cage and in the unit groups of the rule of 45)."""
+    for i in range(cage_start[cage], cage_start[cage + 1]):  # noqa: SIM110 - Numba compiles no generator in any()
+        if cage_cells[i] == cell:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _required_digit(bit, cage, candidates, values, units, cell_units, cage_start, cage_cells):
     """A digit every surviving set of a cage needs: with one place in the cage it goes there; with its places in
     one row, column or box, the rest of that unit loses it. 1 when a candidate went, 0 when none, -1 when the
     digit has no place."""
@@ -206,7 +217,8 @@ def _required_digit(bit, cage, candidates, values, units, cell_units, cage_of, c
                     break
         if shared:
             for other in units[unit]:
-                if cage_of[other] != cage and values[other] == 0 and candidates[other] & bit:
+                if values[other] == 0 and candidates[other] & bit and not _in_cage(other, cage, cage_start,
+                                                                                   cage_cells):
                     left = candidates[other] & ~bit
                     if left == 0:
                         return -1
@@ -216,8 +228,8 @@ def _required_digit(bit, cage, candidates, values, units, cell_units, cage_of, c
 
 
 @njit(cache=True, nogil=True)
-def _propagate(candidates, values, peer_start, peers, units, cell_units, full, cage_of, cage_start, cage_cells,
-               combo_start, combos, queue, seen):
+def _propagate(candidates, values, peer_start, peers, units, cell_units, full, cage_start, cage_cells, combo_start,
+               combos, queue, seen):
     """The three rules to a fixpoint; False on a contradiction."""
     seen[:] = -1
     while True:
@@ -228,8 +240,7 @@ def _propagate(candidates, values, peer_start, peers, units, cell_units, full, c
             return False
         if hidden > 0:
             continue
-        sums = _cage_sums(candidates, values, units, cell_units, cage_of, cage_start, cage_cells, combo_start,
-                          combos, seen)
+        sums = _cage_sums(candidates, values, units, cell_units, cage_start, cage_cells, combo_start, combos, seen)
         if sums < 0:
             return False
         if sums == 0:
@@ -253,8 +264,8 @@ def _choose(candidates, values):
 
 
 @njit(cache=True, nogil=True)
-def search(candidates, values, peer_start, peers, units, cell_units, n, cage_of, cage_start, cage_cells, combo_start,
-           combos, limit, max_nodes, solution, stats, stop):
+def search(candidates, values, peer_start, peers, units, cell_units, n, cage_start, cage_cells, combo_start, combos,
+           limit, max_nodes, solution, stats, stop):
     """Count the solutions of a grid under its cages, up to ``limit``, within ``max_nodes`` nodes.
 
     ``candidates`` (int64, a mask a cell: the givens' single digits, every digit elsewhere) and ``values`` (int8)
@@ -265,13 +276,13 @@ def search(candidates, values, peer_start, peers, units, cell_units, n, cage_of,
     cells = values.size
     full = np.int64((1 << n) - 1)
     queue = np.empty(cells, np.int64)
-    seen = np.empty(cells, np.int64)
+    seen = np.empty(cage_cells.size, np.int64)
     stack_candidates = np.empty((cells + 1, cells), np.int64)
     stack_values = np.empty((cells + 1, cells), np.int8)
     branch_cell = np.empty(cells + 1, np.int64)
     branch_left = np.empty(cells + 1, np.int64)
     stats[STAT_NODES] += 1
-    if not _propagate(candidates, values, peer_start, peers, units, cell_units, full, cage_of, cage_start, cage_cells,
+    if not _propagate(candidates, values, peer_start, peers, units, cell_units, full, cage_start, cage_cells,
                       combo_start, combos, queue, seen):
         return CONTRADICTION
     cell = _choose(candidates, values)
@@ -300,8 +311,8 @@ def search(candidates, values, peer_start, peers, units, cell_units, n, cage_of,
         candidates[:] = stack_candidates[depth]
         values[:] = stack_values[depth]
         candidates[branch_cell[depth]] = bit
-        if not _propagate(candidates, values, peer_start, peers, units, cell_units, full, cage_of, cage_start,
-                          cage_cells, combo_start, combos, queue, seen):
+        if not _propagate(candidates, values, peer_start, peers, units, cell_units, full, cage_start, cage_cells,
+                          combo_start, combos, queue, seen):
             stats[STAT_BACKTRACKS] += 1
             continue
         cell = _choose(candidates, values)
