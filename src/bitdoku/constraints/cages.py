@@ -180,6 +180,8 @@ class Killer:
             if len(cage.cells) > n:
                 raise ParseError(f"{where}: {len(cage.cells)} cells, but a cage holds at most {n} different digits")
             if cage.total is not None and not combinations(len(cage.cells), cage.total, n):
+                if len(cage.cells) == 1:
+                    raise ParseError(f"{where}: a one-cell cage holds a digit 1-{n}, not {cage.total}")
                 raise ParseError(f"{where}: no {_count_word(len(cage.cells))} different digits add up to "
                                  f"{cage.total}")
             digits = [self.givens.cells[cell] for cell in cage.cells if self.givens.cells[cell]]
