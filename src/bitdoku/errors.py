@@ -6,11 +6,21 @@ builds its sentence from them in ``__str__``, so the CLI and the web read fields
 
 from __future__ import annotations
 
+import re
+
+_CELL_NAME = re.compile(r"[rR](\d+)[cC](\d+)")
+
 
 def cell_name(cell: int, n: int) -> str:
     """Write a 0-based cell index the way people read it: ``r4c7`` (1-based row and column)."""
     row, col = divmod(cell, n)
     return f"r{row + 1}c{col + 1}"
+
+
+def row_and_column(name: str) -> tuple[int, int] | None:
+    """Read a cell name as ``cell_name`` writes it: ``'r4c7'`` -> (4, 7), 1-based; None for anything else."""
+    found = _CELL_NAME.fullmatch(name)
+    return (int(found[1]), int(found[2])) if found else None
 
 
 class BitdokuError(Exception):

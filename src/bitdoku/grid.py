@@ -340,16 +340,16 @@ class Grid:
     def keeps_givens_of(self, puzzle: Puzzle) -> bool:
         """Whether this grid agrees with every filled cell of ``puzzle`` (any form of a puzzle of this grid's
         shape; ``ShapeError`` for another shape)."""
-        puzzle = as_grid(puzzle, self._shape)
-        return all(
-            given == 0 or given == mine for given, mine in zip(puzzle._cells, self._cells, strict=True)
-        )
+        return self._keeps_givens(as_grid(puzzle, self._shape))
 
     def is_solution_of(self, puzzle: Puzzle) -> bool:
         """Whether this grid is solved and keeps the givens of ``puzzle`` (the check every engine passes; any form
         of a puzzle of this grid's shape)."""
         puzzle = as_grid(puzzle, self._shape)
-        return self.is_solved() and self.keeps_givens_of(puzzle)
+        return self.is_solved() and self._keeps_givens(puzzle)
+
+    def _keeps_givens(self, puzzle: Grid) -> bool:
+        return all(given == 0 or given == mine for given, mine in zip(puzzle._cells, self._cells, strict=True))
 
     def with_digit(self, cell: int, digit: int) -> Grid:
         """A copy with one cell set (digit 0 empties it)."""
@@ -384,13 +384,19 @@ def as_grid(puzzle: Puzzle, shape: Shape | str | None = None, variant: str | Geo
     bitdoku.errors.PuzzleTypeError: expected a puzzle (a Grid, text, ...), not None
     """
     if isinstance(puzzle, Grid):
-        if shape is not None and Shape.parse(shape) != puzzle.shape:
-            raise ShapeError(f"the grid has {puzzle.shape} boxes, not {Shape.parse(shape)}")
+        require_shape(puzzle.shape, shape)
         return puzzle if variant is None else puzzle.with_geometry(variant)
     if isinstance(puzzle, str):
         return Grid.parse(puzzle, shape, variant)
     grid = Grid.from_array(_cell_array(puzzle), shape)
     return grid if variant is None else grid.with_geometry(variant)
+
+
+def require_shape(actual: Shape, wanted: Shape | str | None) -> None:
+    """Raise ``ShapeError`` when a grid (or pencil marks) of shape ``actual`` comes where ``wanted`` is asked
+    (None: any shape)."""
+    if wanted is not None and Shape.parse(wanted) != actual:
+        raise ShapeError(f"the grid has {actual} boxes, not {Shape.parse(wanted)}")
 
 
 def _cell_array(puzzle: object) -> NDArray[np.integer]:

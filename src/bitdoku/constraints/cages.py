@@ -19,7 +19,6 @@ The JSON form names cells as people do: ``{"shape": "3x3", "cages": [{"sum": 23,
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import combinations as subsets
@@ -28,7 +27,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from bitdoku.errors import ParseError, ShapeError, cell_name
+from bitdoku.errors import ParseError, ShapeError, cell_name, row_and_column
 from bitdoku.geometry import csr
 from bitdoku.grid import Grid
 from bitdoku.shape import Shape
@@ -219,15 +218,14 @@ class Killer:
         """The constraint kernel's tables (``kernels/cages.py``), built on first use and kept with the puzzle: the
         classic units and peers of the shape, each cage's cells made peers of one another, each summed cage's
         digit sets, and after the cages the rule of 45's groups (``unit_remainders``) with theirs."""
-        killer = self
-        shape = killer.shape
+        shape = self.shape
         classic = shape.tables
         peers = [set(classic.peers[cell].tolist()) for cell in range(shape.n_cells)]
-        for cage in killer.cages:
+        for cage in self.cages:
             for cell in cage.cells:
                 peers[cell].update(other for other in cage.cells if other != cell)
         peer_start, peer_items = csr([sorted(cell_peers) for cell_peers in peers])
-        groups = [*killer.cages, *killer.unit_remainders()]
+        groups = [*self.cages, *self.unit_remainders()]
         cage_start, cage_cells = csr([list(group.cells) for group in groups])
         combo_lists = [(list(combinations(len(group.cells), group.total, shape.n)) or [0])  # [0]: no set makes it
                        if group.total is not None else [] for group in groups]
@@ -266,15 +264,12 @@ def _symbol(index: int) -> str:
     return SYMBOLS[index] if index < len(SYMBOLS) else str(index + 1)
 
 
-_CELL = re.compile(r"[rR](\d+)[cC](\d+)")
-
-
 def _cell_index(cell: object, shape: Shape, cage: str) -> int:
     """The index of a cell named ``r4c7`` (1-based) in a JSON cage; the error names the cage and the cell."""
-    found = _CELL.fullmatch(cell) if isinstance(cell, str) else None
+    found = row_and_column(cell) if isinstance(cell, str) else None
     if found is None:
         raise ParseError(f"cage {cage}: {cell!r} is not a cell name like r1c1")
-    row, col = int(found[1]), int(found[2])
+    row, col = found
     if not (1 <= row <= shape.n and 1 <= col <= shape.n):
         raise ParseError(f"cage {cage}: {cell} is outside the {shape.size_name} grid")
     return (row - 1) * shape.n + col - 1

@@ -17,7 +17,7 @@ import numpy as np
 
 from bitdoku.constraints.cages import Killer
 from bitdoku.engines.result import SearchResult, SearchStats, Status, default_max_nodes, status_of
-from bitdoku.errors import InvalidGridError, SearchLimitError
+from bitdoku.errors import InvalidGridError, PuzzleTypeError, SearchLimitError
 from bitdoku.grid import Grid
 from bitdoku.kernels import cages as kernel
 from bitdoku.kernels import status as codes
@@ -33,8 +33,6 @@ def as_killer(puzzle: Killer | str, shape: Shape | str | None = None) -> Killer:
         return puzzle
     if isinstance(puzzle, str):
         return Killer.parse(puzzle, shape)
-    from bitdoku.errors import PuzzleTypeError
-
     raise PuzzleTypeError(f"expected a Killer puzzle (a Killer, or a line 'MAP SUMS [GIVENS]'), not "
                           f"{type(puzzle).__name__}")
 

@@ -230,13 +230,13 @@ def _chunk_minimum(
 def _as_batch(puzzles: ArrayLike | Iterable[Puzzle]) -> NDArray[np.uint8]:
     """A checked uint8 (k, 81) array from an array, or from puzzles in any form (``batch.as_puzzle_array``)."""
     check_many(puzzles)
-    if not isinstance(puzzles, np.ndarray):
+    if isinstance(puzzles, np.ndarray):
+        if puzzles.dtype.kind in "iu" and puzzles.ndim == 2 and puzzles.shape[1] == 81:
+            _check_values(puzzles)  # out-of-range values named by row and cell, not turned into invalid rows
+    else:
         puzzles = list(cast("Iterable[Puzzle]", puzzles))  # check_many: an iterable
         if not puzzles:
             return np.zeros((0, 81), dtype=np.uint8)
-    array = puzzles if isinstance(puzzles, np.ndarray) else None
-    if array is not None and array.dtype.kind in "iu" and array.ndim == 2 and array.shape[1] == 81:
-        _check_values(array)  # out-of-range values named by row and cell, not turned into invalid rows
     array, shape = as_puzzle_array(puzzles)
     if shape.n != 9:
         raise ShapeError(f"canonical forms are for 9x9 grids, not {shape.size_name}")

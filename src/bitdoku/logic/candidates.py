@@ -22,7 +22,7 @@ from typing import Protocol, TypeVar, Union
 import numpy as np
 from numpy.typing import NDArray
 
-from bitdoku.errors import ShapeError, cell_name
+from bitdoku.errors import cell_name
 from bitdoku.formats.pencilmarks import (
     format_candidate_picture,
     format_pencilmarks,
@@ -31,7 +31,7 @@ from bitdoku.formats.pencilmarks import (
     parse_pencilmarks,
 )
 from bitdoku.geometry import GEOMETRIES_KEPT, Geometry, consecutive_mask
-from bitdoku.grid import Grid, Puzzle, as_grid
+from bitdoku.grid import Grid, Puzzle, as_grid, require_shape
 from bitdoku.shape import Shape
 
 
@@ -508,8 +508,7 @@ def as_logic_puzzle(puzzle: LogicPuzzle, shape: Shape | str | None = None,
     ``CandidateGrid``, every other form of a puzzle as a ``Grid`` (``grid.as_grid``: its errors for anything else).
     A ``Grid`` is kept apart from its candidates because its givens matter (uniqueness techniques)."""
     if isinstance(puzzle, CandidateGrid):
-        if shape is not None and Shape.parse(shape) != puzzle.shape:
-            raise ShapeError(f"the grid has {puzzle.shape} boxes, not {Shape.parse(shape)}")
+        require_shape(puzzle.shape, shape)
         return puzzle
     if isinstance(puzzle, str):
         text = puzzle.strip()

@@ -21,7 +21,6 @@ from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from bitdoku.errors import InvalidGridError, SearchTimeLimitError, StepLimitError, cell_name
-from bitdoku.formats.pencilmarks import looks_like_pencilmarks
 from bitdoku.geometry import Geometry
 from bitdoku.grid import Grid
 from bitdoku.logic import (
@@ -322,14 +321,9 @@ def ladder_for(state: CandidateGrid, givens: frozenset[int] | None, unique: bool
     return (*ladder[: hidden_ur[0] + 1], avoidable, *ladder[hidden_ur[0] + 1 :])
 
 
-def givens_of(puzzle: Grid | CandidateGrid | str) -> frozenset[int] | None:
-    """The cells given in the puzzle, when it says so: a grid, or one line of text (not pencil marks, where a
-    filled cell may have been solved)."""
-    if isinstance(puzzle, str):
-        text = puzzle.strip()
-        if "\n" in text or looks_like_pencilmarks(text):
-            return None
-        puzzle = Grid.parse(text)
+def givens_of(puzzle: Grid | CandidateGrid) -> frozenset[int] | None:
+    """The cells given in the puzzle, when it says so: a grid does; pencil marks do not (a filled cell may have
+    been solved)."""
     if isinstance(puzzle, Grid):
         return frozenset(cell for cell, value in enumerate(puzzle.cells) if value)
     return None

@@ -6,8 +6,6 @@ their text, so the page can highlight the cell without reading sentences.
 
 from __future__ import annotations
 
-import re
-
 from bitdoku.errors import (
     GenerationLimitError,
     InvalidGridError,
@@ -15,10 +13,9 @@ from bitdoku.errors import (
     SearchLimitError,
     ShapeError,
     StepLimitError,
+    row_and_column,
 )
 from bitdoku.web.schemas import ErrorBody
-
-_CELL_NAME = re.compile(r"r(\d+)c(\d+)")
 
 
 class ApiError(Exception):
@@ -33,10 +30,10 @@ class ApiError(Exception):
 
 def cell_index(name: str | None, n: int | None) -> int | None:
     """``'r4c7'`` -> the 0-based cell index in an N x N grid (None when either is unknown)."""
-    match = _CELL_NAME.fullmatch(name or "")
-    if match is None or n is None:
+    found = row_and_column(name or "")
+    if found is None or n is None:
         return None
-    row, col = int(match[1]) - 1, int(match[2]) - 1
+    row, col = found[0] - 1, found[1] - 1
     return row * n + col if 0 <= row < n and 0 <= col < n else None
 
 
