@@ -16,7 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from bitdoku.constraints.cages import Killer
-from bitdoku.engines.result import SearchResult, SearchStats, Status, default_max_nodes, status_of
+from bitdoku.engines.bitmask import stats_of
+from bitdoku.engines.result import SearchResult, Status, default_max_nodes, status_of
 from bitdoku.errors import InvalidGridError, PuzzleTypeError, SearchLimitError
 from bitdoku.grid import Grid
 from bitdoku.kernels import cages as kernel
@@ -59,8 +60,7 @@ def search(puzzle: Killer | str, *, limit: int = 2, max_nodes: int | None = None
     code = kernel.search(candidates, values, t.peer_start, t.peers, t.units, t.cell_units, n, t.cage_start,
                          t.cage_cells, t.combo_start, t.combos, limit, budget, solution, stats, np.zeros(1, np.int64))
     count = int(stats[codes.STAT_SOLUTIONS])
-    found = SearchStats(nodes=int(stats[codes.STAT_NODES]), guesses=int(stats[codes.STAT_GUESSES]),
-                        backtracks=int(stats[codes.STAT_BACKTRACKS]))
+    found = stats_of(stats)
     solutions = (Grid(solution.astype(np.uint8).tobytes(), killer.shape),) if count else ()
     if code in (codes.BUDGET_EXHAUSTED, codes.STOPPED):
         return SearchResult(Status.LIMIT, count, solutions, found, reason=f"the node budget of {budget} ran out")
