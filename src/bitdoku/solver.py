@@ -11,8 +11,7 @@ import numpy as np
 
 from bitdoku.engines import bitmask
 from bitdoku.engines.registry import DEFAULT_ENGINE, get_engine
-from bitdoku.engines.result import SearchResult, Status, default_max_nodes
-from bitdoku.errors import SearchLimitError, SearchTimeLimitError
+from bitdoku.engines.result import SearchResult, checked, default_max_nodes
 from bitdoku.geometry import Geometry
 from bitdoku.grid import Grid, Puzzle, as_grid
 from bitdoku.shape import Shape
@@ -126,7 +125,7 @@ def solve(
     1234341221434321
     """
     grid = as_grid(puzzle, shape, variant)
-    return _checked(search(grid, limit=1, engine=engine, max_nodes=max_nodes, time_limit=time_limit), grid).solution
+    return checked(search(grid, limit=1, engine=engine, max_nodes=max_nodes, time_limit=time_limit), grid).solution
 
 
 def count_solutions(
@@ -149,7 +148,7 @@ def count_solutions(
     288
     """
     grid = as_grid(puzzle, shape, variant)
-    return _checked(search(grid, limit=limit, keep=0, engine=engine, max_nodes=max_nodes, time_limit=time_limit),
+    return checked(search(grid, limit=limit, keep=0, engine=engine, max_nodes=max_nodes, time_limit=time_limit),
                     grid).count
 
 
@@ -166,17 +165,6 @@ def is_unique(
     """
     return count_solutions(puzzle, limit=2, engine=engine, max_nodes=max_nodes, shape=shape, variant=variant,
                            time_limit=time_limit) == 1
-
-
-def _checked(result: SearchResult, grid: Grid) -> SearchResult:
-    """Turn the outcomes a plain return value cannot express into exceptions."""
-    if result.status is Status.INVALID:
-        grid.validate()
-    if result.status is Status.LIMIT and result.time_limit is not None:
-        raise SearchTimeLimitError(result.time_limit, result.stats.nodes, result.count, result.stats)
-    if result.status is Status.LIMIT:
-        raise SearchLimitError(result.stats.nodes, result.count, result.stats)
-    return result
 
 
 def _check_count(name: str, value: int, *, minimum: int) -> None:

@@ -17,8 +17,8 @@ import numpy as np
 
 from bitdoku.constraints.cages import Killer
 from bitdoku.engines.bitmask import stats_of
-from bitdoku.engines.result import SearchResult, Status, default_max_nodes, status_of
-from bitdoku.errors import InvalidGridError, PuzzleTypeError, SearchLimitError
+from bitdoku.engines.result import SearchResult, Status, checked, default_max_nodes, status_of
+from bitdoku.errors import InvalidGridError, PuzzleTypeError
 from bitdoku.grid import Grid
 from bitdoku.kernels import cages as kernel
 from bitdoku.kernels import status as codes
@@ -69,17 +69,11 @@ def search(puzzle: Killer | str, *, limit: int = 2, max_nodes: int | None = None
 
 def solve(puzzle: Killer | str, *, max_nodes: int | None = None, shape: Shape | str | None = None) -> Grid | None:
     """A solution of a Killer puzzle, or None when it has none (``SearchLimitError`` when the budget runs out)."""
-    result = _checked(search(puzzle, limit=1, max_nodes=max_nodes, shape=shape))
+    result = checked(search(puzzle, limit=1, max_nodes=max_nodes, shape=shape))
     return result.solution
 
 
 def count_solutions(puzzle: Killer | str, *, limit: int = 2, max_nodes: int | None = None,
                     shape: Shape | str | None = None) -> int:
     """The number of solutions, counted up to ``limit`` (exact below it)."""
-    return _checked(search(puzzle, limit=limit, max_nodes=max_nodes, shape=shape)).count
-
-
-def _checked(result: SearchResult) -> SearchResult:
-    if result.status is Status.LIMIT:
-        raise SearchLimitError(result.stats.nodes, result.count, result.stats)
-    return result
+    return checked(search(puzzle, limit=limit, max_nodes=max_nodes, shape=shape)).count

@@ -6,6 +6,8 @@ import enum
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from bitdoku.errors import SearchLimitError, SearchTimeLimitError
+
 if TYPE_CHECKING:
     from bitdoku.grid import Grid
     from bitdoku.shape import Shape
@@ -118,3 +120,16 @@ def conflict_result(puzzle: Grid) -> SearchResult | None:
     check every engine and strategy that searches Python-side makes before it starts."""
     conflicts = puzzle.conflicts()
     return SearchResult(Status.INVALID, 0, reason=str(conflicts[0])) if conflicts else None
+
+
+def checked(result: SearchResult, grid: Grid | None = None) -> SearchResult:
+    """The result, or the exception for an outcome a plain return value cannot express: the grid's first conflict
+    (``InvalidGridError``) when the search found it invalid, ``SearchTimeLimitError`` or ``SearchLimitError`` when
+    a budget ran out first. What ``solve`` and ``count_solutions`` (and their Killer twins) return through."""
+    if result.status is Status.INVALID and grid is not None:
+        grid.validate()
+    if result.status is Status.LIMIT and result.time_limit is not None:
+        raise SearchTimeLimitError(result.time_limit, result.stats.nodes, result.count, result.stats)
+    if result.status is Status.LIMIT:
+        raise SearchLimitError(result.stats.nodes, result.count, result.stats)
+    return result
