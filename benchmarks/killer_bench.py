@@ -17,8 +17,7 @@ import statistics
 import time
 from pathlib import Path
 
-from bitdoku.constraints import Killer, search
-from bitdoku.engines.result import Status
+from bitdoku import Grid, Status, search
 
 FILE = "killer_krazydad_even_books.txt"
 
@@ -32,14 +31,14 @@ def main() -> None:
     rows = [line.split() for line in (options.data / FILE).read_text().splitlines()[: options.count]]
 
     start = time.perf_counter()
-    search(f"{rows[0][0]} {rows[0][1]}")
+    search(f"{rows[0][0]} {rows[0][1]}", variant="killer")
     print(f"first call (compile or load the kernel): {time.perf_counter() - start:.2f} s")
     start = time.perf_counter()
-    puzzles = [Killer.parse(f"{cage_map} {sums}") for cage_map, sums, *_ in rows]
+    puzzles = [Grid.parse(f"{cage_map} {sums}", variant="killer") for cage_map, sums, *_ in rows]
     parse_us = (time.perf_counter() - start) / len(rows) * 1e6
     start = time.perf_counter()
     for puzzle in puzzles:
-        puzzle.tables  # noqa: B018 - built here, kept with the puzzle
+        puzzle.geometry.cage_tables  # noqa: B018 - built here, kept with the puzzle's geometry
     tables_us = (time.perf_counter() - start) / len(rows) * 1e6
     print(f"{len(rows)} Killers: parse {parse_us:.0f} µs, tables {tables_us:.0f} µs a puzzle")
 

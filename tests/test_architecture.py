@@ -22,11 +22,11 @@ PACKAGE = Path(__file__).resolve().parent.parent / "src" / "bitdoku"
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors",),
     ("shape", "compile_clock", "data"),
+    ("constraints",),
     ("geometry",),
     ("formats", "kernels"),
     ("grid", "timelimit"),
     ("engines", "reader"),
-    ("constraints",),
     ("batch",),
     ("parallel",),
     ("solver",),

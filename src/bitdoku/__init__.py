@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
     from bitdoku import generate
     from bitdoku.batch import BatchResult, count_many, solve_many
+    from bitdoku.constraints import Cage
     from bitdoku.engines.registry import DEFAULT_ENGINE, ENGINES
     from bitdoku.engines.result import SearchResult, SearchStats, Status
     from bitdoku.errors import (
@@ -64,6 +65,7 @@ _LAZY = {
     "read_entries": "bitdoku.reader",
     "read_puzzles": "bitdoku.reader",
     "Geometry": "bitdoku.geometry",
+    "Cage": "bitdoku.constraints",
     "Conflict": "bitdoku.grid",
     "Grid": "bitdoku.grid",
     "Puzzle": "bitdoku.grid",
@@ -102,6 +104,7 @@ __all__ = [
     "ENGINES",
     "BatchResult",
     "BitdokuError",
+    "Cage",
     "CandidateGrid",
     "Conflict",
     "Entry",

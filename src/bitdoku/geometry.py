@@ -8,7 +8,9 @@ A classic grid has rows, columns and boxes. A variant changes that data and noth
   cells a symbol;
 * peer relations (two cells that must differ without sharing a unit): ``anti-knight`` (a chess knight's move
   apart) and ``anti-king`` (a king's move apart);
-* ``nonconsecutive``: orthogonal neighbours never hold consecutive digits.
+* ``nonconsecutive``: orthogonal neighbours never hold consecutive digits;
+* ``killer``: cages (``bitdoku.constraints``), sets of cells whose digits all differ and add up to a total; the
+  cage mates are peers, and the kernel of cages (``kernels/cages.py``) reads the totals from ``cage_tables``.
 
 Rules combine with ``+`` (``"x+anti-knight"``). Engines and kernels read the tables (``Geometry.tables``: units,
 the units of each cell, the peers of each cell, the neighbours of each cell), so a variant is data, not code.
@@ -18,20 +20,22 @@ The classic geometry of a shape gives the same units, in the same order, as ``Sh
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
+from bitdoku.constraints.cages import Cage, cage_of, cage_symbol, combinations, unit_remainders
 from bitdoku.errors import ParseError, ShapeError, cell_name
 from bitdoku.shape import Shape
 
 CLASSIC = "classic"
 JIGSAW = "jigsaw"
+KILLER = "killer"
 #: The rules a geometry may add, in the order a name lists them.
 RULES = ("x", "windoku", "anti-knight", "anti-king", "nonconsecutive")
-VARIANTS = (CLASSIC, JIGSAW, *RULES)
+VARIANTS = (CLASSIC, JIGSAW, KILLER, *RULES)
 
 _KNIGHT = ((-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1))
 _KING = ((-1, -1), (-1, 1), (1, -1), (1, 1))  # the orthogonal king moves share a row or a column already
@@ -56,6 +60,21 @@ class GeometryTables(NamedTuple):
     adjacent: NDArray[np.int32]
 
 
+class CageTables(NamedTuple):
+    """A Killer geometry as the kernel of cages reads it: peers (CSR, the cage mates among them), the N-cell units
+    and each cell's, and the cells and digit sets (CSR) of the summed groups: the cages, then the rule of 45's
+    groups (``constraints.unit_remainders``). A group without a total has no digit sets."""
+
+    peer_start: NDArray[np.int32]
+    peers: NDArray[np.int32]
+    units: NDArray[np.int32]
+    cell_units: NDArray[np.int32]
+    cage_start: NDArray[np.int32]
+    cage_cells: NDArray[np.int32]
+    combo_start: NDArray[np.int32]
+    combos: NDArray[np.int64]
+
+
 @dataclass(frozen=True)
 class Geometry:
     """The constraints of a grid: its box ``shape``, the ``rules`` it adds and, for jigsaw, its region map.
@@ -77,11 +96,16 @@ class Geometry:
     regions: tuple[int, ...] | None = None
     #: The symbol of each region in the map it was read from (``labels[region]``).
     labels: str = ""
+    #: A Killer's cages, in the reading order of their first cells (``formats/killer.py`` reads and checks them).
+    cages: tuple[Cage, ...] = ()
 
     def __post_init__(self) -> None:
         unknown = sorted(set(self.rules) - set(RULES))
         if unknown:
             raise ParseError(f"unknown variant rule {unknown[0]!r}; known: {', '.join(RULES)}")
+        if self.cages and (self.rules or self.regions is not None):
+            other = "jigsaw" if self.regions is not None else sorted(self.rules)[0]
+            raise ParseError(f"killer cages go on a classic grid for now, not with {other!r}")
 
     # -- building -------------------------------------------------------------------------------------------
 
@@ -92,8 +116,9 @@ class Geometry:
 
     @classmethod
     def parse(cls, name: str | Geometry | None, shape: Shape | str | None = None,
-              regions: str | None = None) -> Geometry:
-        """Read a variant name (``"x"``, ``"windoku+anti-knight"``, ``"jigsaw"`` with ``regions``, ``"classic"``).
+              regions: str | None = None, cages: tuple[Cage, ...] | None = None) -> Geometry:
+        """Read a variant name (``"x"``, ``"windoku+anti-knight"``, ``"jigsaw"`` with ``regions``, ``"killer"``
+        with ``cages``, ``"classic"``).
 
         The shape defaults to 9x9, or to the region map's size for a jigsaw.
         """
@@ -107,6 +132,12 @@ class Geometry:
             if word not in known:
                 raise ParseError(f"unknown variant {word!r}; known: {', '.join(VARIANTS)}")
         rules = frozenset(w for w in words if w in RULES)
+        if (KILLER in words) != (cages is not None):
+            raise ParseError("a killer needs its cages: read it with Grid.parse(text, variant='killer') from a "
+                             "line 'MAP SUMS [GIVENS]' or JSON with \"cages\"" if cages is None else
+                             "cages were given for a variant that is not a killer")
+        if KILLER in words:
+            return cls(Shape.parse(shape) if shape is not None else Shape(3, 3), rules, cages=tuple(cages or ()))
         if JIGSAW in words:
             if regions is None:
                 raise ParseError("a jigsaw needs its region map: N*N symbols, one a cell (N cells a symbol)")
@@ -154,13 +185,13 @@ class Geometry:
     @property
     def name(self) -> str:
         """The variant name that ``parse`` reads back: ``"classic"``, ``"x"``, ``"jigsaw+anti-king"``, ..."""
-        words = ([JIGSAW] if self.regions is not None else []) + [r for r in RULES if r in self.rules]
-        return "+".join(words) or CLASSIC
+        words = ([JIGSAW] if self.regions is not None else []) + ([KILLER] if self.cages else [])
+        return "+".join(words + [r for r in RULES if r in self.rules]) or CLASSIC
 
     @property
     def is_classic(self) -> bool:
         """Rows, columns and boxes only: the engines' fast classic paths apply."""
-        return self.regions is None and not self.rules
+        return self.regions is None and not self.rules and not self.cages
 
     @property
     def n_units(self) -> int:
@@ -168,14 +199,62 @@ class Geometry:
 
     @property
     def tables(self) -> GeometryTables:
-        """Units, cell units, peers and neighbours (cached; the arrays are read-only)."""
+        """Units, cell units, peers and neighbours (cached; the arrays are read-only). A cage's cells are peers."""
+        if self.cages:
+            return self._killer_tables
         return _tables(self.shape, self.rules, self.regions)
 
     @property
     def relations(self) -> tuple[tuple[int, ...], ...]:
-        """For each cell, the peers it shares no unit with (a knight's or king's move away): the cells whose equal
-        digit is a conflict of a relation, not of a unit (cached)."""
+        """For each cell, the peers it shares no unit with (a knight's or king's move away, or in its cage): the
+        cells whose equal digit is a conflict of a relation, not of a unit (cached)."""
+        if self.cages:
+            return self._killer_relations
         return _relations(self.shape, self.rules, self.regions)
+
+    @cached_property
+    def _killer_tables(self) -> GeometryTables:
+        """The classic tables with each cage's cells made peers; kept with the geometry, since every Killer has
+        cages of its own (a shared cache of a few geometries would rebuild them on every pass over a file)."""
+        classic = _tables(self.shape, self.rules, self.regions)
+        peers = [set(classic.peers[classic.peer_start[cell]:classic.peer_start[cell + 1]].tolist())
+                 for cell in range(self.shape.n_cells)]
+        for cage in self.cages:
+            for cell in cage.cells:
+                peers[cell].update(other for other in cage.cells if other != cell)
+        tables = classic._replace(**dict(zip(("peer_start", "peers"), csr([sorted(p) for p in peers]), strict=True)))
+        for table in tables:
+            table.flags.writeable = False
+        return tables
+
+    @cached_property
+    def _killer_relations(self) -> tuple[tuple[int, ...], ...]:
+        classic = _relations(self.shape, self.rules, self.regions)
+        owner = cage_of(self.shape.n_cells, self.cages)
+        unit_mates = self.shape.tables.peers
+        return tuple(tuple(sorted({*classic[cell], *(other for other in self.cages[owner[cell]].cells
+                                                      if other != cell and other not in unit_mates[cell])}))
+                     if owner[cell] >= 0 else classic[cell] for cell in range(self.shape.n_cells))
+
+    @cached_property
+    def cage_tables(self) -> CageTables:
+        """The kernel of cages' tables (``CageTables``), built on first use and kept with the geometry."""
+        shape = self.shape
+        tables = self.tables
+        groups = [*self.cages, *unit_remainders(shape, self.cages)]
+        cage_start, cage_cells = csr([list(group.cells) for group in groups])
+        combo_lists = [(list(combinations(len(group.cells), group.total, shape.n)) or [0])  # [0]: no set makes it
+                       if group.total is not None else [] for group in groups]
+        combo_start, _ = csr([[0] * len(sets) for sets in combo_lists])
+        combos = np.array([mask for sets in combo_lists for mask in sets], dtype=np.int64)
+        classic = shape.tables
+        return CageTables(tables.peer_start, tables.peers, np.ascontiguousarray(classic.units, dtype=np.int32),
+                          np.ascontiguousarray(classic.cell_units, dtype=np.int32), cage_start, cage_cells,
+                          combo_start, combos)
+
+    def cage_of(self, cell: int) -> int:
+        """The index of the cage that holds ``cell``, -1 for none."""
+        return next((index for index, cage in enumerate(self.cages) if cell in cage.cells), -1)
 
     def region_map(self) -> str:
         """The jigsaw's region map as one line of symbols (the boxes, lettered A.., for a box geometry)."""
@@ -201,6 +280,9 @@ class Geometry:
     def relation(self, a: int, b: int) -> str:
         """Why two cells that share no unit must differ: ``"a knight's move apart"`` or ``"a king's move apart"``."""
         n = self.shape.n
+        cage = self.cage_of(a)
+        if cage >= 0 and b in self.cages[cage].cells:
+            return f"cage {cage_symbol(cage)}"
         step = (abs(a // n - b // n), abs(a % n - b % n))
         if "anti-knight" in self.rules and step in ((1, 2), (2, 1)):
             return "cells a knight's move apart"

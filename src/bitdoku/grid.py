@@ -13,11 +13,13 @@ from typing import NamedTuple, Union, cast
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from bitdoku.constraints.cages import Cage, cage_name, check_cages
 from bitdoku.errors import InvalidGridError, ParseError, PuzzleTypeError, ShapeError, cell_name
 from bitdoku.formats.block import format_block, format_jigsaw_block, format_rows, parse_block
 from bitdoku.formats.json import format_json, parse_json
+from bitdoku.formats.killer import format_killer_line, parse_killer_line
 from bitdoku.formats.line import _shape_for, format_line, parse_line
-from bitdoku.geometry import Geometry, consecutive_mask
+from bitdoku.geometry import KILLER, Geometry, consecutive_mask
 from bitdoku.shape import Shape
 
 
@@ -74,8 +76,12 @@ class Grid:
         """Read a puzzle line, a block picture, integer rows or JSON; infer the shape unless given.
 
         ``variant`` names the rules (``"x"``, ``"windoku+anti-king"``, see ``bitdoku.geometry``); for
-        ``"jigsaw"`` the text is two lines, the puzzle and then its region map (or JSON with ``"regions"``).
+        ``"jigsaw"`` the text is two lines, the puzzle and then its region map (or JSON with ``"regions"``); for
+        ``"killer"`` it is the Killer line ``MAP SUMS [GIVENS]`` (``formats/killer.py``) or JSON with ``"cages"``.
         JSON may name its own variant.
+
+        >>> Grid.parse("ABBC" "ADEC" "FDEC" "FFGG 4,5,9,5,5,9,3", variant="killer").cages[:2]
+        (Cage(cells=(0, 4), total=4), Cage(cells=(1, 2), total=5))
 
         Raises ``ParseError`` for a character that is not a cell (with line, column and cell) and
         ``ShapeError`` for a cell count that fits no grid (naming the sizes that would).
@@ -87,10 +93,15 @@ class Grid:
         if not stripped:
             raise ParseError("empty puzzle: there are no cells to read")
         regions = None
+        cages: tuple[Cage, ...] | None = None
         cells: bytes | list[int]
         if stripped.startswith("{"):
-            cells, shape, named, regions = parse_json(stripped, shape)
+            cells, shape, named, regions, cages = parse_json(stripped, shape)
             variant = variant if variant is not None else named
+            if cages is not None:
+                check_cages(shape, cages, bytes(cells))
+        elif _is_killer(variant):
+            cells, shape, cages = parse_killer_line(stripped, shape)
         elif isinstance(variant, str) and "jigsaw" in variant.lower() and len(stripped.splitlines()) == 2:
             line, regions = stripped.splitlines()
             cells, shape = parse_line(line.strip(), shape)
@@ -100,7 +111,7 @@ class Grid:
             cells, shape = parse_line(stripped, shape)
         if variant is None and regions is None:
             return cls(bytes(cells), shape)
-        return cls(bytes(cells), shape, Geometry.parse(variant, shape, regions))
+        return cls(bytes(cells), shape, Geometry.parse(variant, shape, regions, cages))
 
     @classmethod
     def from_array(cls, values: ArrayLike, shape: Shape | str | None = None) -> Grid:
@@ -158,6 +169,11 @@ class Grid:
         return self._geometry is None
 
     @property
+    def cages(self) -> tuple[Cage, ...]:
+        """A Killer's cages (``bitdoku.constraints.Cage``: cells and an optional total), none for other grids."""
+        return self._geometry.cages if self._geometry is not None else ()
+
+    @property
     def variant(self) -> str:
         """The variant's name: ``"classic"``, ``"x"``, ``"jigsaw"``, ..."""
         return self.geometry.name
@@ -166,6 +182,8 @@ class Grid:
         """The same cells under other rules (a variant name or a ``Geometry``; ``None`` for classic)."""
         if geometry is None:
             return Grid(self._cells, self._shape)
+        if isinstance(geometry, str) and geometry.strip().lower() == self.variant:
+            return self  # the rules it has (a Killer's cages or a jigsaw's map are not in a name)
         return Grid(self._cells, self._shape, Geometry.parse(geometry, self._shape))
 
     def with_cells(self, cells: bytes) -> Grid:
@@ -212,11 +230,24 @@ class Grid:
         """The one-line format: ``8..........36...`` (integers separated by spaces from N = 36 on)."""
         return format_line(self._cells, self._shape)
 
+    def to_killer_line(self) -> str:
+        """A Killer as the line ``MAP SUMS [GIVENS]`` that ``Grid.parse(text, variant="killer")`` reads.
+
+        >>> Grid.parse("AB.C ADDC ..EE FFGG 3,1,7,5,7,7,3", variant="killer").to_killer_line()
+        'AB.CADDC..EEFFGG 3,1,7,5,7,7,3'
+        """
+        if not self.cages:
+            raise ValueError(f"a {self.variant} grid has no cages to write as a Killer line")
+        return format_killer_line(self._cells, self._shape, self.cages)
+
     def to_picture(self) -> str:
         """The boxed picture that ``str()`` prints; for a jigsaw, the cells without box lines and the region map
-        beside them (box lines would draw the wrong regions)."""
+        beside them (box lines would draw the wrong regions); for a Killer, the cage map and sums beside them."""
         if self._geometry is not None and self._geometry.regions is not None:
             return format_jigsaw_block(self._cells, self._shape, self._geometry.region_map())
+        if self.cages:
+            cage_map, sums = format_killer_line(bytes(self._shape.n_cells), self._shape, self.cages).split()
+            return f"{format_jigsaw_block(self._cells, self._shape, cage_map)}\nsums {sums}"
         return format_block(self._cells, self._shape)
 
     def to_rows(self) -> str:
@@ -230,7 +261,7 @@ class Grid:
             return format_json(self._cells, self._shape)
         geometry = self._geometry
         regions = geometry.region_map() if geometry.regions is not None else None
-        return format_json(self._cells, self._shape, geometry.name, regions)
+        return format_json(self._cells, self._shape, geometry.name, regions, geometry.cages)
 
     def __str__(self) -> str:
         return self.to_picture()
@@ -243,6 +274,8 @@ class Grid:
         if self._geometry.regions is not None:
             text = f"{self.to_line()}\n{self._geometry.region_map()}"
             return f"Grid.parse({text!r}{shape}, variant={self.variant!r})"
+        if self.cages:
+            return f"Grid.parse({self.to_killer_line()!r}{shape}, variant={self.variant!r})"
         return f"Grid.parse({self.to_line()!r}{shape}, variant={self.variant!r})"
 
     def __eq__(self, other: object) -> bool:
@@ -322,8 +355,9 @@ class Grid:
         return found
 
     def is_valid(self) -> bool:
-        """Whether no digit appears twice in a unit (a valid puzzle may still have no solution)."""
-        return not self.conflicts()
+        """Whether no digit appears twice in a unit and no Killer cage overshoots its sum (a valid puzzle may still
+        have no solution)."""
+        return not self.conflicts() and not self.cage_sum_errors()
 
     def validate(self) -> Grid:
         """Return the grid itself, or raise ``InvalidGridError`` naming the first conflict."""
@@ -331,7 +365,26 @@ class Grid:
         if conflicts:
             first = conflicts[0]
             raise InvalidGridError(str(first), cells=first.cells, unit=first.unit)
+        errors = self.cage_sum_errors()
+        if errors:
+            raise InvalidGridError(errors[0])
         return self
+
+    def cage_sum_errors(self) -> list[str]:
+        """For each Killer cage whose digits break its sum, a sentence: the digits placed add up to more than the
+        total (or, when the cage is full, to another number)."""
+        found = []
+        for index, cage in enumerate(self.cages):
+            digits = [self._cells[cell] for cell in cage.cells if self._cells[cell]]
+            if cage.total is None or not digits:
+                continue
+            full = len(digits) == len(cage.cells)
+            if sum(digits) > cage.total or (full and sum(digits) != cage.total):
+                sums = " + ".join(map(str, digits))
+                relation = "not" if full and sum(digits) < cage.total else "over"
+                found.append(f"{cage_name(self.cages, index, self.n)} holds {sums} = {sum(digits)}, {relation} its "
+                             f"sum {cage.total}")
+        return found
 
     def is_solved(self) -> bool:
         """Whether every cell is filled and no rule is broken."""
@@ -397,6 +450,11 @@ def require_shape(actual: Shape, wanted: Shape | str | None) -> None:
     (None: any shape)."""
     if wanted is not None and Shape.parse(wanted) != actual:
         raise ShapeError(f"the grid has {actual} boxes, not {Shape.parse(wanted)}")
+
+
+def _is_killer(variant: str | Geometry | None) -> bool:
+    """Whether a variant name asks for the Killer line format."""
+    return isinstance(variant, str) and KILLER in [word.strip().lower() for word in variant.split("+")]
 
 
 def _cell_array(puzzle: object) -> NDArray[np.integer]:

@@ -8,20 +8,41 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from bitdoku import Grid, ParseError, Shape, ShapeError, Status
-from bitdoku.constraints import Cage, Killer, combinations, count_solutions, search, solve
-from bitdoku.constraints.cages import SYMBOLS
+from bitdoku import (
+    Geometry,
+    Grid,
+    InvalidGridError,
+    ParseError,
+    Shape,
+    ShapeError,
+    Status,
+    count_solutions,
+    search,
+    solve,
+)
+from bitdoku.constraints import Cage, check_cages, combinations, unit_remainders
+from bitdoku.constraints.cages import SYMBOLS, cage_of
 from tests.strategies import solutions
 
 
-def reference_count(killer: Killer, limit: int) -> int:
+def killer(shape: Shape, cages: tuple[Cage, ...], givens: Grid | None = None) -> Grid:
+    """A Killer grid of these cages and givens (unchecked, as a generator would build one)."""
+    cells = givens.cells if givens is not None else bytes(shape.n_cells)
+    return Grid(cells, shape, Geometry(shape, cages=cages))
+
+
+def parse(text: str, shape: Shape | None = None) -> Grid:
+    return Grid.parse(text, shape, variant="killer")
+
+
+def reference_count(killer: Grid, limit: int) -> int:
     """Count solutions up to ``limit``: every digit in the first empty cell, checked against the rows, columns,
     boxes and cages so far (distinct digits; a cage's digits never above its sum, and equal to it when full)."""
     n, units = killer.shape.n, killer.shape.tables.units.tolist()
     cell_units = killer.shape.tables.cell_units.tolist()
-    owner = killer.cage_of()
-    cells = list(killer.givens.cells)
-    if not killer.givens.is_valid():
+    owner = cage_of(killer.shape.n_cells, killer.cages)
+    cells = list(killer.cells)
+    if Grid(killer.cells, killer.shape).conflicts():
         return 0
 
     def fits(cell: int, digit: int) -> bool:
@@ -39,7 +60,7 @@ def reference_count(killer: Killer, limit: int) -> int:
         full = len(digits) + 1 == len(cage.cells)
         return total == cage.total if full else total < cage.total
 
-    for cell, digit in enumerate(killer.givens.cells):
+    for cell, digit in enumerate(killer.cells):
         if digit:
             cells[cell] = 0
             if not fits(cell, digit):
@@ -67,7 +88,7 @@ SMALL = (Shape(2, 2), Shape(2, 3), Shape(3, 2))
 
 
 @st.composite
-def killers(draw, shapes=SMALL, givens: float = 0.0) -> tuple[Killer, Grid]:
+def killers(draw, shapes=SMALL, givens: float = 0.0) -> tuple[Grid, Grid]:
     """A Killer built on a random solution: contiguous cages of distinct digits (1-5 cells), their sums from the
     solution except that some cages lose their sum or get another possible one, and at least ``givens`` of the
     cells given; returned with the solution it was made from (which it may no longer have)."""
@@ -101,7 +122,7 @@ def killers(draw, shapes=SMALL, givens: float = 0.0) -> tuple[Killer, Grid]:
     least = int(givens * shape.n_cells)  # the reference's backtracking needs them on 9x9
     shown = draw(st.sets(st.integers(0, shape.n_cells - 1), min_size=least, max_size=max(least, shape.n_cells // 3)))
     grid = Grid.from_array([v if i in shown else 0 for i, v in enumerate(solution.cells)], shape)
-    return Killer(shape, tuple(cages), grid), solution
+    return killer(shape, tuple(cages), grid), solution
 
 
 def _neighbours(cell: int, n: int) -> list[int]:
@@ -110,17 +131,19 @@ def _neighbours(cell: int, n: int) -> list[int]:
             if 0 <= r < n and 0 <= c < n]
 
 
-def keeps_every_cage(killer: Killer, grid: Grid) -> bool:
-    return grid.is_solution_of(killer.givens) and all(
+def keeps_every_cage(killer: Grid, grid: Grid) -> bool:
+    return Grid(grid.cells, grid.shape).is_solution_of(Grid(killer.cells, killer.shape)) and all(
         len({grid.cells[c] for c in cage.cells}) == len(cage.cells)
         and (cage.total is None or sum(grid.cells[c] for c in cage.cells) == cage.total) for cage in killer.cages)
 
 
-def assert_agrees_with_the_reference(killer: Killer, limit: int) -> None:
+def assert_agrees_with_the_reference(killer: Grid, limit: int) -> None:
     result = search(killer, limit=limit)
-    assert result.count == reference_count(killer, limit)
+    expected = reference_count(killer, limit)
+    assert result.count == expected
+    assert search(killer, limit=limit, engine="reference").count == expected
     if result.count:
-        assert keeps_every_cage(killer, result.solution)
+        assert keeps_every_cage(killer, result.solution) and result.solution.is_solved()
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -139,21 +162,43 @@ def test_the_kernel_counts_what_the_reference_counts_on_9x9_with_givens(made):
 @given(killers(shapes=(Shape(3, 3),)))
 def test_a_9x9_killer_made_from_a_solution_keeps_it_when_every_sum_is_kept(made):
     killer, solution = made
-    kept = Killer(killer.shape, tuple(Cage(c.cells, sum(solution.cells[i] for i in c.cells)) for c in killer.cages),
-                  killer.givens)
+    kept = keeping(killer, solution)
     result = search(kept, limit=2, max_nodes=200_000)
     assert result.status in (Status.UNIQUE, Status.MULTIPLE, Status.LIMIT)
     assert result.count >= 1 and keeps_every_cage(kept, result.solution)
 
 
+def keeping(made: Grid, solution: Grid) -> Grid:
+    """The Killer with every cage's sum that of the solution it was made from."""
+    return killer(made.shape, tuple(Cage(c.cells, sum(solution.cells[i] for i in c.cells)) for c in made.cages),
+                  Grid(made.cells, made.shape))
+
+
 def test_the_line_format_round_trips_and_reads_givens():
     line = "ABBCADECFDECFFGG 4,5,9,5,5,9,3"
-    killer = Killer.parse(line)
-    assert Killer.parse(killer.to_line()) == killer
-    assert solve(line).to_line() == "1234341221434321"
-    with_givens = Killer.parse("AABBCDDBCEFFGEHH 3,9,5,5,4,7,4,3 1...............")
-    assert with_givens.givens.cells[0] == 1 and count_solutions(with_givens, limit=10) == 2
-    assert Killer.parse("AAB. 3,- x").cages[1] == Cage((2,), None) if False else True
+    grid = parse(line)
+    assert parse(grid.to_killer_line()) == grid and grid.variant == "killer" and not grid.is_classic
+    assert solve(line, variant="killer").to_line() == "1234341221434321"
+    with_givens = parse("AABBCDDBCEFFGEHH 3,9,5,5,4,7,4,3 1...............")
+    assert with_givens.cells[0] == 1 and count_solutions(with_givens, limit=10) == 2
+    sumless = parse("AAB.CCDDEEFFGGHH 3,-,7,3,7,3,7,3")
+    assert sumless.cages[1] == Cage((2,), None) and 3 not in sumless.cages[0].cells
+    assert parse("AABBCDDBCEFFGEHH 3,9,5,5,4,7,4,3 1234341221434321 name").givens == 16
+    assert parse("AABBCDDBCEFFGEHH 3,9,5,5,4,7,4,3 name").givens == 0  # not a puzzle line of the map's size
+
+
+def test_givens_that_break_a_cage_are_invalid_and_named():
+    apart = parse(".A....A......... -").with_digit(1, 1).with_digit(6, 1)  # r1c2 and r2c3 share no unit
+    assert [str(c) for c in apart.conflicts()] == ["digit 1 appears twice in cage A (r1c2, r2c3)"]
+    grid = parse("AABBCDDBCEFFGEHH 3,9,5,5,4,7,4,3")
+    assert grid.with_digit(15, 4).cage_sum_errors() == ["cage H (r4c3, r4c4) holds 4 = 4, over its sum 3"]
+    assert grid.with_digit(10, 1).with_digit(11, 2).cage_sum_errors() == [
+        "cage F (r3c3, r3c4) holds 1 + 2 = 3, not its sum 7"]
+    assert grid.with_digit(10, 3).with_digit(11, 4).is_valid()
+    result = search(grid.with_digit(14, 1).with_digit(15, 4))
+    assert result.status is Status.INVALID and result.reason == "cage H (r4c3, r4c4) holds 1 + 4 = 5, over its sum 3"
+    with pytest.raises(InvalidGridError, match="cage H"):
+        solve(grid.with_digit(15, 4))
 
 
 @pytest.mark.parametrize("line, message", [
@@ -173,20 +218,20 @@ def test_the_line_format_round_trips_and_reads_givens():
     ('{"shape": "2x2", "cages": [{"sum": 3, "cells": ["a1"]}]}', "cage A: 'a1' is not a cell name like r1c1"),
     ('{"shape": "2x2", "cages": [{"sum": 9, "cells": ["r1c1", "r1c2"]}]}',
      "cage A (r1c1, r1c2): no two different digits add up to 9"),
-    ('{"shape": "2x2", "cages": 3}', 'a JSON Killer is an object with a "cages" list'),
+    ('{"shape": "2x2", "cages": 3}', '"cages" is a list like [{"sum": 23'),
     ("{bad", "not valid JSON"),
 ])
 def test_a_bad_line_or_json_names_the_cage_and_its_cells(line, message):
     with pytest.raises(ParseError) as raised:
-        Killer.parse(line)
+        parse(line)
     assert message in str(raised.value)
 
 
 def test_a_cage_of_more_cells_than_digits_is_refused():
     with pytest.raises(ParseError, match="16 cells, but a cage holds at most 4 different digits"):
-        Killer.parse("A" * 16 + " -")
+        parse("A" * 16 + " -")
     with pytest.raises(ShapeError):
-        Killer.parse("AAB 3,3")
+        parse("AAB 3,3")
 
 
 def test_combinations_are_the_digit_sets_of_a_sum():
@@ -204,30 +249,29 @@ def test_the_shared_killers_are_solved_and_unique_when_the_set_is_here():
     lines = path.read_text().splitlines()[::40] if path.exists() else []
     for line in lines:
         cage_map, sums, solution, _ = line.split()
-        result = search(f"{cage_map} {sums}")
+        result = search(f"{cage_map} {sums}", variant="killer")
         assert result.status is Status.UNIQUE and result.solution.to_line() == solution
 
 
 @settings(max_examples=40, deadline=None)
 @given(killers(shapes=(Shape(2, 2), Shape(2, 3), Shape(3, 3)), givens=0.2))
 def test_the_json_form_and_the_line_round_trip_to_the_same_puzzle(made):
-    killer, _ = made
+    grid, _ = made
     try:
-        killer.check()
+        check_cages(grid.shape, grid.cages, grid.cells)
     except ParseError:  # a changed sum that its givens cannot make: the readers refuse it (tested above)
         assume(False)
-    assert Killer.parse(killer.to_json()) == killer
-    assert Killer.parse(killer.to_line(), killer.shape) == killer
+    assert Grid.parse(grid.to_json()) == grid
+    assert parse(grid.to_killer_line(), grid.shape) == grid
 
 
 @settings(max_examples=40, deadline=None)
 @given(killers(shapes=(Shape(2, 2), Shape(2, 3), Shape(3, 3))))
 def test_the_rule_of_45_groups_add_up_in_the_solution(made):
-    killer, solution = made
-    kept = Killer(killer.shape, tuple(Cage(c.cells, sum(solution.cells[i] for i in c.cells)) for c in killer.cages),
-                  killer.givens)
-    remainders = kept.unit_remainders()
-    n = killer.shape.n
+    grid, solution = made
+    kept = keeping(grid, solution)
+    remainders = unit_remainders(kept.shape, kept.cages)
+    n = grid.shape.n
     assert all(len(set(group.cells)) == len(group.cells) <= n for group in remainders)
     assert all(sum(solution.cells[cell] for cell in group.cells) == group.total for group in remainders)
     assert len(remainders) <= 3 * n

@@ -8,11 +8,10 @@ of its own:
 * a sum over a set of distinct cells (a cage with a total), held as the digit sets that can make it
   (``combinations``): a 3-cell cage of 23 keeps only {6, 8, 9}.
 
-``Killer`` is a Killer Sudoku (cages, optional givens) and reads the line format ``MAP SUMS [GIVENS]``;
-``killer.search`` solves and counts one on the compiled constraint kernel (``kernels/cages.py``).
+This package is data only, below the geometry that carries it (``Geometry.cages``): the Killer line and JSON
+formats are in ``formats/killer.py``, the search in ``engines/killer.py`` over ``kernels/cages.py``.
 """
 
-from bitdoku.constraints.cages import Cage, Killer, combinations
-from bitdoku.constraints.killer import count_solutions, search, solve
+from bitdoku.constraints.cages import Cage, cage_name, check_cages, combinations, unit_remainders
 
-__all__ = ["Cage", "Killer", "combinations", "count_solutions", "search", "solve"]
+__all__ = ["Cage", "cage_name", "check_cages", "combinations", "unit_remainders"]

@@ -118,14 +118,14 @@ def status_of(count: int, limit: int) -> Status:
 def conflict_result(puzzle: Grid) -> SearchResult | None:
     """``Status.INVALID`` with the first conflict as its reason, or ``None`` when the givens are valid: the
     check every engine and strategy that searches Python-side makes before it starts."""
-    conflicts = puzzle.conflicts()
-    return SearchResult(Status.INVALID, 0, reason=str(conflicts[0])) if conflicts else None
+    problems = [str(conflict) for conflict in puzzle.conflicts()] or puzzle.cage_sum_errors()
+    return SearchResult(Status.INVALID, 0, reason=problems[0]) if problems else None
 
 
 def checked(result: SearchResult, grid: Grid | None = None) -> SearchResult:
     """The result, or the exception for an outcome a plain return value cannot express: the grid's first conflict
     (``InvalidGridError``) when the search found it invalid, ``SearchTimeLimitError`` or ``SearchLimitError`` when
-    a budget ran out first. What ``solve`` and ``count_solutions`` (and their Killer twins) return through."""
+    a budget ran out first. What ``solve`` and ``count_solutions`` return through."""
     if result.status is Status.INVALID and grid is not None:
         grid.validate()
     if result.status is Status.LIMIT and result.time_limit is not None:

@@ -1,22 +1,28 @@
 """A puzzle as JSON: ``{"shape": "3x3", "cells": [[8, 0, ...], ...]}``, one list a row, 0 for a blank.
 
 A variant adds its name and, for a jigsaw, its region map as one string of N*N symbols:
-``{"shape": "3x3", "variant": "jigsaw", "regions": "AAABBBCCC...", "cells": [...]}``.
+``{"shape": "3x3", "variant": "jigsaw", "regions": "AAABBBCCC...", "cells": [...]}``; a Killer its cages, each a
+sum (optional) and the names of its cells: ``{"shape": "3x3", "variant": "killer", "cages": [{"sum": 23, "cells":
+["r1c1", "r1c2", "r2c1"]}, ...], "cells": [...]}`` (``cells`` may be left out when nothing is given).
 """
 
 from __future__ import annotations
 
 import json
+from typing import NamedTuple
 
+from bitdoku.constraints.cages import Cage
 from bitdoku.errors import ParseError
+from bitdoku.formats.killer import cage_records, cages_from_records
 from bitdoku.formats.line import _shape_for
 from bitdoku.formats.tokens import token_value
 from bitdoku.shape import Shape
 
 
 def format_json(cells: list[int] | bytes, shape: Shape, variant: str | None = None,
-                regions: str | None = None) -> str:
-    """Write the shape, the variant (when there is one) and the rows of cells as one line of JSON."""
+                regions: str | None = None, cages: tuple[Cage, ...] = ()) -> str:
+    """Write the shape, the variant (when there is one), a Killer's cages and the rows of cells as one line of
+    JSON."""
     n = shape.n
     rows = [list(cells[row * n : (row + 1) * n]) for row in range(n)]
     record: dict[str, object] = {"shape": str(shape)}
@@ -24,17 +30,31 @@ def format_json(cells: list[int] | bytes, shape: Shape, variant: str | None = No
         record["variant"] = variant
     if regions is not None:
         record["regions"] = regions
+    if cages:
+        record["cages"] = cage_records(cages, n)
     record["cells"] = rows
     return json.dumps(record, separators=(",", ":"))
 
 
-def parse_json(text: str, shape: Shape | None = None) -> tuple[list[int], Shape, str | None, str | None]:
-    """Read the JSON written by ``format_json`` (``cells`` may also be one flat list, ``shape`` is optional):
-    the cells, the shape, and the variant name and region map when given."""
+class ParsedJson(NamedTuple):
+    """What a JSON puzzle holds: its cells and shape, and the variant name, region map and cages when given."""
+
+    cells: list[int]
+    shape: Shape
+    variant: str | None
+    regions: str | None
+    cages: tuple[Cage, ...] | None
+
+
+def parse_json(text: str, shape: Shape | None = None) -> ParsedJson:
+    """Read the JSON written by ``format_json`` (``cells`` may also be one flat list, ``shape`` is optional; a
+    Killer without givens may leave ``cells`` out)."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise ParseError(f"not valid JSON: {error.msg}", line=error.lineno, column=error.colno) from None
+    if isinstance(data, dict) and "cages" in data and data.get("cells") is None:
+        data["cells"] = [0] * (Shape.parse(shape or data.get("shape") or "3x3")).n_cells
     if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
         raise ParseError('a JSON puzzle is an object with a "cells" list, like {"shape": "3x3", "cells": [[...]]}')
     if data.get("shape") is not None:
@@ -53,4 +73,7 @@ def parse_json(text: str, shape: Shape | None = None) -> tuple[list[int], Shape,
     for key, value in (("variant", variant), ("regions", regions)):
         if value is not None and not isinstance(value, str):
             raise ParseError(f'"{key}" must be a string, not {type(value).__name__}')
-    return values, shape, variant, regions
+    cages = cages_from_records(data["cages"], shape) if "cages" in data else None
+    if cages is not None and variant is None:
+        variant = "killer"
+    return ParsedJson(values, shape, variant, regions, cages)

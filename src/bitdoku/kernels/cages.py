@@ -1,8 +1,9 @@
 """Depth-first search under cage constraints: all-different sets and sums over cells, read from tables.
 
-The constraint kernel of ``bitdoku.constraints``: a classic grid's units plus cages, each cage's cells peers of
-one another and, with a sum, its possible digit sets listed as masks (``constraints.combinations``). The state of
-a node is a candidate mask (int64, bit d-1 for digit d) and a value for every cell. The rules, to a fixpoint:
+The kernel of Killer grids (``engines/killer.py``): a classic grid's units plus cages, each cage's cells peers of
+one another and, with a sum, its possible digit sets listed as masks (``constraints.combinations``,
+``Geometry.cage_tables``). The state of a node is a candidate mask (int64, bit d-1 for digit d) and a value for
+every cell. The rules, to a fixpoint:
 
 * naked singles: a cell left with one candidate takes it, and its digit leaves the cell's peers (the unit mates
   and the cage mates, CSR ``peers``);
@@ -265,13 +266,14 @@ def _choose(candidates, values):
 
 @njit(cache=True, nogil=True)
 def search(candidates, values, peer_start, peers, units, cell_units, n, cage_start, cage_cells, combo_start, combos,
-           limit, max_nodes, solution, stats, stop):
+           limit, max_nodes, solutions, stats, stop):
     """Count the solutions of a grid under its cages, up to ``limit``, within ``max_nodes`` nodes.
 
     ``candidates`` (int64, a mask a cell: the givens' single digits, every digit elsewhere) and ``values`` (int8)
-    are the root state and are changed in place. The first solution found goes to ``solution``; ``stats`` gets
-    the solutions, nodes, branch points and dead ends. ``stop[0] != 0`` stops the search (``STOPPED``). Returns a
-    status code of ``status.py``; ``CONTRADICTION`` when the root has no candidate left somewhere.
+    are the root state and are changed in place. The first solutions found go to the rows of ``solutions``;
+    ``stats`` gets the solutions, nodes, branch points and dead ends. ``stop[0] != 0`` stops the search
+    (``STOPPED``). Returns a status code of ``status.py``; ``CONTRADICTION`` when the root has no candidate left
+    somewhere.
     """
     cells = values.size
     full = np.int64((1 << n) - 1)
@@ -287,7 +289,7 @@ def search(candidates, values, peer_start, peers, units, cell_units, n, cage_sta
         return CONTRADICTION
     cell = _choose(candidates, values)
     if cell < 0:
-        solution[:] = values
+        solutions[0] = values
         stats[STAT_SOLUTIONS] += 1
         return LIMIT_REACHED if limit <= 1 else COMPLETE
     depth = 0
@@ -318,8 +320,8 @@ def search(candidates, values, peer_start, peers, units, cell_units, n, cage_sta
         cell = _choose(candidates, values)
         if cell < 0:
             stats[STAT_SOLUTIONS] += 1
-            if stats[STAT_SOLUTIONS] == 1:
-                solution[:] = values
+            if stats[STAT_SOLUTIONS] <= solutions.shape[0]:
+                solutions[stats[STAT_SOLUTIONS] - 1] = values
             if stats[STAT_SOLUTIONS] >= limit:
                 return LIMIT_REACHED
             continue

@@ -134,9 +134,9 @@ def _generator(size: str, variant: str | None = None) -> Callable[[], None]:
 
 
 def _killer() -> None:
-    from bitdoku.constraints import count_solutions
+    from bitdoku.solver import count_solutions
 
-    count_solutions("ABBCADECFDECFFGG 4,5,9,5,5,9,3")
+    count_solutions("ABBCADECFDECFFGG 4,5,9,5,5,9,3", variant="killer")
 
 
 def _canonical_forms() -> None:
