@@ -30,6 +30,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("batch",),
     ("parallel",),
     ("solver",),
+    ("true_candidates",),
     ("pipeline", "logic", "experiment", "benchmark"),
     ("generate",),
     ("warmup",),

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from bitdoku.reader import Entry, read_entries, read_puzzles
     from bitdoku.shape import Shape
     from bitdoku.solver import count_solutions, is_unique, search, solve
+    from bitdoku.true_candidates import TrueCandidates, true_candidates
 
 __version__ = "0.1.0"
 
@@ -61,6 +62,8 @@ _LAZY = {
     "is_unique": "bitdoku.solver",
     "search": "bitdoku.solver",
     "solve": "bitdoku.solver",
+    "true_candidates": "bitdoku.true_candidates",
+    "TrueCandidates": "bitdoku.true_candidates",
     "Entry": "bitdoku.reader",
     "read_entries": "bitdoku.reader",
     "read_puzzles": "bitdoku.reader",
@@ -125,6 +128,7 @@ __all__ = [
     "ShapeError",
     "Status",
     "Step",
+    "TrueCandidates",
     "__version__",
     "count_many",
     "count_solutions",
@@ -139,4 +143,5 @@ __all__ = [
     "solve",
     "solve_file",
     "solve_many",
+    "true_candidates",
 ]
