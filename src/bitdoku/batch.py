@@ -17,6 +17,7 @@ from typing import cast
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from bitdoku.engines import killer
 from bitdoku.engines.bitmask import (
     STATUSES,
     explain_status,
@@ -32,7 +33,7 @@ from bitdoku.grid import Grid, Puzzle, as_grid
 from bitdoku.kernels import status as codes
 from bitdoku.kernels.batch import rows_search
 from bitdoku.shape import Shape
-from bitdoku.timelimit import RowClock, check_seconds
+from bitdoku.timelimit import RowClock, TimeLimit, check_seconds
 
 #: Rows of the last slices of a batch on the thread pool, at most: small enough that the threads finish together
 #: when some rows are much harder. Small batches are cut finer (``TASKS_PER_THREAD``).
@@ -68,6 +69,8 @@ class BatchResult:
     time_limit: float | None = None
     #: The variant's rules, shared by every row (None: classic).
     geometry: Geometry | None = None
+    #: The rules of each row where they differ from row to row (a batch of Killers: each its cages), else None.
+    geometries: tuple[Geometry, ...] | None = None
 
     def __len__(self) -> int:
         return len(self.status_codes)
@@ -87,17 +90,18 @@ class BatchResult:
     def result(self, row: int) -> SearchResult:
         """Row ``row`` as the ``SearchResult`` that ``bitdoku.search`` would give (with one solution kept)."""
         status = self.status(row)
-        solution = (self._grid(self.solutions[row]),) if status.has_solution else ()
+        solution = (self._grid(self.solutions[row], row),) if status.has_solution else ()
         code = int(self.kernel_codes[row])
         reason = None
         if code in (codes.INVALID, codes.CONTRADICTION, codes.BUDGET_EXHAUSTED, codes.STOPPED):  # they need a sentence
-            reason = explain_status(code, self._grid(self.puzzles[row]), self.max_nodes, self.time_limit,
+            reason = explain_status(code, self._grid(self.puzzles[row], row), self.max_nodes, self.time_limit,
                                     self.stats[row])
         time_limit = self.time_limit if code == codes.STOPPED else None
         return SearchResult(status, int(self.counts[row]), solution, stats_of(self.stats[row]), reason, time_limit)
 
-    def _grid(self, cells: NDArray[np.uint8]) -> Grid:
-        return Grid(cells.tobytes(), self.shape, self.geometry)
+    def _grid(self, cells: NDArray[np.uint8], row: int) -> Grid:
+        geometry = self.geometries[row] if self.geometries is not None else self.geometry
+        return Grid(cells.tobytes(), self.shape, geometry)
 
 
 def solve_many(
@@ -122,7 +126,8 @@ def solve_many(
     ``variant`` (a name such as ``"x"``, or a ``Geometry``: a jigsaw's carries its region map) puts every row
     under the variant's rules, searched by its compiled kernel (``engines.bitmask.variant_kernel``) with the
     loop of ``kernels/variant_rows.py``. Grids that carry a variant need no ``variant``: a batch takes one set
-    of rules, so grids under different rules (jigsaws of different maps) go in separate calls.
+    of rules, so grids under different rules (jigsaws of different maps) go in separate calls; Killers are the
+    exception: each row keeps its own cages (``BatchResult.geometries``), searched by the kernel of cages.
 
     Example
     -------
@@ -132,10 +137,58 @@ def solve_many(
     >>> result.solutions[0]
     array([1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1], dtype=uint8)
     """
+    check_many(puzzles)
+    if not isinstance(puzzles, np.ndarray):
+        puzzles = list(cast("Iterable[Puzzle]", puzzles))  # check_many: an iterable
+        killers = killer_rows(puzzles, shape, variant)
+        if killers is not None:
+            return solve_killers(killers, limit=limit, max_nodes=max_nodes, threads=threads, time_limit=time_limit)
     array, shape, geometry = as_variant_batch(puzzles, shape, variant)
     max_nodes = checked_budget(shape, geometry, limit, max_nodes)
     outputs = search_batch(array, shape, geometry, limit, max_nodes, threads, rules, time_limit)
     return batch_result(array, *outputs, limit, shape, max_nodes, check_seconds(time_limit), geometry)
+
+
+def killer_rows(puzzles: list[Puzzle], shape: Shape | str | None, variant: str | Geometry | None) -> list[Grid] | None:
+    """The grids of a batch of Killers (text read under ``variant="killer"``, or grids with cages), None for a
+    batch of anything else; a batch that mixes Killers with other grids is refused."""
+    named_killer = isinstance(variant, str) and "killer" in variant.lower()
+    if not named_killer and not any(isinstance(item, Grid) and item.cages for item in puzzles):
+        return None
+    grids = [as_grid(item, shape, variant if named_killer else None) for item in puzzles]
+    others = sorted({grid.variant for grid in grids if not grid.cages})
+    if others:
+        raise ParseError(f"a batch of Killers takes Killer grids only, not {', '.join(others)} grids: search them "
+                         "in separate calls")
+    shapes = {grid.shape for grid in grids}
+    if len(shapes) > 1:
+        raise ShapeError(f"a batch takes grids of one shape, not {', '.join(sorted(map(str, shapes)))}")
+    return grids
+
+
+def solve_killers(grids: Sequence[Grid], *, limit: int, max_nodes: int | None, threads: int | None,
+                  time_limit: float | None) -> BatchResult:
+    """``solve_many`` of Killer grids (one shape, each its own cages): each row on the kernel of cages, the rows
+    spread over ``threads`` threads, ``time_limit`` seconds a row."""
+    shape = grids[0].shape if grids else Shape(3, 3)
+    budget = checked_budget(shape, grids[0].geometry if grids else None, limit, max_nodes)
+    check_seconds(time_limit)
+    k, cells = len(grids), shape.n_cells
+    array = np.array([np.frombuffer(grid.cells, np.uint8) for grid in grids], dtype=np.uint8).reshape(k, cells)
+    solutions = np.zeros_like(array)
+    kernel_codes = np.zeros(k, dtype=np.int8)
+    stats = np.zeros((k, codes.N_STATS), dtype=np.int64)
+
+    def run(start: int, end: int) -> None:
+        first = np.zeros((1, cells), dtype=np.int8)
+        for row in range(start, end):
+            with TimeLimit(time_limit) as clock:
+                kernel_codes[row] = killer.run_kernel(grids[row], limit, budget, first, stats[row], clock.stop)
+            solutions[row] = first[0]
+
+    run_sliced(run, k, threads)
+    return batch_result(array, solutions, kernel_codes, stats, limit, shape, budget, time_limit,
+                        geometries=tuple(grid.geometry for grid in grids))
 
 
 def search_batch(
@@ -173,14 +226,14 @@ def checked_budget(shape: Shape, geometry: Geometry | None, limit: int, max_node
 def batch_result(
     puzzles: NDArray[np.uint8], solutions: NDArray[np.uint8], kernel_codes: NDArray[np.int8],
     stats: NDArray[np.int64], limit: int, shape: Shape, max_nodes: int, time_limit: float | None = None,
-    geometry: Geometry | None = None,
+    geometry: Geometry | None = None, geometries: tuple[Geometry, ...] | None = None,
 ) -> BatchResult:
     """The ``BatchResult`` of rows searched with ``limit``: their counts and statuses follow from the kernel's
     codes and counters (so that a batch put together from chunks, as on a Dask cluster, needs only those)."""
     counts = stats[:, codes.STAT_SOLUTIONS].copy()
     statuses = public_statuses(kernel_codes, counts, limit)
     return BatchResult(puzzles, solutions, statuses, counts, stats, kernel_codes, shape, max_nodes, time_limit,
-                       geometry)
+                       geometry, geometries)
 
 
 def as_variant_batch(

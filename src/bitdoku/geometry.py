@@ -217,12 +217,14 @@ class Geometry:
         """The classic tables with each cage's cells made peers; kept with the geometry, since every Killer has
         cages of its own (a shared cache of a few geometries would rebuild them on every pass over a file)."""
         classic = _tables(self.shape, self.rules, self.regions)
-        peers = [set(classic.peers[classic.peer_start[cell]:classic.peer_start[cell + 1]].tolist())
-                 for cell in range(self.shape.n_cells)]
-        for cage in self.cages:
-            for cell in cage.cells:
-                peers[cell].update(other for other in cage.cells if other != cell)
-        tables = classic._replace(**dict(zip(("peer_start", "peers"), csr([sorted(p) for p in peers]), strict=True)))
+        mates = _peer_matrix(self.shape, self.rules, self.regions).copy()
+        pairs = [(a, b) for cage in self.cages for a in cage.cells for b in cage.cells if a != b]
+        if pairs:
+            mates[tuple(np.array(pairs, dtype=np.intp).T)] = True
+        rows, peers = np.nonzero(mates)  # row-major: each cell's peers in increasing order
+        peer_start = np.zeros(self.shape.n_cells + 1, dtype=np.int32)
+        np.cumsum(np.bincount(rows, minlength=self.shape.n_cells), out=peer_start[1:])
+        tables = classic._replace(peer_start=peer_start, peers=peers.astype(np.int32))
         for table in tables:
             table.flags.writeable = False
         return tables
@@ -333,6 +335,17 @@ def _relations(shape: Shape, rules: frozenset[str], regions: tuple[int, ...] | N
         peers = tables.peers[tables.peer_start[cell] : tables.peer_start[cell + 1]].tolist()
         found.append(tuple(peer for peer in peers if peer not in mates))
     return tuple(found)
+
+
+@lru_cache(maxsize=GEOMETRIES_KEPT)
+def _peer_matrix(shape: Shape, rules: frozenset[str], regions: tuple[int, ...] | None) -> NDArray[np.bool_]:
+    """Which cells are peers, as an N*N x N*N boolean matrix (read-only)."""
+    tables = _tables(shape, rules, regions)
+    matrix = np.zeros((shape.n_cells, shape.n_cells), dtype=np.bool_)
+    rows = np.repeat(np.arange(shape.n_cells), np.diff(tables.peer_start))
+    matrix[rows, tables.peers] = True
+    matrix.flags.writeable = False
+    return matrix
 
 
 def _moves(n: int, cell: int, moves: tuple[tuple[int, int], ...]) -> list[int]:

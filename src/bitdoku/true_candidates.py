@@ -71,7 +71,8 @@ def true_candidates(
     """
     grid = as_grid(puzzle, shape, variant).validate()
     budget = DEFAULT_NODES_A_CANDIDATE if max_nodes is None else max_nodes
-    deadline = None if time_limit is None else time.monotonic() + check_seconds(time_limit)
+    seconds = check_seconds(time_limit)
+    deadline = None if seconds is None else time.monotonic() + seconds
     masks = [1 << (value - 1) if value else 0 for value in grid.cells]
     undecided: list[tuple[int, int]] = []
     for cell, value in enumerate(grid.cells):

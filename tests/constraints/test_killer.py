@@ -275,3 +275,21 @@ def test_the_rule_of_45_groups_add_up_in_the_solution(made):
     assert all(len(set(group.cells)) == len(group.cells) <= n for group in remainders)
     assert all(sum(solution.cells[cell] for cell in group.cells) == group.total for group in remainders)
     assert len(remainders) <= 3 * n
+
+
+def test_a_batch_of_killers_keeps_each_its_cages():
+    from bitdoku import count_many, solve_many
+
+    lines = ["ABBCADECFDECFFGG 4,5,9,5,5,9,3", "AABBCDDBCEFFGEHH 3,9,5,5,4,7,4,3"]
+    counted = count_many(lines, variant="killer", limit=10, threads=2)
+    assert counted.counts.tolist() == [1, 2] and counted.statuses == [Status.UNIQUE, Status.MULTIPLE]
+    assert counted.result(0).solution == solve(lines[0], variant="killer")
+    assert counted.result(0).solution.cages == parse(lines[0]).cages
+    grids = [parse(line) for line in lines]
+    broken = grids[1].with_digit(15, 4)
+    solved = solve_many([*grids, broken], limit=2)
+    assert solved.statuses == [Status.UNIQUE, Status.MULTIPLE, Status.INVALID]
+    assert solved.result(2).reason == "cage H (r4c3, r4c4) holds 4 = 4, over its sum 3"
+    assert solve_many(grids, time_limit=0).statuses == [Status.SOLVED, Status.LIMIT]  # 0 s: stop at the first branch
+    with pytest.raises(ParseError, match="a batch of Killers takes Killer grids only, not classic"):
+        solve_many([grids[0], "." * 16])

@@ -74,19 +74,21 @@ def check_cages(shape: Shape, cages: tuple[Cage, ...], givens: bytes | None = No
     for index, cage in enumerate(cages):
         if not cage.cells or any(not 0 <= cell < shape.n_cells for cell in cage.cells):
             raise ParseError(f"cage {cage_symbol(index)}: a cell outside the {shape.size_name} grid")
-        where = cage_name(cages, index, n)
         shared = next((cell for cell in cage.cells if cell in owner), None)
         if shared is not None:
-            raise ParseError(f"{where}: shares {cell_name(shared, n)} with cage {cage_symbol(owner[shared])}")
+            raise ParseError(f"{cage_name(cages, index, n)}: shares {cell_name(shared, n)} with cage "
+                             f"{cage_symbol(owner[shared])}")
         owner.update((cell, index) for cell in cage.cells)
         if len(cage.cells) > n:
-            raise ParseError(f"{where}: {len(cage.cells)} cells, but a cage holds at most {n} different digits")
+            raise ParseError(f"{cage_name(cages, index, n)}: {len(cage.cells)} cells, but a cage holds at most {n} "
+                             "different digits")
         if cage.total is not None and not combinations(len(cage.cells), cage.total, n):
+            where = cage_name(cages, index, n)
             if len(cage.cells) == 1:
                 raise ParseError(f"{where}: a one-cell cage holds a digit 1-{n}, not {cage.total}")
             raise ParseError(f"{where}: no {_count_word(len(cage.cells))} different digits add up to {cage.total}")
-        if givens is not None:
-            _check_givens(where, cage, givens, n)
+        if givens is not None and any(givens[cell] for cell in cage.cells):
+            _check_givens(cage_name(cages, index, n), cage, givens, n)
 
 
 def _check_givens(where: str, cage: Cage, givens: bytes, n: int) -> None:
@@ -105,15 +107,35 @@ def unit_remainders(shape: Shape, cages: tuple[Cage, ...]) -> list[Cage]:
     wholly inside it, with the sum they must make (N(N+1)/2 minus those cages' sums); a unit those cages fill
     gives none."""
     n = shape.n
+    units, unit_of = _unit_lists(shape)
+    covered = [False] * (3 * shape.n_cells)  # kind * N*N + cell: in a summed cage inside its row, column or box
+    sums = [0] * (3 * n)
+    for cage in cages:
+        if cage.total is None:
+            continue
+        cells = cage.cells
+        for kind in range(3):
+            unit_ids = unit_of[kind]
+            unit = unit_ids[cells[0]]
+            if len({unit_ids[cell] for cell in cells}) == 1:
+                sums[unit] += cage.total
+                offset = kind * shape.n_cells
+                for cell in cells:
+                    covered[offset + cell] = True
     whole = n * (n + 1) // 2
     found = []
-    for unit in shape.tables.units.tolist():
-        cells = set(unit)
-        inside = [cage for cage in cages if cage.total is not None and cells.issuperset(cage.cells)]
-        rest = cells.difference(*(cage.cells for cage in inside))
+    for unit, members in enumerate(units):
+        offset = unit // n * shape.n_cells
+        rest = tuple(cell for cell in members if not covered[offset + cell])
         if rest:
-            found.append(Cage(tuple(sorted(rest)), whole - sum(cage.total or 0 for cage in inside)))
+            found.append(Cage(rest, whole - sums[unit]))
     return found
+
+
+@lru_cache(maxsize=64)
+def _unit_lists(shape: Shape) -> tuple[list[list[int]], list[list[int]]]:
+    """The units' cells, and for each kind (row, column, box) the unit of each cell, as Python lists."""
+    return shape.tables.units.tolist(), shape.tables.cell_units.T.tolist()
 
 
 def cage_of(n_cells: int, cages: tuple[Cage, ...]) -> list[int]:

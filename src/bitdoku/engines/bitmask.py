@@ -217,8 +217,8 @@ def explain_status(code: int, puzzle: Grid, max_nodes: int, time_limit: float | 
         return limit_reason(time_limit or 0.0, None, int(counters[codes.STAT_SOLUTIONS]),
                             int(counters[codes.STAT_NODES]))
     if code == codes.INVALID:
-        conflicts = puzzle.conflicts()
-        return str(conflicts[0]) if conflicts else "a given is out of range"
+        problems = [str(conflict) for conflict in puzzle.conflicts()] or puzzle.cage_sum_errors()
+        return problems[0] if problems else "a given is out of range"
     if code == codes.CONTRADICTION:
         return _empty_cell_reason(puzzle)
     if code == codes.BUDGET_EXHAUSTED:

@@ -28,36 +28,44 @@ from bitdoku.timelimit import TimeLimit
 MAX_N = 16
 
 
-def search(puzzle: Grid, *, limit: int, max_nodes: int, keep: int, time_limit: float | None = None,
-           stop: NDArray[np.int64] | None = None) -> SearchResult:
+def search(puzzle: Grid, *, limit: int, max_nodes: int, keep: int, time_limit: float | None = None) -> SearchResult:
     """Find up to ``limit`` solutions of a Killer grid within ``max_nodes`` nodes, keeping the first ``keep``
-    (``Status.INVALID`` for givens that break a rule or a cage, ``LIMIT`` when a budget ran out first). ``stop``:
-    a flag another thread may set to end the search (``STOPPED``)."""
-    if puzzle.n > MAX_N:
-        raise InvalidGridError(f"Killer grids go up to {MAX_N}x{MAX_N}, not {puzzle.shape.size_name}")
-    cells = np.frombuffer(puzzle.cells, dtype=np.uint8)
-    candidates = np.where(cells > 0, np.left_shift(1, cells.astype(np.int64) - 1), (1 << puzzle.n) - 1)
-    values = np.zeros(cells.size, dtype=np.int8)
-    solutions = np.zeros((max(1, min(keep, limit)), cells.size), dtype=np.int8)
+    (``Status.INVALID`` for givens that break a rule or a cage, ``LIMIT`` when a budget ran out first)."""
+    solutions = np.zeros((max(1, min(keep, limit)), puzzle.shape.n_cells), dtype=np.int8)
     stats = np.zeros(codes.N_STATS, dtype=np.int64)
-    t = puzzle.geometry.cage_tables
     with TimeLimit(time_limit) as clock:
-        flag = clock.stop if stop is None else stop
-        code = kernel.search(candidates.astype(np.int64), values, t.peer_start, t.peers, t.units, t.cell_units,
-                             puzzle.n, t.cage_start, t.cage_cells, t.combo_start, t.combos, limit, max_nodes,
-                             solutions, stats, flag)
+        code = run_kernel(puzzle, limit, max_nodes, solutions, stats, clock.stop)
     count = int(stats[codes.STAT_SOLUTIONS])
     found = SearchStats(int(stats[codes.STAT_NODES]), int(stats[codes.STAT_GUESSES]),
                         int(stats[codes.STAT_BACKTRACKS]))
     kept = tuple(puzzle.with_cells(solutions[i].astype(np.uint8).tobytes()) for i in range(min(count, keep, limit)))
-    if code == codes.STOPPED and time_limit is not None:
+    if code == codes.INVALID:
+        return conflict_result(puzzle) or SearchResult(Status.INVALID, 0, reason="a given is out of range")
+    if code == codes.STOPPED:
         return SearchResult(Status.LIMIT, count, kept, found, clock.reason(count, found.nodes), clock.seconds)
-    if code in (codes.BUDGET_EXHAUSTED, codes.STOPPED):
-        return SearchResult(Status.LIMIT, count, kept, found, f"node budget of {max_nodes:,} spent"
-                            if code == codes.BUDGET_EXHAUSTED else "stopped")
-    if code == codes.CONTRADICTION:  # givens that break a rule or a cage end here too (checking first cost 85 µs)
-        invalid = conflict_result(puzzle) if puzzle.givens else None
-        if invalid is not None:
-            return invalid
+    if code == codes.BUDGET_EXHAUSTED:
+        return SearchResult(Status.LIMIT, count, kept, found, f"node budget of {max_nodes:,} spent")
+    if code == codes.CONTRADICTION:
         return SearchResult(Status.NO_SOLUTION, 0, (), found, "the cages and givens leave no digit for some cell")
     return SearchResult(status_of(count, limit), count, kept, found)
+
+
+def run_kernel(puzzle: Grid, limit: int, max_nodes: int, solutions: NDArray[np.int8], stats: NDArray[np.int64],
+               stop: NDArray[np.int64]) -> int:
+    """The kernel's status code for one Killer grid (``INVALID`` for givens that break a rule or a cage), its
+    first solutions in the rows of ``solutions`` and its counters added to ``stats``; ``stop[0] != 0`` ends it
+    (``STOPPED``). What ``search`` and the batch (``bitdoku.solve_many``) share."""
+    if puzzle.n > MAX_N:
+        raise InvalidGridError(f"Killer grids go up to {MAX_N}x{MAX_N}, not {puzzle.shape.size_name}")
+    cells = np.frombuffer(puzzle.cells, dtype=np.uint8)
+    if cells.max(initial=0) > puzzle.n:
+        return codes.INVALID
+    candidates = np.where(cells > 0, np.left_shift(1, cells.astype(np.int64) - 1), (1 << puzzle.n) - 1)
+    values = np.zeros(cells.size, dtype=np.int8)
+    t = puzzle.geometry.cage_tables
+    code = int(kernel.search(candidates.astype(np.int64), values, t.peer_start, t.peers, t.units, t.cell_units,
+                             puzzle.n, t.cage_start, t.cage_cells, t.combo_start, t.combos, limit, max_nodes,
+                             solutions, stats, stop))
+    if code == codes.CONTRADICTION and puzzle.givens and conflict_result(puzzle) is not None:
+        return codes.INVALID  # givens that break a rule or a cage end here too (checking first cost 85 µs)
+    return code
