@@ -52,9 +52,12 @@ def rows_by_rules(entries: list[Entry]) -> dict[tuple[Shape, Geometry | None], l
     """The indices of the good entries, grouped by shape and rules (None for classic rules): one batch each, as
     a file may mix 9x9 and 16x16 puzzles, variants, or jigsaws of several maps."""
     groups: dict[tuple[Shape, Geometry | None], list[int]] = {}
+    killers: dict[Shape, Geometry] = {}  # Killers of one shape make one batch, each row keeping its own cages
     for index, entry in enumerate(entries):
         if entry.grid is not None:
             geometry = entry.grid.geometry
+            if geometry.cages:
+                geometry = killers.setdefault(entry.grid.shape, geometry)
             groups.setdefault((entry.grid.shape, None if geometry.is_classic else geometry), []).append(index)
     return groups
 
@@ -102,17 +105,27 @@ class Rules:
     @classmethod
     def of(cls, variant: str | None, regions: str | None, shape: Shape | None = None) -> Rules | None:
         """Check a variant name and region map once, before any puzzle is read (``None`` for no variant)."""
-        from bitdoku.geometry import JIGSAW, Geometry
+        from bitdoku.geometry import JIGSAW, KILLER, Geometry
 
         if variant is None and regions is None:
             return None
         variant = variant if variant is not None else JIGSAW
         words = [word.strip().lower() for word in variant.split("+")]
+        if KILLER in words:  # each line brings its cages (MAP SUMS [GIVENS])
+            if regions is not None or len(words) > 1:
+                raise ParseError(f"killer cages go on a classic grid for now, not with "
+                                 f"{'a region map' if regions is not None else repr('+'.join(words))}")
+            return cls(KILLER)
         if regions is None and JIGSAW in words:  # each puzzle brings its map: check the other names now
             Geometry.parse("+".join(word for word in words if word != JIGSAW) or None, shape)
         else:
             Geometry.parse(variant, shape, regions)
         return cls(variant, regions)
+
+    @property
+    def killer(self) -> bool:
+        """Whether each line is a Killer (``MAP SUMS [GIVENS]``, or JSON with cages), read with its own cages."""
+        return self.variant == "killer"
 
     @property
     def paired(self) -> bool:
@@ -199,6 +212,8 @@ class Scanner:
                 yield from self._continue_block(number, text)
             elif self.rules is not None and self.rules.paired and text.strip():
                 yield from self._pair(number, text.strip())
+            elif self.rules is not None and self.rules.killer and text.strip():
+                yield self._parse(number, text.strip())
             elif text.strip() and not is_rule_line(text):
                 yield from self._start(number, text)
 
@@ -282,12 +297,13 @@ class Scanner:
         """The entry of a puzzle's text (and of its region map line): the grid, or the error at its line."""
         from bitdoku.grid import Grid
 
+        killer = self.rules is not None and self.rules.killer
         try:
-            grid = Grid.parse(text if block else text.strip(), self.shape)
+            grid = Grid.parse(text if block else text.strip(), self.shape, "killer" if killer else None)
         except ParseError as error:
             line = number + (error.line - 1 if block and error.line else 0)
             return Entry(number, None, error.located(source=self.name, line=line))
-        if self.rules is None or (text.startswith("{") and not grid.geometry.is_classic):
+        if self.rules is None or killer or (text.startswith("{") and not grid.geometry.is_classic):
             return Entry(number, grid)  # a JSON puzzle that names its variant keeps it
         try:
             return Entry(number, self.rules.apply(grid, regions[1] if regions else None))

@@ -51,6 +51,8 @@ def open_inputs(argument: str | None, shape: Shape | None, variant: str | None =
     if rules is not None and rules.paired and len(text.splitlines()) == 2:
         puzzle, region_line = text.splitlines()
         grid = rules.apply(Grid.parse(puzzle.strip(), shape), region_line)
+    elif rules is not None and rules.killer:
+        grid = Grid.parse(argument, shape, variant=rules.variant)
     else:
         grid = Grid.parse(argument, shape)
         grid = rules.apply(grid) if rules is not None else grid

@@ -78,7 +78,8 @@ class _Run:
 def _vectorisable(inputs: Inputs, plan: Plan) -> bool:
     from bitdoku.engines.registry import get_engine
 
-    one_rules = inputs.rules is None or not inputs.rules.paired  # a jigsaw whose lines bring their own maps: no
+    # a jigsaw whose lines bring their own maps, or Killers their cages: no
+    one_rules = inputs.rules is None or not (inputs.rules.paired or inputs.rules.killer)
     return (inputs.source is not None and one_rules and not plan.per_puzzle and plan.strategy == "dfs"
             and plan.cluster is None and get_engine(plan.engine).batched)
 
@@ -336,6 +337,8 @@ def _kernel_key(geometry: Geometry | None) -> str | None:
     variant's (``engines.bitmask.variant_kernel``: one for every jigsaw map of a file)."""
     from bitdoku.engines.bitmask import variant_kernel
 
+    if geometry is not None and geometry.cages:
+        return "cages"
     return None if geometry is None or geometry.is_classic else variant_kernel(geometry)[0]
 
 
