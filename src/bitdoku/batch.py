@@ -171,10 +171,22 @@ def solve_killers(grids: Sequence[Grid], *, limit: int, max_nodes: int | None, t
     """``solve_many`` of Killer grids (one shape, each its own cages): each row on the kernel of cages, the rows
     spread over ``threads`` threads, ``time_limit`` seconds a row."""
     shape = grids[0].shape if grids else Shape(3, 3)
-    budget = checked_budget(shape, grids[0].geometry if grids else None, limit, max_nodes)
+    geometries = tuple(grid.geometry for grid in grids)
+    budget = checked_budget(shape, geometries, limit, max_nodes)
     check_seconds(time_limit)
-    k, cells = len(grids), shape.n_cells
-    array = np.array([np.frombuffer(grid.cells, np.uint8) for grid in grids], dtype=np.uint8).reshape(k, cells)
+    array = np.array([np.frombuffer(grid.cells, np.uint8) for grid in grids], dtype=np.uint8)
+    array = array.reshape(len(grids), shape.n_cells)
+    outputs = search_killer_rows(array, shape, geometries, limit, budget, threads, time_limit)
+    return batch_result(array, *outputs, limit, shape, budget, time_limit, geometries=geometries)
+
+
+def search_killer_rows(
+    array: NDArray[np.uint8], shape: Shape, geometries: Sequence[Geometry], limit: int, max_nodes: int,
+    threads: int | None = None, time_limit: float | None = None,
+) -> tuple[NDArray[np.uint8], NDArray[np.int8], NDArray[np.int64]]:
+    """``search_batch`` for rows that each have their own cages (``geometries[row]``): the kernel's outputs, from
+    which ``batch_result`` derives the rest (a Dask worker sends back only these)."""
+    k, cells = array.shape
     solutions = np.zeros_like(array)
     kernel_codes = np.zeros(k, dtype=np.int8)
     stats = np.zeros((k, codes.N_STATS), dtype=np.int64)
@@ -182,13 +194,13 @@ def solve_killers(grids: Sequence[Grid], *, limit: int, max_nodes: int | None, t
     def run(start: int, end: int) -> None:
         first = np.zeros((1, cells), dtype=np.int8)
         for row in range(start, end):
+            grid = Grid(array[row].tobytes(), shape, geometries[row])
             with TimeLimit(time_limit) as clock:
-                kernel_codes[row] = killer.run_kernel(grids[row], limit, budget, first, stats[row], clock.stop)
+                kernel_codes[row] = killer.run_kernel(grid, limit, max_nodes, first, stats[row], clock.stop)
             solutions[row] = first[0]
 
     run_sliced(run, k, threads)
-    return batch_result(array, solutions, kernel_codes, stats, limit, shape, budget, time_limit,
-                        geometries=tuple(grid.geometry for grid in grids))
+    return solutions, kernel_codes, stats
 
 
 def search_batch(
@@ -214,7 +226,11 @@ def search_batch(
     return solutions, kernel_codes, stats
 
 
-def checked_budget(shape: Shape, geometry: Geometry | None, limit: int, max_nodes: int | None) -> int:
+#: The rules of a batch's rows: None (classic), one ``Geometry`` for every row, or one a row (Killers).
+BatchRules = Geometry | tuple[Geometry, ...] | None
+
+
+def checked_budget(shape: Shape, geometry: BatchRules, limit: int, max_nodes: int | None) -> int:
     """The node budget of each row (``max_nodes``, or the default for the shape and rules), once ``limit`` and it
     are known to be at least 1."""
     max_nodes = default_max_nodes(shape, classic=geometry is None) if max_nodes is None else max_nodes
@@ -226,12 +242,14 @@ def checked_budget(shape: Shape, geometry: Geometry | None, limit: int, max_node
 def batch_result(
     puzzles: NDArray[np.uint8], solutions: NDArray[np.uint8], kernel_codes: NDArray[np.int8],
     stats: NDArray[np.int64], limit: int, shape: Shape, max_nodes: int, time_limit: float | None = None,
-    geometry: Geometry | None = None, geometries: tuple[Geometry, ...] | None = None,
+    geometry: BatchRules = None, geometries: tuple[Geometry, ...] | None = None,
 ) -> BatchResult:
     """The ``BatchResult`` of rows searched with ``limit``: their counts and statuses follow from the kernel's
     codes and counters (so that a batch put together from chunks, as on a Dask cluster, needs only those)."""
     counts = stats[:, codes.STAT_SOLUTIONS].copy()
     statuses = public_statuses(kernel_codes, counts, limit)
+    if isinstance(geometry, tuple):
+        geometry, geometries = None, geometry
     return BatchResult(puzzles, solutions, statuses, counts, stats, kernel_codes, shape, max_nodes, time_limit,
                        geometry, geometries)
 

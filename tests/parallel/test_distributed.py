@@ -321,6 +321,30 @@ def test_cli_variant_files_on_the_cluster_print_what_the_threads_print(client, t
     assert classic.stdout != remote.stdout  # the diagonals were searched on the cluster
 
 
+KILLERS = ["ABBCADECFDECFFGG 4,5,9,5,5,9,3", "AABBCDDBCEFFGEHH 3,9,5,5,4,7,4,3",
+           "AABBCDDBCEFFGEHH 3,9,5,5,4,7,4,3 1..............."]
+
+
+def test_killer_batches_on_the_cluster_keep_each_row_its_cages(client, tmp_path):
+    from typer.testing import CliRunner
+
+    from bitdoku.cli.main import app
+
+    result = dd.solve_many(client, KILLERS, variant="killer", chunk_size=1, limit=2)
+    _assert_same(result, local_solve_many(KILLERS, variant="killer", limit=2, threads=1))
+    assert [r.solution.cages for r in map(result.result, range(3))] == [
+        local_solve_many([line], variant="killer").result(0).solution.cages for line in KILLERS]
+    path = tmp_path / "killers.txt"
+    path.write_text("\n".join(KILLERS * 3) + "\nAABB 3,3\n")
+    runner = CliRunner()
+    local = runner.invoke(app, ["solve", "--lenient", "--variant", "killer", str(path)])
+    remote = runner.invoke(app, ["solve", "--lenient", "--variant", "killer", str(path), "--cluster",
+                                 client.scheduler.address])
+    assert remote.stdout == local.stdout and remote.exit_code == local.exit_code
+    lines = local.stdout.splitlines()
+    assert len(lines) == 10 and lines[0] == "1234341221434321" and lines[-1] == "error"
+
+
 def test_cli_lines_of_a_failed_chunk_say_failed_with_their_exit_code(client, tmp_path, monkeypatch):
     from typer.testing import CliRunner
 

@@ -22,12 +22,11 @@ import numpy as np
 from bitdoku.engines.registry import ENGINES, get_engine
 from bitdoku.engines.result import SearchResult
 from bitdoku.errors import BitdokuError
-from bitdoku.geometry import Geometry
 from bitdoku.reader import Entry, rows_by_rules
 from bitdoku.shape import Shape
 
 if TYPE_CHECKING:
-    from bitdoku.batch import BatchResult
+    from bitdoku.batch import BatchResult, BatchRules
     from bitdoku.cli.plan import Plan
     from bitdoku.parallel.distributed import ChunkFailure
 
@@ -98,7 +97,7 @@ def _stream(client, entries: Iterator[Entry], plan: Plan, chunk_size: int):
 
     waiting: deque[tuple[_Chunk, list[int]]] = deque()  # one item per array, in the order they are submitted
 
-    def arrays() -> Iterator[tuple[np.ndarray, Shape, Geometry | None]]:
+    def arrays() -> Iterator[tuple[np.ndarray, Shape, BatchRules]]:
         while entries_read := list(islice(entries, chunk_size)):
             groups = rows_by_rules(entries_read)
             chunk = _Chunk(entries_read, arrays_left=max(1, len(groups)))
@@ -108,7 +107,10 @@ def _stream(client, entries: Iterator[Entry], plan: Plan, chunk_size: int):
             for (shape, geometry), rows in groups.items():
                 waiting.append((chunk, rows))
                 cells = b"".join(entries_read[i].grid.cells for i in rows)  # type: ignore[union-attr]
-                yield np.frombuffer(cells, np.uint8).reshape(len(rows), shape.n_cells), shape, geometry
+                rules: BatchRules = geometry
+                if geometry is not None and geometry.cages:  # Killers: each row its own cages
+                    rules = tuple(entries_read[i].grid.geometry for i in rows)  # type: ignore[union-attr]
+                yield np.frombuffer(cells, np.uint8).reshape(len(rows), shape.n_cells), shape, rules
 
     options = {"max_nodes": plan.max_nodes} if plan.max_nodes else {}
     for _, outcome in solve_chunks(client, arrays(), limit=plan.limit, time_limit=plan.time_limit, **options):

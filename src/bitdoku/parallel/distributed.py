@@ -28,11 +28,14 @@ from numpy.typing import ArrayLike, NDArray
 
 from bitdoku.batch import (
     BatchResult,
+    BatchRules,
     as_variant_batch,
     batch_result,
     checked_budget,
     default_threads,
+    killer_rows,
     search_batch,
+    search_killer_rows,
 )
 from bitdoku.engines.bitmask import public_statuses
 from bitdoku.engines.result import SearchResult, conflict_result, default_max_nodes
@@ -76,7 +79,7 @@ class ChunkFailure(NamedTuple):
 
 def solve_chunks(
     client: Client,
-    chunks: Iterable[ArrayLike | tuple[ArrayLike, Shape] | tuple[ArrayLike, Shape, Geometry | None]],
+    chunks: Iterable[ArrayLike | tuple[ArrayLike, Shape] | tuple[ArrayLike, Shape, BatchRules]],
     *,
     shape: Shape | str | None = None,
     variant: str | Geometry | None = None,
@@ -170,17 +173,27 @@ def solve_many(
     ...     solve_many(client, ["..3..4.221......", "11..............", "1..............."], limit=2).statuses
     [<Status.UNIQUE: 'unique'>, <Status.INVALID: 'invalid'>, <Status.MULTIPLE: 'multiple'>]
     """
-    array, shape, geometry = as_variant_batch(puzzles, shape, variant)
+    if not isinstance(puzzles, np.ndarray):
+        puzzles = list(puzzles)  # type: ignore[assignment, arg-type]  # check_many (in as_variant_batch) refuses the rest
+    killers = killer_rows(puzzles, shape, variant) if isinstance(puzzles, list) else None
+    if killers is not None:
+        geometry: BatchRules = tuple(grid.geometry for grid in killers)
+        shape = killers[0].shape if killers else Shape(3, 3)
+        array = np.array([np.frombuffer(grid.cells, np.uint8) for grid in killers], np.uint8)
+        array = array.reshape(len(killers), shape.n_cells)
+    else:
+        array, shape, geometry = as_variant_batch(puzzles, shape, variant)
     budget = checked_budget(shape, geometry, limit, max_nodes)
     if chunk_size < 1:
         raise ValueError(f"chunk_size must be at least 1, not {chunk_size}")
     time_limit = check_seconds(time_limit)
     k = len(array)
+    per_row = geometry if isinstance(geometry, tuple) else None
     whole = BatchResult(array, np.zeros_like(array), np.zeros(k, np.uint8), np.zeros(k, np.int64),
                         np.zeros((k, codes.N_STATS), np.int64), np.zeros(k, np.int8), shape, budget, time_limit,
-                        geometry)
+                        None if per_row is not None else geometry, per_row)  # type: ignore[arg-type]
     slices = task_slices(len(array), chunk_size, _total_threads(client))
-    chunks = ((array[rows], shape, geometry) for rows in slices)
+    chunks = ((array[rows], shape, per_row[rows] if per_row is not None else geometry) for rows in slices)
     for index, _, _, _, reply in _replies(client, chunks, None, None, limit, max_nodes, rules, None, scatter,
                                           stats, time_limit):
         rows = slices[index]
@@ -232,10 +245,10 @@ _Reply = tuple[NDArray[np.uint8], NDArray[np.int8], NDArray[np.integer], float]
 
 
 def _replies(
-    client: Client, chunks: Iterable[ArrayLike | tuple[ArrayLike, Shape] | tuple[ArrayLike, Shape, Geometry | None]],
+    client: Client, chunks: Iterable[ArrayLike | tuple[ArrayLike, Shape] | tuple[ArrayLike, Shape, BatchRules]],
     shape: Shape | str | None, variant: str | Geometry | None, limit: int, max_nodes: int | None, rules: int,
     in_flight: int | None, scatter: bool, stats: SchedulerStats | None, time_limit: float | None,
-) -> Iterator[tuple[int, NDArray[np.uint8], Shape, Geometry | None, _Reply | ChunkFailure]]:
+) -> Iterator[tuple[int, NDArray[np.uint8], Shape, BatchRules, _Reply | ChunkFailure]]:
     """Search each chunk on the cluster and yield ``(index, puzzles, shape, rules, reply or failure)`` in input
     order, at most ``in_flight`` chunks on the cluster or waiting (``solve_chunks`` says the rest)."""
     distributed = _dask()
@@ -250,9 +263,9 @@ def _replies(
     options = (limit, max_nodes, rules, check_seconds(time_limit))
     source = enumerate(chunks)
     running = distributed.as_completed()
-    rows_of: dict[Any, tuple[int, NDArray[np.uint8], Shape, Geometry | None]] = {}  # future -> its chunk
+    rows_of: dict[Any, tuple[int, NDArray[np.uint8], Shape, BatchRules]] = {}  # future -> its chunk
     # finished, waiting for the chunks before them
-    ready: dict[int, tuple[int, NDArray[np.uint8], Shape, Geometry | None, _Reply | ChunkFailure]] = {}
+    ready: dict[int, tuple[int, NDArray[np.uint8], Shape, BatchRules, _Reply | ChunkFailure]] = {}
     submitted = handed_on = 0
     exhausted = False
     try:
@@ -290,7 +303,7 @@ def _replies(
 
 
 def _solve_chunk(puzzles: NDArray[np.uint8], shape: Shape, limit: int, max_nodes: int | None, rules: int,
-                 time_limit: float | None = None, geometry: Geometry | None = None) -> _Reply:
+                 time_limit: float | None = None, geometry: BatchRules = None) -> _Reply:
     """The task a worker runs: one chunk on one thread; returns only what the client cannot derive.
 
     The reply is the solutions, the kernel codes, the counters in the narrowest integer type that holds them
@@ -299,7 +312,11 @@ def _solve_chunk(puzzles: NDArray[np.uint8], shape: Shape, limit: int, max_nodes
     """
     start = time.perf_counter()
     budget = checked_budget(shape, geometry, limit, max_nodes)
-    solutions, kernel_codes, counters = search_batch(puzzles, shape, geometry, limit, budget, 1, rules, time_limit)
+    if isinstance(geometry, tuple):  # Killers: each row its own cages
+        solutions, kernel_codes, counters = search_killer_rows(puzzles, shape, geometry, limit, budget, 1, time_limit)
+    else:
+        solutions, kernel_codes, counters = search_batch(puzzles, shape, geometry, limit, budget, 1, rules,
+                                                         time_limit)
     return solutions, kernel_codes, _narrowed(counters), time.perf_counter() - start
 
 
@@ -316,20 +333,25 @@ def _widened(reply: _Reply) -> tuple[NDArray[np.uint8], NDArray[np.int8], NDArra
     return solutions, kernel_codes, counters.astype(np.int64)
 
 
-def _submit_chunk(client: Client, array: NDArray[np.uint8], shape: Shape, geometry: Geometry | None,
+def _submit_chunk(client: Client, array: NDArray[np.uint8], shape: Shape, geometry: BatchRules,
                   options: _ChunkOptions, scatter: bool) -> Future[_Reply]:
     """Start one chunk's task; the array goes inside the task, or ahead of it with ``scatter``."""
     payload = client.scatter(array, hash=False) if scatter else array  # type: ignore[no-untyped-call]  # unannotated
     return client.submit(_solve_chunk, payload, shape, *options, geometry, pure=False, retries=RETRIES)
 
 
-def _chunk_of(item: ArrayLike | tuple[ArrayLike, Shape | None] | tuple[ArrayLike, Shape | None, Geometry | None],
+def _chunk_of(item: ArrayLike | tuple[ArrayLike, Shape | None] | tuple[ArrayLike, Shape | None, BatchRules],
               fixed: Shape | None,
-              variant: str | Geometry | None) -> tuple[NDArray[np.uint8], Shape, Geometry | None]:
+              variant: str | BatchRules) -> tuple[NDArray[np.uint8], Shape, BatchRules]:
     """An input chunk as a checked uint8 array, its shape and its rules (None: classic)."""
     if not isinstance(item, tuple):
         item = (item, fixed)
     array, shape, variant = item if len(item) == 3 else (*item, variant)
+    if isinstance(variant, tuple):  # Killers: one geometry a row
+        checked, shape_of_rows, _ = as_variant_batch(array, shape)
+        if len(variant) != len(checked) or any(not g.cages or g.shape != shape_of_rows for g in variant):
+            raise ValueError("a chunk of Killers has one Killer geometry of its shape a row")
+        return checked, shape_of_rows, variant
     return as_variant_batch(array, shape, variant)
 
 
