@@ -127,7 +127,7 @@ def unit_remainders(shape: Shape, cages: tuple[Cage, ...]) -> list[Cage]:
     for unit, members in enumerate(units):
         offset = unit // n * shape.n_cells
         rest = tuple(cell for cell in members if not covered[offset + cell])
-        if rest:
+        if 0 < len(rest) < n:  # a unit with no summed cage inside adds nothing to its own all-different rule
             found.append(Cage(rest, whole - sums[unit]))
     return found
 

@@ -111,7 +111,8 @@ def _hidden_singles(candidates, values, units, full):
 
 
 @njit(cache=True, nogil=True)
-def _cage_sums(candidates, values, units, cell_units, cage_start, cage_cells, combo_start, combos, seen):
+def _cage_sums(candidates, values, units, cell_units, cage_start, cage_cells, combo_start, combos, seen, member,
+               where):
     """Cut each summed cage's open cells to the digits of its surviving digit sets, and place or lock the digits
     every surviving set needs: 1 when a candidate went, 0 when none, -1 on a contradiction. ``seen`` holds, for
     each slot of ``cage_cells``, the cell's candidates when that cage was last worked on in this propagation (-1:
@@ -164,10 +165,10 @@ def _cage_sums(candidates, values, units, cell_units, cage_start, cage_cells, co
                         return -1
                     candidates[cell] = kept
                     changed = 1
-        while required:
-            bit = lowest_bit(required)
-            required &= ~bit
-            locked = _required_digit(bit, cage, candidates, values, units, cell_units, cage_start, cage_cells)
+        if required:
+            member[0] += 1  # a new stamp (slot 0 counts them; the cells' marks follow it)
+            locked = _lock_required(required, cage, candidates, values, units, cell_units, cage_start, cage_cells,
+                                    member[1:], member[0], where)
             if locked < 0:
                 return -1
             changed |= locked
@@ -175,51 +176,59 @@ def _cage_sums(candidates, values, units, cell_units, cage_start, cage_cells, co
 
 
 @njit(cache=True, nogil=True)
-def _in_cage(cell, cage, cage_start, cage_cells):
-    """Whether ``cell`` is one of the cage's (a cell may be in a cage and in the unit groups of the rule of 45)."""
-    for i in range(cage_start[cage], cage_start[cage + 1]):  # noqa: SIM110 - Numba compiles no generator in any()
-        if cage_cells[i] == cell:
-            return True
-    return False
+def _lock_required(required, cage, candidates, values, units, cell_units, cage_start, cage_cells, member, stamp,
+                   where):
+    """The digits every surviving set of a cage needs (``required``): one with a single place in the cage goes
+    there; one whose places share a row, column or box leaves the rest of that unit. 1 when a candidate went, 0
+    when none, -1 when a digit has no place left.
 
-
-@njit(cache=True, nogil=True)
-def _required_digit(bit, cage, candidates, values, units, cell_units, cage_start, cage_cells):
-    """A digit every surviving set of a cage needs: with one place in the cage it goes there; with its places in
-    one row, column or box, the rest of that unit loses it. 1 when a candidate went, 0 when none, -1 when the
-    digit has no place."""
-    places = 0
-    only = -1
+    One pass over the cage's cells finds, for each required digit, its places and the units they all share:
+    ``where[d]`` holds the count, the row, column and box of the places (-1 once two places differ in it) and the
+    last place. ``member[cell] == stamp`` marks the cage's cells (``stamp`` is new for each call)."""
+    bits = required
+    while bits:
+        where[lowest_bit_index(bits), 0] = 0
+        bits &= bits - 1
     for i in range(cage_start[cage], cage_start[cage + 1]):
         cell = cage_cells[i]
-        if values[cell] == 0 and candidates[cell] & bit:
-            places += 1
-            only = cell
-    if places == 0:
-        return -1
-    if places == 1:
-        if candidates[only] != bit:
-            candidates[only] = bit
-            return 1
-        return 0
+        member[cell] = stamp
+        if values[cell] == 0:
+            digits = candidates[cell] & required
+            while digits:
+                d = lowest_bit_index(digits)
+                digits &= digits - 1
+                if where[d, 0] == 0:
+                    for k in range(3):
+                        where[d, k + 1] = cell_units[cell, k]
+                else:
+                    for k in range(3):
+                        if where[d, k + 1] != cell_units[cell, k]:
+                            where[d, k + 1] = -1
+                where[d, 0] += 1
+                where[d, 4] = cell
     changed = 0
-    for k in range(cell_units.shape[1]):  # the units of the last place: do all the places share one?
-        unit = cell_units[only, k]
-        shared = True
-        for i in range(cage_start[cage], cage_start[cage + 1]):
-            cell = cage_cells[i]
-            if values[cell] == 0 and candidates[cell] & bit:
-                inside = False
-                for j in range(cell_units.shape[1]):
-                    if cell_units[cell, j] == unit:
-                        inside = True
-                if not inside:
-                    shared = False
-                    break
-        if shared:
+    bits = required
+    while bits:
+        d = lowest_bit_index(bits)
+        bits &= bits - 1
+        bit = np.int64(1) << d
+        places = where[d, 0]
+        if places == 0:
+            return -1
+        if places == 1:
+            only = where[d, 4]
+            if candidates[only] & bit == 0:  # another required digit took its one place in this pass
+                return -1
+            if candidates[only] != bit:
+                candidates[only] = bit
+                changed = 1
+            continue
+        for k in range(3):
+            unit = where[d, k + 1]
+            if unit < 0:
+                continue
             for other in units[unit]:
-                if values[other] == 0 and candidates[other] & bit and not _in_cage(other, cage, cage_start,
-                                                                                   cage_cells):
+                if member[other] != stamp and values[other] == 0 and candidates[other] & bit:
                     left = candidates[other] & ~bit
                     if left == 0:
                         return -1
@@ -230,7 +239,7 @@ def _required_digit(bit, cage, candidates, values, units, cell_units, cage_start
 
 @njit(cache=True, nogil=True)
 def _propagate(candidates, values, peer_start, peers, units, cell_units, full, cage_start, cage_cells, combo_start,
-               combos, queue, seen):
+               combos, queue, seen, member, where):
     """The three rules to a fixpoint; False on a contradiction."""
     seen[:] = -1
     while True:
@@ -241,7 +250,8 @@ def _propagate(candidates, values, peer_start, peers, units, cell_units, full, c
             return False
         if hidden > 0:
             continue
-        sums = _cage_sums(candidates, values, units, cell_units, cage_start, cage_cells, combo_start, combos, seen)
+        sums = _cage_sums(candidates, values, units, cell_units, cage_start, cage_cells, combo_start, combos, seen,
+                          member, where)
         if sums < 0:
             return False
         if sums == 0:
@@ -279,13 +289,15 @@ def search(candidates, values, peer_start, peers, units, cell_units, n, cage_sta
     full = np.int64((1 << n) - 1)
     queue = np.empty(cells, np.int64)
     seen = np.empty(cage_cells.size, np.int64)
+    member = np.zeros(cells + 1, np.int64)  # a stamp counter, then each cell's mark (``_lock_required``)
+    where = np.zeros((64, 5), np.int64)
     stack_candidates = np.empty((cells + 1, cells), np.int64)
     stack_values = np.empty((cells + 1, cells), np.int8)
     branch_cell = np.empty(cells + 1, np.int64)
     branch_left = np.empty(cells + 1, np.int64)
     stats[STAT_NODES] += 1
     if not _propagate(candidates, values, peer_start, peers, units, cell_units, full, cage_start, cage_cells,
-                      combo_start, combos, queue, seen):
+                      combo_start, combos, queue, seen, member, where):
         return CONTRADICTION
     cell = _choose(candidates, values)
     if cell < 0:
@@ -314,7 +326,7 @@ def search(candidates, values, peer_start, peers, units, cell_units, n, cage_sta
         values[:] = stack_values[depth]
         candidates[branch_cell[depth]] = bit
         if not _propagate(candidates, values, peer_start, peers, units, cell_units, full, cage_start, cage_cells,
-                          combo_start, combos, queue, seen):
+                          combo_start, combos, queue, seen, member, where):
             stats[STAT_BACKTRACKS] += 1
             continue
         cell = _choose(candidates, values)
