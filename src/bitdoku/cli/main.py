@@ -13,6 +13,7 @@ from typer.core import TyperGroup
 
 from bitdoku import __version__
 from bitdoku.cli.bench import bench
+from bitdoku.cli.candidates import candidates
 from bitdoku.cli.canon import canon
 from bitdoku.cli.check import check
 from bitdoku.cli.console import warn
@@ -132,6 +133,7 @@ def main(
 app.command()(solve)
 app.command()(count)
 app.command()(check)
+app.command()(candidates)
 app.command()(bench)
 app.command()(experiment)
 app.command()(explain)
