@@ -30,7 +30,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("batch",),
     ("parallel",),
     ("solver",),
-    ("true_candidates",),
+    ("solution_digits",),
     ("pipeline", "logic", "experiment", "benchmark"),
     ("generate",),
     ("warmup",),

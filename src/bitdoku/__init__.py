@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from bitdoku.reader import Entry, read_entries, read_puzzles
     from bitdoku.shape import Shape
     from bitdoku.solver import count_solutions, is_unique, search, solve
-    from bitdoku.true_candidates import TrueCandidates, true_candidates
+    from bitdoku.solution_digits import TrueCandidates, true_candidates
 
 __version__ = "0.1.0"
 
@@ -62,8 +62,8 @@ _LAZY = {
     "is_unique": "bitdoku.solver",
     "search": "bitdoku.solver",
     "solve": "bitdoku.solver",
-    "true_candidates": "bitdoku.true_candidates",
-    "TrueCandidates": "bitdoku.true_candidates",
+    "true_candidates": "bitdoku.solution_digits",
+    "TrueCandidates": "bitdoku.solution_digits",
     "Entry": "bitdoku.reader",
     "read_entries": "bitdoku.reader",
     "read_puzzles": "bitdoku.reader",

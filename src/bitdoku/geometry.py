@@ -137,6 +137,8 @@ class Geometry:
                              "line 'MAP SUMS [GIVENS]' or JSON with \"cages\"" if cages is None else
                              "cages were given for a variant that is not a killer")
         if KILLER in words:
+            if JIGSAW in words or regions is not None:
+                raise ParseError("killer cages go on a classic grid for now, not with a jigsaw's regions")
             return cls(Shape.parse(shape) if shape is not None else Shape(3, 3), rules, cages=tuple(cages or ()))
         if JIGSAW in words:
             if regions is None:

@@ -13,9 +13,10 @@ from typing import NamedTuple, Union, cast
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from bitdoku.constraints.cages import Cage, cage_name, check_cages
+from bitdoku.constraints.cages import Cage, cage_name, check_cages, combinations
 from bitdoku.errors import InvalidGridError, ParseError, PuzzleTypeError, ShapeError, cell_name
 from bitdoku.formats.block import format_block, format_jigsaw_block, format_rows, parse_block
+from bitdoku.formats.fpuzzles import format_fpuzzles, is_fpuzzles, parse_fpuzzles
 from bitdoku.formats.json import format_json, parse_json
 from bitdoku.formats.killer import format_killer_line, parse_killer_line
 from bitdoku.formats.line import _shape_for, format_line, parse_line
@@ -78,7 +79,8 @@ class Grid:
         ``variant`` names the rules (``"x"``, ``"windoku+anti-king"``, see ``bitdoku.geometry``); for
         ``"jigsaw"`` the text is two lines, the puzzle and then its region map (or JSON with ``"regions"``); for
         ``"killer"`` it is the Killer line ``MAP SUMS [GIVENS]`` (``formats/killer.py``) or JSON with ``"cages"``.
-        JSON may name its own variant.
+        JSON may name its own variant, and an f-puzzles or SudokuPad link (``formats/fpuzzles.py``) brings its
+        rules (a ``variant`` or ``shape`` that disagrees with them is refused).
 
         >>> Grid.parse("ABBC" "ADEC" "FDEC" "FFGG 4,5,9,5,5,9,3", variant="killer").cages[:2]
         (Cage(cells=(0, 4), total=4), Cage(cells=(1, 2), total=5))
@@ -95,7 +97,9 @@ class Grid:
         regions = None
         cages: tuple[Cage, ...] | None = None
         cells: bytes | list[int]
-        if stripped.startswith("{"):
+        if is_fpuzzles(stripped):
+            cells, shape, variant, cages, regions = parse_fpuzzles(stripped, shape, variant)
+        elif stripped.startswith("{"):
             cells, shape, named, regions, cages = parse_json(stripped, shape)
             variant = variant if variant is not None else named
             if cages is not None:
@@ -233,12 +237,26 @@ class Grid:
     def to_killer_line(self) -> str:
         """A Killer as the line ``MAP SUMS [GIVENS]`` that ``Grid.parse(text, variant="killer")`` reads.
 
-        >>> Grid.parse("AB.C ADDC ..EE FFGG 3,1,7,5,7,7,3", variant="killer").to_killer_line()
+        >>> Grid.parse("AB.C" "ADDC" "..EE" "FFGG 3,1,7,5,7,7,3", variant="killer").to_killer_line()
         'AB.CADDC..EEFFGG 3,1,7,5,7,7,3'
         """
         if not self.cages:
             raise ValueError(f"a {self.variant} grid has no cages to write as a Killer line")
         return format_killer_line(self._cells, self._shape, self.cages)
+
+    def to_fpuzzles(self) -> str:
+        """The f-puzzles link of the grid and its rules (``https://f-puzzles.com/?load=...``), which f-puzzles and
+        SudokuPad open and ``Grid.parse`` reads back; ``ValueError`` for rules f-puzzles has not (``windoku``).
+
+        >>> g = Grid.parse("1.3." "3..." "...." ".1..", variant="anti-king")
+        >>> g.to_fpuzzles()[:36]
+        'https://f-puzzles.com/?load=N4Igzglg'
+        >>> Grid.parse(g.to_fpuzzles()) == g
+        True
+        """
+        geometry = self.geometry
+        regions = geometry.region_map() if geometry.regions is not None else None
+        return format_fpuzzles(self._cells, self._shape, geometry.rules, geometry.cages, regions)
 
     def to_picture(self) -> str:
         """The boxed picture that ``str()`` prints; for a jigsaw, the cells without box lines and the region map
@@ -371,19 +389,22 @@ class Grid:
         return self
 
     def cage_sum_errors(self) -> list[str]:
-        """For each Killer cage whose digits break its sum, a sentence: the digits placed add up to more than the
-        total (or, when the cage is full, to another number)."""
+        """For each Killer cage whose digits break its sum, a sentence: they add up to more than the total, or to
+        another number when the cage is full, or no different digits in its empty cells can make up the rest."""
         found = []
         for index, cage in enumerate(self.cages):
             digits = [self._cells[cell] for cell in cage.cells if self._cells[cell]]
             if cage.total is None or not digits:
                 continue
-            full = len(digits) == len(cage.cells)
-            if sum(digits) > cage.total or (full and sum(digits) != cage.total):
-                sums = " + ".join(map(str, digits))
-                relation = "not" if full and sum(digits) < cage.total else "over"
-                found.append(f"{cage_name(self.cages, index, self.n)} holds {sums} = {sum(digits)}, {relation} its "
-                             f"sum {cage.total}")
+            where, held, total = cage_name(self.cages, index, self.n), " + ".join(map(str, digits)), sum(digits)
+            if len(digits) == len(cage.cells) and total != cage.total:
+                found.append(f"{where} holds {held} = {total}, not its sum {cage.total}")
+            elif total > cage.total:
+                found.append(f"{where} holds {held} = {total}, over its sum {cage.total}")
+            elif not any(all(mask >> (digit - 1) & 1 for digit in digits)
+                         for mask in combinations(len(cage.cells), cage.total, self.n)):
+                found.append(f"{where} holds {held}: no different digits in its other cells make up its sum "
+                             f"{cage.total}")
         return found
 
     def is_solved(self) -> bool:

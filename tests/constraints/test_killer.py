@@ -196,7 +196,10 @@ def test_givens_that_break_a_cage_are_invalid_and_named():
         "cage F (r3c3, r3c4) holds 1 + 2 = 3, not its sum 7"]
     assert grid.with_digit(10, 3).with_digit(11, 4).is_valid()
     result = search(grid.with_digit(14, 1).with_digit(15, 4))
-    assert result.status is Status.INVALID and result.reason == "cage H (r4c3, r4c4) holds 1 + 4 = 5, over its sum 3"
+    assert result.status is Status.INVALID and result.reason == "cage H (r4c3, r4c4) holds 1 + 4 = 5, not its sum 3"
+    assert grid.with_digit(0, 2).cage_sum_errors() == []  # 2 + 1
+    assert grid.with_digit(0, 3).cage_sum_errors() == [
+        "cage A (r1c1, r1c2) holds 3: no different digits in its other cells make up its sum 3"]
     with pytest.raises(InvalidGridError, match="cage H"):
         solve(grid.with_digit(15, 4))
 

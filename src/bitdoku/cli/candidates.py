@@ -49,7 +49,7 @@ def candidates(
     from bitdoku.cli.runner import parse_shape
     from bitdoku.errors import InvalidGridError
     from bitdoku.formats.pencilmarks import format_candidate_picture, format_pencilmarks
-    from bitdoku.true_candidates import true_candidates
+    from bitdoku.solution_digits import true_candidates
 
     inputs = open_inputs(puzzle, parse_shape(shape), variant, regions)
     code = ExitCode.OK

@@ -1,4 +1,4 @@
-"""True candidates: for each cell, the digits it holds in at least one solution.
+"""True candidates (``bitdoku.true_candidates``): for each cell, the digits it holds in at least one solution.
 
 What setters look at while making a puzzle: where the true candidates are one digit the puzzle is settled, and the
 cells with two or more show where it is not unique yet. Each digit is decided by a search: a solution with the
