@@ -69,3 +69,13 @@ def test_one_killer_on_the_command_line():
     assert shown.exit_code == 0 and "sums 4,5,9,5,5,9,3" in shown.stdout and "1 2 3 4    A B B C" in shown.stdout
     refused = runner.invoke(app, ["solve", "--variant", "killer", "ABBCADECFDECFFGG 4,5,9,5,5,9,30"])
     assert refused.exit_code != 0 and "cage G (r4c3, r4c4): no two different digits add up to 30" in refused.stderr
+
+
+def test_an_fpuzzles_link_is_a_puzzle_argument_with_its_rules():
+    link = Grid.parse(UNIQUE_4, variant="killer").to_fpuzzles()
+    solved = runner.invoke(app, ["solve", link])
+    assert solved.exit_code == 0 and "sums 4,5,9,5,5,9,3" in solved.stdout and "1 2 3 4" in solved.stdout
+    counted = runner.invoke(app, ["count", link.split("?", 1)[1]])  # the load= string alone
+    assert counted.stdout.splitlines() == ["1"]
+    cut = runner.invoke(app, ["check", link[:60]])
+    assert cut.exit_code == ExitCode.BAD_INPUT and "does not decode" in cut.stderr

@@ -78,11 +78,16 @@ def read_rules(variant: str | None, regions: str | None, shape: Shape | None) ->
 
 
 def _looks_like_path(argument: str) -> bool:
-    """A path exists, or has the marks of one (a slash or a file suffix); puzzle text has neither."""
+    """A path exists, or has the marks of one (a slash or a file suffix); puzzle text has neither (an f-puzzles
+    or SudokuPad link is a puzzle, slashes and all)."""
+    from bitdoku.formats.fpuzzles import is_fpuzzles
+
     try:
         if Path(argument).exists():
             return True
     except OSError:  # a long puzzle is no valid file name
+        return False
+    if is_fpuzzles(argument):
         return False
     return "/" in argument or "\\" in argument or Path(argument).suffix.lower() in {".txt", ".sdk", ".csv", ".json"}
 
