@@ -77,6 +77,8 @@ BENCHMARKS = {
     "time-limits": ("time_limit_overshoot.py", ["--kinds", "strategy", "search", "--limits", "0.5", "--repeat", "3"]),
     "fuzz": ("fuzz_campaign.py", []),
     "killer": ("killer_bench.py", ["--data", "{data}"]),
+    "killer-generate": ("killer_generate_bench.py", []),
+    "killer-explain": ("killer_explain_bench.py", ["--data", "{data}"]),
     "make-datasets": ("make_datasets.py", []),
 }
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional, TypeVar
 
 import typer
 
@@ -23,8 +23,13 @@ from bitdoku.cli.options import (
 from bitdoku.cli.output import format_seconds, to_json
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from bitdoku.generate.puzzles import Generated
     from bitdoku.geometry import Geometry
+
+#: A generated puzzle: ``Generated``, or a Killer's ``GeneratedKiller``.
+Made = TypeVar("Made")
 
 
 def generate(
@@ -76,6 +81,11 @@ def generate(
     resume: ResumeOption = False,
     variant: VariantOption = None,
     regions: RegionsOption = None,
+    givens: Annotated[
+        Optional[int],  # noqa: UP045
+        typer.Option(min=0, help="Killer (--variant killer): cells given as digits besides the cages (default: "
+                     "none).", show_default=False),
+    ] = None,
 ) -> None:
     """Generate puzzles with exactly one solution, one a line, as they are made.
 
@@ -84,6 +94,9 @@ def generate(
     (--max-nodes, --time-limit per puzzle), the command says what came closest and exits with code 4.
     With --variant the puzzles are unique under the variant's rules; a jigsaw uses the --regions map, or a random
     map drawn from the seed, and each puzzle line is followed by its region map line (a jigsaw file).
+    With --variant killer each line is a Killer, MAP SUMS (and its --givens, if any): a cage layout of a random
+    solution that the engine proves unique; --difficulty is easy, medium, hard, expert or extreme, by the search
+    nodes of that proof and the mean cage size.
     """
     from bitdoku.cli.runner import results_file, saying_compiles
     from bitdoku.generate.puzzles import generate_many, run_seed
@@ -93,6 +106,16 @@ def generate(
     if resume and (distinct or output is OutputFormat.grid):
         raise ValueError("--resume needs one line a puzzle and no --distinct")
     root, seed_used = run_seed(seed)
+    if variant is not None and variant.strip().lower() == "killer":
+        from bitdoku.generate.killer import refuse_classic_options
+
+        refuse_classic_options(symmetry=symmetry.value, minimal=minimal, rating=parse_range(rating),
+                               distinct=distinct)
+        _generate_killers(count, shape, root, seed_used, seed is not None, _killer_givens(givens, clues, regions),
+                          difficulty, output, threads, max_nodes, time_limit, output_file, resume)
+        return
+    if givens is not None:
+        raise ValueError("--givens is for Killers (--variant killer); other puzzles take --clues")
     geometry = _geometry(variant, regions, shape, seed_used)
     if resume and geometry is not None and geometry.regions is not None and output is OutputFormat.line:
         raise ValueError("--resume needs one line a puzzle: a jigsaw run writes two; use --format json")
@@ -112,6 +135,41 @@ def generate(
             clue_counts.append(generated.clues)
     if count > 1 or seed is None:
         warn(_summary(clue_counts, time.perf_counter() - start - compiled(), seed_used))
+
+
+def _killer_givens(givens: int | None, clues: int | None, regions: str | None) -> int:
+    """The givens of a Killer run: ``--givens`` (``--clues`` means the same), none by default."""
+    if regions is not None:
+        raise ValueError("--regions draws a jigsaw; a Killer's cages are drawn by the generator")
+    if givens is not None and clues is not None and givens != clues:
+        raise ValueError("a Killer's --clues are its --givens: give one of them")
+    return givens if givens is not None else clues or 0
+
+
+def _generate_killers(count: int, shape: str, root: np.random.SeedSequence, seed: int | None, seed_given: bool,
+                      givens: int, difficulty: Difficulty | None, output: OutputFormat, threads: int | None,
+                      max_nodes: int | None, time_limit: float | None, output_file: str | None,
+                      resume: bool) -> None:
+    """``bitdoku generate --variant killer``: one Killer line a puzzle (``MAP SUMS [GIVENS]``), or its picture,
+    or JSON with its features and level."""
+    from bitdoku.cli.runner import results_file, saying_compiles
+    from bitdoku.generate.killer import generate_killers
+
+    start, cage_counts = time.perf_counter(), []
+    level = difficulty.value.replace("-", " ") if difficulty else None
+    with results_file(output_file, resume=resume) as done, saying_compiles("the Killer search kernels") as compiled:
+        made = generate_killers(count, shape, seed=root, difficulty=level, givens=givens, max_nodes=max_nodes,
+                                time_limit=time_limit, threads=threads, start=done)
+        for generated in _with_progress(made, count - done):
+            puzzle = generated.puzzle
+            if output is OutputFormat.json:
+                emit(to_json({**generated.to_dict(), "seed": seed}))
+            else:
+                emit(puzzle.to_picture() + "\n" if output is OutputFormat.grid else puzzle.to_killer_line())
+            flush()
+            cage_counts.append(len(puzzle.cages))
+    if count > 1 or not seed_given:
+        warn(_summary(cage_counts, time.perf_counter() - start - compiled(), seed, "cages"))
 
 
 def _geometry(variant: str | None, regions: str | None, shape: str, seed: int | None) -> Geometry | None:
@@ -155,7 +213,7 @@ def _show(generated: Generated, output: OutputFormat, seed: int | None) -> str:
     return generated.puzzle.to_line()
 
 
-def _with_progress(made: Iterator[Generated], count: int) -> Iterator[Generated]:
+def _with_progress(made: Iterator[Made], count: int) -> Iterator[Made]:
     """The puzzles, with a progress bar on stderr when it is a terminal and there are several."""
     if count <= 1 or not stderr_is_terminal():
         yield from made
@@ -170,14 +228,15 @@ def _with_progress(made: Iterator[Generated], count: int) -> Iterator[Generated]
             bar.advance(task)
 
 
-def _summary(clue_counts: list[int], seconds: float, seed: int | None) -> str:
-    """``generated 100 puzzles | 0.05 s, 2,000 puzzles/s | clues 22-27, mean 24.3 | seed 7``."""
+def _summary(clue_counts: list[int], seconds: float, seed: int | None, what: str = "clues") -> str:
+    """``generated 100 puzzles | 0.05 s, 2,000 puzzles/s | clues 22-27, mean 24.3 | seed 7`` (``what`` counted:
+    clues, or a Killer's cages)."""
     count = len(clue_counts)
     parts = [f"generated {count:,} puzzle{'s' if count != 1 else ''}"]
     rate = f", {count / seconds:,.{0 if count / seconds >= 10 else 2}f} puzzles/s" if seconds > 0 and count > 1 else ""
     parts.append(f"{format_seconds(seconds)}{rate}")
     if clue_counts:
-        parts.append(f"clues {min(clue_counts)}-{max(clue_counts)}, mean {sum(clue_counts) / count:.1f}")
+        parts.append(f"{what} {min(clue_counts)}-{max(clue_counts)}, mean {sum(clue_counts) / count:.1f}")
     if seed is not None:
         parts.append(f"seed {seed} (--seed {seed} repeats this run)")
     return " | ".join(parts)

@@ -151,7 +151,8 @@ def generate(
         ``"nonconsecutive"``, combinations (``"x+anti-king"``), or a ``Geometry`` (a jigsaw: ``Geometry.jigsaw(map)``
         or ``bitdoku.generate.regions.random_jigsaw``). The puzzle is unique under those rules and carries them.
         A variant's ``difficulty`` and ``rating`` are those of ``bitdoku.rate`` on it (the SE numbers of the
-        techniques that hold on its geometry).
+        techniques that hold on its geometry). ``"killer"`` makes a Killer (``generate.killer.generate_killer``):
+        ``clues`` are its givens (none by default), ``difficulty`` one of ``generate.killer.KILLER_LEVELS``.
 
     Returns
     -------
@@ -171,6 +172,12 @@ def generate(
     >>> is_unique(puzzle), puzzle == generate("3x3", seed=7, symmetry="rotational")
     (True, True)
     """
+    if _is_killer(variant):
+        from bitdoku.generate.killer import generate_killer, refuse_classic_options
+
+        refuse_classic_options(symmetry=symmetry, minimal=minimal, rating=rating)
+        return generate_killer(shape, seed=seed, difficulty=difficulty, givens=clues or 0, max_nodes=max_nodes,
+                               time_limit=time_limit)
     request = Request.make(shape, symmetry=symmetry, minimal=minimal, clues=clues, difficulty=difficulty,
                            rating=rating, max_nodes=max_nodes, time_limit=time_limit, variant=variant)
     return make_puzzle(request, puzzle_stream(root_sequence(seed), 0), 0).puzzle
@@ -210,6 +217,10 @@ def generate_many(
     >>> [g.puzzle.givens >= 4 for g in generate_many(3, "2x2", seed=1)]
     [True, True, True]
     """
+    if _is_killer(variant):
+        return _killers(count, shape, seed=seed, symmetry=symmetry, minimal=minimal, clues=clues,
+                        difficulty=difficulty, rating=rating, distinct=distinct, threads=threads,
+                        max_nodes=max_nodes, time_limit=time_limit, start=start)
     request = Request.make(shape, symmetry=symmetry, minimal=minimal, clues=clues, difficulty=difficulty,
                            rating=rating, max_nodes=max_nodes, time_limit=time_limit, variant=variant)
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
@@ -221,6 +232,26 @@ def generate_many(
         raise ValueError(f"start must be an integer from 0 to count, not {start!r}")
     return _Run(request, root_sequence(seed), count, distinct=distinct, rated=rated, threads=threads,
                 start=start).results()
+
+
+def _is_killer(variant: str | Geometry | None) -> bool:
+    """Whether a request is for Killers (``generate.killer``): the name ``"killer"``; a Geometry with cages is one
+    Killer's, not a request for new ones."""
+    return isinstance(variant, str) and variant.strip().lower() == "killer"
+
+
+def _killers(count: int, shape: Shape | str, *, seed: Seed, symmetry: Symmetry | str, minimal: bool,
+             clues: int | None, difficulty: str | None, rating: tuple[float, float] | None, distinct: bool,
+             threads: int | None, max_nodes: int | None, time_limit: float | None, start: int) -> Iterator[Generated]:
+    """``generate_many`` for Killers (``generate.killer.generate_killers``; ``clues`` are its givens), each as a
+    ``Generated`` (no symmetry, minimality or rating)."""
+    from bitdoku.generate.killer import generate_killers, refuse_classic_options
+
+    refuse_classic_options(symmetry=symmetry, minimal=minimal, rating=rating, distinct=distinct)
+    made = generate_killers(count, shape, seed=seed, difficulty=difficulty, givens=clues or 0, max_nodes=max_nodes,
+                            time_limit=time_limit, threads=threads, start=start)
+    return (Generated(killer.index, killer.puzzle, killer.solution, Symmetry.NONE, None, None, killer.attempts,
+                      killer.nodes, killer.seconds) for killer in made)
 
 
 def run_seed(seed: Seed) -> tuple[np.random.SeedSequence, int | None]:
