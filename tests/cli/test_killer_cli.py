@@ -79,3 +79,16 @@ def test_an_fpuzzles_link_is_a_puzzle_argument_with_its_rules():
     assert counted.stdout.splitlines() == ["1"]
     cut = runner.invoke(app, ["check", link[:60]])
     assert cut.exit_code == ExitCode.BAD_INPUT and "does not decode" in cut.stderr
+
+
+def test_format_fpuzzles_writes_links_that_read_back():
+    solved = runner.invoke(app, ["solve", "-f", "fpuzzles", "--variant", "killer", UNIQUE_4])
+    solution = Grid.parse(solved.stdout.strip())
+    assert solution.cages == Grid.parse(UNIQUE_4, variant="killer").cages and solution.is_solved()
+    made = runner.invoke(app, ["generate", "--variant", "killer", "--shape", "2x2", "-n", "2", "--seed", "4",
+                               "-f", "fpuzzles"])
+    lines = runner.invoke(app, ["generate", "--variant", "killer", "--shape", "2x2", "-n", "2", "--seed", "4"])
+    assert [Grid.parse(link) for link in made.stdout.split()] == [
+        Grid.parse(line, variant="killer") for line in lines.stdout.splitlines()]
+    refused = runner.invoke(app, ["count", "-f", "fpuzzles", UNIQUE_4])
+    assert refused.exit_code == ExitCode.USAGE and "--format fpuzzles writes grids" in refused.stderr

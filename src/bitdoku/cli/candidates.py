@@ -17,6 +17,7 @@ from bitdoku.cli.options import (
     ShapeOption,
     TimeLimitOption,
     VariantOption,
+    refuse_fpuzzles,
 )
 
 TrueOption = Annotated[bool, typer.Option(
@@ -51,6 +52,7 @@ def candidates(
     from bitdoku.formats.pencilmarks import format_candidate_picture, format_pencilmarks
     from bitdoku.solution_digits import true_candidates
 
+    refuse_fpuzzles(output, "candidates")
     inputs = open_inputs(puzzle, parse_shape(shape), variant, regions)
     code = ExitCode.OK
     for entry in inputs.entries:

@@ -23,6 +23,7 @@ from bitdoku.cli.options import (
     ThreadsOption,
     TimeLimitOption,
     VariantOption,
+    refuse_fpuzzles,
 )
 
 if TYPE_CHECKING:
@@ -65,6 +66,7 @@ def check(
     from bitdoku.engines.result import Status
     from bitdoku.pipeline.answers import check_lines
 
+    refuse_fpuzzles(output, "check")
     inputs = open_inputs(puzzle, parse_shape(shape), variant, regions)
     style = output or OutputFormat.line
     if resume and style is OutputFormat.grid:

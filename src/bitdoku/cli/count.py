@@ -26,6 +26,7 @@ from bitdoku.cli.options import (
     ThreadsOption,
     TimeLimitOption,
     VariantOption,
+    refuse_fpuzzles,
 )
 
 if TYPE_CHECKING:
@@ -65,6 +66,7 @@ def count(
     from bitdoku.engines.result import Status
     from bitdoku.pipeline.answers import count_lines
 
+    refuse_fpuzzles(output, "count")
     inputs = open_inputs(puzzle, parse_shape(shape), variant, regions)
     style = OutputFormat.json if output is OutputFormat.json else OutputFormat.line
 

@@ -62,7 +62,7 @@ def generate(
     output: Annotated[
         OutputFormat,
         typer.Option("--format", "-f", help="line: the puzzle; grid: a picture; json: puzzle, solution, clues, "
-                     "rating and level, one object a line."),
+                     "rating and level, one object a line; fpuzzles: an f-puzzles link."),
     ] = OutputFormat.line,
     threads: Annotated[
         Optional[int],  # noqa: UP045
@@ -164,6 +164,8 @@ def _generate_killers(count: int, shape: str, root: np.random.SeedSequence, seed
             puzzle = generated.puzzle
             if output is OutputFormat.json:
                 emit(to_json({**generated.to_dict(), "seed": seed}))
+            elif output is OutputFormat.fpuzzles:
+                emit(puzzle.to_fpuzzles())
             else:
                 emit(puzzle.to_picture() + "\n" if output is OutputFormat.grid else puzzle.to_killer_line())
             flush()
@@ -207,6 +209,8 @@ def _show(generated: Generated, output: OutputFormat, seed: int | None) -> str:
         return to_json({**generated.to_dict(), "seed": seed})
     if output is OutputFormat.grid:
         return generated.puzzle.to_picture() + "\n"
+    if output is OutputFormat.fpuzzles:
+        return generated.puzzle.to_fpuzzles()
     geometry = generated.puzzle.geometry
     if geometry.regions is not None:  # a jigsaw file: the puzzle, then its region map
         return f"{generated.puzzle.to_line()}\n{geometry.region_map()}"

@@ -28,11 +28,20 @@ NO_SYMMETRY = SymmetryName("none")
 
 
 class OutputFormat(str, enum.Enum):
-    """How each result is written: one line, a boxed picture, or one JSON object a line."""
+    """How each result is written: one line, a boxed picture, one JSON object a line, or an f-puzzles link (a
+    solution with ``solve``, a puzzle with ``generate``)."""
 
     line = "line"
     grid = "grid"
     json = "json"
+    fpuzzles = "fpuzzles"
+
+
+def refuse_fpuzzles(output: OutputFormat | None, command: str) -> None:
+    """Raise the usage error of ``--format fpuzzles`` on a command whose answers are not grids."""
+    if output is OutputFormat.fpuzzles:
+        raise ValueError(f"--format fpuzzles writes grids (solve: the solutions, generate: the puzzles); {command} "
+                         "prints verdicts: use line or json")
 
 
 PuzzleArgument = Annotated[

@@ -73,6 +73,8 @@ def solve(
         solution = result.solution
         if style is OutputFormat.json:
             emit(to_json(record(entry, grid, result, seconds)))
+        elif style is OutputFormat.fpuzzles:
+            emit(solution.to_fpuzzles() if solution is not None else result.status.value)
         elif style is OutputFormat.grid:
             header = "" if inputs.single else f"# line {entry.line}: {result.status}\n"
             if solution is not None:
