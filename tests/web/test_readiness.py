@@ -30,7 +30,7 @@ def test_a_request_whose_kernel_is_still_compiling_gets_503_with_retry_after(col
     assert answer.json()["error"] == {**answer.json()["error"], "kind": "warming_up",
                                       "message": "preparing the live verdict, a few seconds"}
     assert client.get("/api/health").json()["ready"] == {"verdict": False, "hints": False, "generate": False,
-                                                          "variants": False}
+                                                          "variants": False, "killer": False}
     ready.mark_ready("9x9 engine", markers)
     assert client.post("/api/count", json={"puzzle": DEMO}).json()["status"] == "unique"
     hint = client.post("/api/hint", json={"puzzle": DEMO})  # the engine is ready, the logic is not

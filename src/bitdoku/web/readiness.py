@@ -31,7 +31,7 @@ RETRY_SECONDS = 2
 #: end ends them).
 FOLLOW_ENV = "BITDOKU_SERVE_PARENT"
 #: The features a server prepares, in order: what the page's buttons do (files and canonical forms are not on it).
-SERVER_FEATURES = ("verdict", "hints", "generate", "variants")
+SERVER_FEATURES = ("verdict", "hints", "generate", "variants", "killer")
 
 
 class Readiness:

@@ -32,9 +32,12 @@ from bitdoku.web.schemas import (
     GenerateOut,
     HealthOut,
     HintOut,
+    LinkIn,
+    LinkOut,
     PuzzleIn,
     RateOut,
     SolveOut,
+    TrueCandidatesOut,
 )
 
 In = TypeVar("In")
@@ -115,6 +118,27 @@ async def solve(body: PuzzleIn, request: Request) -> Response:
 async def candidates(body: PuzzleIn, request: Request) -> Response:
     """The candidates of every empty cell (pencil marks), and the conflicting givens."""
     return await workers_of(request).run(work.candidates, body, request.scope)
+
+
+@router.post("/true-candidates", response_model=TrueCandidatesOut)
+async def true_candidates(body: PuzzleIn, request: Request) -> Response:
+    """The digits each cell holds in at least one solution (a setter's view: one digit a cell is unique), within
+    a time limit of a second at most (``complete`` says whether every digit was decided)."""
+    return await workers_of(request).run(work.truth, body, request.scope, needs=work.search_needs)
+
+
+@router.post("/import", response_model=CandidatesOut)
+async def import_link(body: LinkIn, request: Request) -> Response:
+    """Read an f-puzzles or SudokuPad link into a grid, its rules and a Killer's cages (422 of kind ``link``
+    when the link cannot be read, or this server reads no links)."""
+    return await workers_of(request).run(work.read_link, body, request.scope)
+
+
+@router.post("/link", response_model=LinkOut)
+async def link(body: PuzzleIn, request: Request) -> Response:
+    """The puzzle, its rules and a Killer's cages as an f-puzzles link (422 of kind ``link`` when this server
+    writes no such links)."""
+    return await workers_of(request).run(work.link_of, body, request.scope)
 
 
 @router.post("/hint", response_model=HintOut)

@@ -11,6 +11,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 PUZZLE_CHARS = 20_000  # a 64x64 grid in integer rows fits; anything longer is refused before parsing
 REGIONS_CHARS = 8_192  # a 64x64 region map, with room for line breaks
+MAX_CAGES = 1_024  # more than a 25x25 grid has cells (the 64 KB body cap would stop many more anyway)
+CAGE_CELLS = 64  # a cage holds at most N different digits
+MAX_SUM = 64 * 65 // 2  # 1 + 2 + ... + 64
+LINK_CHARS = 16_384  # an f-puzzles link of a 9x9 Killer is a few kilobytes (its JSON, compressed, in base64)
 
 
 class Strict(BaseModel):
@@ -20,10 +24,18 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class CageIn(Strict):
+    """A Killer cage: its cells by name (``"r1c1"``) and its sum (none: its digits need only differ)."""
+
+    sum: int | None = Field(default=None, ge=1, le=MAX_SUM, examples=[15])
+    cells: list[str] = Field(min_length=1, max_length=CAGE_CELLS, examples=[["r1c1", "r1c2"]])
+
+
 class PuzzleIn(Strict):
     """A puzzle and, when its cell count does not say it, its box shape (``"2x3"``); for a variant, its name
     (``"x"``, ``"windoku+anti-king"``: ``bitdoku.geometry``) and for a jigsaw its region map (N*N letters or
-    digits, N cells each). Without ``variant``, a ``regions`` map means a jigsaw."""
+    digits, N cells each). Without ``variant``, a ``regions`` map means a jigsaw, and ``cages`` a Killer (each
+    cage's cells by name and its sum; ``variant="killer"`` with no cages is a Killer not drawn yet)."""
 
     puzzle: str = Field(max_length=PUZZLE_CHARS, examples=["8..........36......7..9.2...5...7.......457.....1...3..."
                                                             "1....68..85...1..9....4.."])
@@ -32,6 +44,13 @@ class PuzzleIn(Strict):
     regions: str | None = Field(default=None, max_length=REGIONS_CHARS,
                                 examples=["AAABBBCCCAABBBCCCAABBBCCCAADDDEEEFFFDDEEEFFFDDEEEFFFDDGGGHHHIIIGGHHHIIIGG"
                                           "HHHIIIGGHHHIIIGG"])
+    cages: list[CageIn] | None = Field(default=None, max_length=MAX_CAGES)
+
+
+class LinkIn(Strict):
+    """A puzzle link to read: f-puzzles (``https://f-puzzles.com/?load=...``) or SudokuPad."""
+
+    link: str = Field(min_length=1, max_length=LINK_CHARS, examples=["https://f-puzzles.com/?load=N4Ig..."])
 
 
 class CountIn(PuzzleIn):
@@ -43,8 +62,8 @@ class ExplainIn(PuzzleIn):
 
 
 class GenerateIn(Strict):
-    """What to make: a box shape, rules (``variant``, a jigsaw's ``regions`` map, as for ``PuzzleIn``) and the
-    generator's options."""
+    """What to make: a box shape, rules (``variant``, a jigsaw's ``regions`` map, as for ``PuzzleIn``; for
+    ``"killer"`` a cage layout proven unique, without symmetry or minimality) and the generator's options."""
 
     shape: str = Field(default="3x3", max_length=8)
     variant: str | None = Field(default=None, max_length=80, pattern=r"^[A-Za-z+\- ]+$", examples=["x"])
@@ -83,17 +102,42 @@ class SolveOut(CountOut):
     backtracks: int
 
 
+class CageOut(BaseModel):
+    """A Killer cage as the server read it: its sum (None: none) and its cells by name, in reading order."""
+
+    sum: int | None
+    cells: list[str]
+
+
 class CandidatesOut(BaseModel):
     """The candidates of each cell (an empty list for a filled cell), from the givens alone, and the grid as the
     server read it (``values``, the one-line format: how the page loads pasted text in any format), with its
-    variant and a jigsaw's region map (pasted JSON may name them)."""
+    variant, a jigsaw's region map and a Killer's cages (pasted JSON may name them)."""
 
     shape: str
     values: str
     variant: str = "classic"
     regions: str | None = None
+    cages: list[CageOut] | None = None
     candidates: list[list[int]]
     conflicts: list[ConflictOut]
+
+
+class TrueCandidatesOut(BaseModel):
+    """For each cell the digits it holds in at least one solution (a given's is its digit; none anywhere when
+    there is no solution). ``complete`` is false when the time or node budget left some digits undecided
+    (``undecided``: how many; those digits are left out)."""
+
+    candidates: list[list[int]]
+    complete: bool
+    undecided: int
+    seconds: float
+
+
+class LinkOut(BaseModel):
+    """A link that opens the puzzle elsewhere (f-puzzles)."""
+
+    link: str
 
 
 class ChangeOut(BaseModel):
@@ -144,6 +188,9 @@ class RateOut(BaseModel):
 
 
 class GenerateOut(BaseModel):
+    """A new puzzle, its solution and how it was made; a Killer's ``cages`` too (its level is the one asked for,
+    it has no rating)."""
+
     puzzle: str
     solution: str
     shape: str
@@ -157,11 +204,12 @@ class GenerateOut(BaseModel):
     seed: int
     variant: str = "classic"
     regions: str | None = None
+    cages: list[CageOut] | None = None
 
 
 class HealthOut(BaseModel):
     """The server is up; ``ready`` says which features are compiled (after a cold start the others answer 503
-    with Retry-After for a few seconds: verdict, hints, generate, variants)."""
+    with Retry-After for a few seconds: verdict, hints, generate, variants, killer)."""
 
     status: str
     version: str
@@ -173,8 +221,10 @@ class HealthOut(BaseModel):
 class ErrorBody(BaseModel):
     """What went wrong and where: ``kind`` is parse, shape, invalid, limit, too_large, busy (429: try again
     later), warming_up (503: the feature is still being compiled after a cold start; try again after Retry-After),
-    timeout (408: the body came too slowly), bad_request, variant (an unknown variant name) or regions (a
-    bad region map: ``cell`` is where it goes wrong); ``cell`` (0-based) and ``name`` point at the first cell
+    timeout (408: the body came too slowly), bad_request, variant (an unknown variant name), regions (a
+    bad region map: ``cell`` is where it goes wrong), cages (a Killer cage no digits can fill: the message names
+    it by its letter in the reading order of first cells, ``cells`` are its cells) or link (a link the server
+    cannot read, or a grid it cannot write as one); ``cell`` (0-based) and ``name`` point at the first cell
     involved, ``cells`` at all of them."""
 
     kind: str

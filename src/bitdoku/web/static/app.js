@@ -8,15 +8,22 @@ import {
   ALPHABET,
   VARIANTS,
   boxMap,
+  cageOf,
+  cageSymbol,
+  cagesFromParam,
+  cagesToParam,
   cellName,
   cellOfName,
   conflictingCells,
   fromLine,
+  isKillerLine,
+  killerLine,
   shapeForCells,
   shapeOf,
   shapeOfText,
   toLine,
   unitCells,
+  sortedCages,
   valuesOfText,
   variantClasses,
   variantOf,
@@ -41,6 +48,8 @@ const state = {
   variantName: "classic", // the rules: "classic", "x", ..., "jigsaw" (the server's names)
   regionMap: "", // a jigsaw's region map, as typed (one symbol a cell)
   variant: null, // what the rules add to the shape (model.js variantOf): regions, diagonals, windows, units
+  cages: [], // a Killer's cages, [{cells, sum}] in reading order of first cells (model.js sortedCages)
+  trueCandidates: null, // the server's true candidates of the givens, when "True candidates" is on
 };
 
 const undoHistory = new History(); // not window.history, which holds the permalink
@@ -49,14 +58,26 @@ const grid = new GridView($("grid"), {
   mark: (cell, digit) => toggleMark(cell, digit),
   clear: (cell) => enter(cell, 0),
   refuse: (cell, key) => say(`'${key}' is no value of a ${state.shape.size} grid; ${valuesHint()}.`, "error"),
-  select: () => render(),
+  select: () => {
+    showCagePanel();
+    render();
+  },
   leave: () => (state.overlay ? dismissOverlay() : $("solve").focus()),
+  cageKey: (key) => typeCageSum(key),
+  confirm: () => confirmCage(),
 });
 const verdictQuery = new LiveQuery("count", LIVE_DELAY_MS, showVerdict, showVerdictError);
 const candidatesQuery = new LiveQuery("candidates", LIVE_DELAY_MS, (answer) => {
   state.candidates = answer.candidates;
   render();
 }, () => {});
+const trueCandidatesQuery = new LiveQuery("true-candidates", LIVE_DELAY_MS, (answer) => {
+  state.trueCandidates = answer;
+  render();
+}, () => {
+  state.trueCandidates = null;
+  render();
+});
 
 // ---- the grids the page talks about -------------------------------------------------------------------
 
@@ -71,7 +92,14 @@ function gridRules() {
   const rules = { shape: state.shape.name };
   if (state.variantName !== "classic") rules.variant = state.variantName;
   if (state.variantName === "jigsaw") rules.regions = state.regionMap;
+  if (isKiller()) {
+    rules.cages = state.cages.map((cage) => ({ sum: cage.sum, cells: cage.cells.map((cell) => cellName(state.shape, cell)) }));
+  }
   return rules;
+}
+
+function isKiller() {
+  return state.variantName === "killer";
 }
 
 function request(values, extra = {}) {
@@ -89,6 +117,7 @@ function snapshot() {
     givens: toLine(state.givens),
     entries: toLine(state.entries),
     marks: state.marks.map((marks) => [...marks]),
+    cages: state.cages.map((cage) => ({ cells: [...cage.cells], sum: cage.sum })),
   };
 }
 
@@ -97,6 +126,9 @@ function restore(saved) {
   state.givens = fromLine(saved.givens, state.shape);
   state.entries = fromLine(saved.entries, state.shape);
   state.marks = saved.marks.map((marks) => new Set(marks));
+  state.cages = sortedCages(saved.cages || []);
+  drawVariant();
+  showCagePanel();
 }
 
 function setShape(shape) {
@@ -106,6 +138,8 @@ function setShape(shape) {
   state.entries = new Uint8Array(shape.cells);
   state.marks = Array.from({ length: shape.cells }, () => new Set());
   state.candidates = null;
+  state.trueCandidates = null;
+  state.cages = []; // their cells belong to the old shape
   grid.setShape(shape);
   $("shape").value = shape.name;
   setVariant(state.variantName, state.regionMap);
@@ -128,13 +162,120 @@ function setVariant(name, map = state.regionMap) {
   $("variant").value = state.variantName;
   $("regions-field").hidden = !jigsaw;
   if ($("regions").value !== state.regionMap) $("regions").value = state.regionMap;
+  $("cage-form").hidden = !isKiller();
+  if ($("keypad-cage")) $("keypad-cage").hidden = !isKiller();
+  $("symmetry").disabled = isKiller(); // a Killer has no givens to place symmetrically
+  $("symmetry").title = isKiller() ? "Killer puzzles are made of cages, without symmetric givens" : "";
+  grid.setMulti(isKiller() && state.mode === "edit");
   drawVariant();
+  showCagePanel();
 }
 
-/** Draw the rules on the grid: a jigsaw's regions once its map fits, X diagonals, Windoku windows. */
+/** Draw the rules on the grid: a jigsaw's regions once its map fits, X diagonals, Windoku windows, cages. */
 function drawVariant() {
-  state.variant = variantOf(state.shape, state.variantName, state.regionMap);
+  state.variant = variantOf(state.shape, state.variantName, state.regionMap, state.cages);
   grid.decorate(variantClasses(state.shape, state.variant), { regions: Boolean(state.variant.regions) });
+  grid.drawCages(isKiller() ? state.cages : []);
+}
+
+// ---- Killer cages ------------------------------------------------------------------------------------------
+
+/** The cage that holds every selected cell, or -1 (none, or the selection spans cells outside one cage). */
+function selectedCage() {
+  const cells = grid.selectedCells();
+  const index = cageOf(state.cages, cells[0]);
+  return index >= 0 && cells.every((cell) => state.cages[index].cells.includes(cell)) ? index : -1;
+}
+
+/** The cage panel follows the selection: a cage's sum to edit, or a new cage's sum to type. */
+function showCagePanel() {
+  if (!isKiller()) return;
+  const index = selectedCage();
+  const cells = grid.selectedCells();
+  const names = cells.map((cell) => cellName(state.shape, cell)).join(", ");
+  $("cage-sum").value = index >= 0 && state.cages[index].sum != null ? String(state.cages[index].sum) : "";
+  delete $("cage-sum").dataset.typed;
+  $("make-cage").textContent = index >= 0 ? "Set sum" : "Make cage";
+  $("delete-cage").disabled = !grid.selectedCells().some((cell) => cageOf(state.cages, cell) >= 0);
+  $("cage-status").textContent = index >= 0
+    ? `Cage ${cageSymbol(index)} (${state.cages[index].cells.length} cells): edit its sum, or delete it.`
+    : `Selected: ${names}. Type the sum, then Enter (or Make cage).`;
+}
+
+/** A key typed on a selection of several cells: a digit of the cage's sum, or Backspace (then: delete cages). */
+function typeCageSum(key) {
+  const field = $("cage-sum");
+  if (key === "Backspace") {
+    if (field.value) field.value = field.value.slice(0, -1);
+    else deleteCages(grid.selectedCells());
+    return;
+  }
+  if (field.dataset.typed !== "true") field.value = ""; // the first digit replaces the sum shown
+  field.dataset.typed = "true";
+  if (field.value.length < 4) field.value += key;
+  say(`Cage sum ${field.value}: Enter makes the cage of ${grid.selection.size} cells.`);
+}
+
+/** Enter on the grid: make the selection a cage with the typed sum, set a cage's sum, or go edit it. */
+function confirmCage() {
+  const typed = $("cage-sum").dataset.typed === "true";
+  if (selectedCage() >= 0 && !typed) {
+    $("cage-sum").focus();
+    $("cage-sum").select();
+    say("Type the cage's new sum, then Enter (empty: no sum).");
+    return;
+  }
+  if (grid.selection.size > 1 || typed) saveCage();
+}
+
+/** Make the selected cells a cage with the sum in the field, or give the selected cage that sum. */
+function saveCage() {
+  const field = $("cage-sum");
+  delete field.dataset.typed;
+  const text = field.value.trim();
+  if (text && !/^\d+$/.test(text)) {
+    say(`'${text}' is no cage sum: type a whole number, or nothing for a cage without a sum.`, "error");
+    return;
+  }
+  const sum = text ? Number(text) : null;
+  const index = selectedCage();
+  const cells = grid.selectedCells();
+  if (index >= 0) {
+    change(() => {
+      state.cages[index] = { ...state.cages[index], sum };
+      drawVariant();
+    }, { puzzle: true });
+    say(`Cage ${cageSymbol(index)}: ${sum === null ? "no sum" : `sum ${sum}`}.`);
+    return;
+  }
+  const taken = cells.filter((cell) => cageOf(state.cages, cell) >= 0);
+  if (taken.length) {
+    const names = taken.map((cell) => cellName(state.shape, cell)).join(", ");
+    say(`${names} ${taken.length === 1 ? "is" : "are"} in a cage already; delete that cage first.`, "error");
+    return;
+  }
+  change(() => {
+    state.cages = sortedCages([...state.cages, { cells, sum }]);
+    drawVariant();
+  }, { puzzle: true });
+  const made = cageOf(state.cages, cells[0]);
+  say(`Cage ${cageSymbol(made)} of ${plural(cells.length, "cell")}${sum === null ? ", no sum" : `, sum ${sum}`}.`, "success");
+  showCagePanel();
+}
+
+/** Delete the cages holding any of `cells`. */
+function deleteCages(cells) {
+  const doomed = new Set(cells.map((cell) => cageOf(state.cages, cell)).filter((index) => index >= 0));
+  if (!doomed.size) {
+    say("No cage here to delete.");
+    return;
+  }
+  change(() => {
+    state.cages = state.cages.filter((_, index) => !doomed.has(index));
+    drawVariant();
+  }, { puzzle: true });
+  say(`Deleted ${plural(doomed.size, "cage")}; Undo brings ${doomed.size === 1 ? "it" : "them"} back.`);
+  showCagePanel();
 }
 
 // ---- changes ----------------------------------------------------------------------------------------------
@@ -159,6 +300,7 @@ function afterChange({ puzzle = true, cell = null } = {}) {
   if (puzzle) {
     updateLink();
     askVerdict();
+    askTrueCandidates();
   }
   askCandidates();
   render();
@@ -166,6 +308,16 @@ function afterChange({ puzzle = true, cell = null } = {}) {
 }
 
 function enter(cell, value) {
+  if (isKiller() && state.mode === "edit") {
+    if (grid.selection.size > 1) { // the keypad on a selection: the cage's sum
+      typeCageSum(value ? String(value) : "Backspace");
+      return;
+    }
+    if (!value && !state.givens[cell] && cageOf(state.cages, cell) >= 0) { // Delete on an empty cage cell
+      deleteCages([cell]);
+      return;
+    }
+  }
   if (state.mode === "edit") {
     if (state.givens[cell] === value) return;
     change(() => {
@@ -230,6 +382,7 @@ function keepingFocus(rebuild) {
 
 function setMode(mode) {
   state.mode = mode;
+  grid.setMulti(isKiller() && mode === "edit");
   for (const radio of document.querySelectorAll("input[name=mode]")) radio.checked = radio.value === mode;
   $("pencil").disabled = mode !== "play";
   $("clear").textContent = mode === "play" ? "Clear my entries" : "Clear grid";
@@ -284,8 +437,19 @@ function cellViews() {
       markStyles: marked.styles.get(cell),
       flags,
       locked: state.mode === "play" && Boolean(state.givens[cell]),
+      note: cageNote(cell),
     };
   });
+}
+
+/** How a screen reader hears a Killer cell's cage: "cage B, sum 15" (and "first cell" where the sum is printed). */
+function cageNote(cell) {
+  if (!isKiller()) return "";
+  const index = cageOf(state.cages, cell);
+  if (index < 0) return "";
+  const cage = state.cages[index];
+  const sum = cage.sum == null ? "no sum" : `sum ${cage.sum}`;
+  return `cage ${cageSymbol(index)}, ${sum}, ${plural(cage.cells.length, "cell")}`;
 }
 
 /** The cells that share a unit with `cell` under the current rules (a jigsaw's regions, not its boxes). */
@@ -308,6 +472,7 @@ function kindOf(cell, value) {
 function marksOf(cell) {
   const overlay = state.overlay;
   if (overlay && overlay.candidates) return [...overlay.candidates[cell]].sort((a, b) => a - b);
+  if ($("true-candidates").checked && state.trueCandidates) return state.trueCandidates.candidates[cell];
   if ($("show-candidates").checked && state.candidates) return state.candidates[cell];
   if (state.mode === "play") return [...state.marks[cell]].sort((a, b) => a - b);
   return [];
@@ -351,6 +516,8 @@ function buildKeypad() {
     $("pencil").checked = !$("pencil").checked;
     render();
   }, { "data-pencil": "", "aria-pressed": "false" });
+  add("⬚", "Make the selected cells a cage with the sum typed", () => saveCage(), { id: "keypad-cage" });
+  $("keypad-cage").hidden = !isKiller();
 }
 
 // ---- messages -----------------------------------------------------------------------------------------------
@@ -397,7 +564,8 @@ function showVerdict(answer) {
   const ms = formatSeconds(answer.seconds);
   const details = {
     unique: `proved in ${ms} (${plural(answer.nodes, "search node")})`,
-    multiple: state.givens.some(Boolean) ? `found 2 in ${ms}` : "the grid is empty: type givens, paste or generate",
+    multiple: state.givens.some(Boolean) || (isKiller() && state.cages.length) ? `found 2 in ${ms}`
+      : isKiller() ? "no cages yet: select cells, type a sum, Enter" : "the grid is empty: type givens, paste or generate",
     "no-solution": `no grid completes these givens (${ms})`,
     invalid: answer.reason || "a value repeats in a unit",
     limit: "the live check stops early; Solve searches longer",
@@ -409,6 +577,10 @@ function showVerdictError(error) {
   setVerdict("error", "No verdict", error.message);
   if (error.kind === "regions" && error.cell !== null) { // the cell where the region map goes wrong
     state.errorCells = new Set([error.cell]);
+    render();
+  }
+  if (error.kind === "cages") { // the cage no digits can fill
+    state.errorCells = new Set(error.cells);
     render();
   }
 }
@@ -426,6 +598,12 @@ function formatSeconds(seconds) {
 function askCandidates() {
   if ($("show-candidates").checked) candidatesQuery.ask(request(currentValues()));
   else candidatesQuery.cancel();
+}
+
+/** True candidates are about the puzzle (the givens and the rules), so they follow its changes only. */
+function askTrueCandidates() {
+  if ($("true-candidates").checked) trueCandidatesQuery.ask(request(state.givens));
+  else trueCandidatesQuery.cancel();
 }
 
 /** The button whose request is under way: it says so while the server prepares its feature. */
@@ -596,7 +774,8 @@ async function check() {
 async function generate(event) {
   event.preventDefault();
   const graded = !$("difficulty").disabled && $("difficulty").value;
-  const body = { ...gridRules(), difficulty: graded || null, symmetry: $("symmetry").value };
+  const body = { ...gridRules(), difficulty: graded || null, symmetry: isKiller() ? "none" : $("symmetry").value };
+  delete body.cages; // a new Killer brings its own
   const kind = state.variantName === "classic" ? "" : ` ${state.variantName}`;
   const made = await ask($("generate"), `Generating a ${state.shape.size}${kind} puzzle…`,
     () => post("generate", body), { keepIfChanged: true });
@@ -604,10 +783,19 @@ async function generate(event) {
   const shape = shapeOf(made.shape);
   setVariant(made.variant, made.regions || "");
   loadPuzzle(shape, fromLine(made.puzzle, shape));
+  if (made.cages) {
+    state.cages = sortedCages(made.cages.map((cage) => ({
+      sum: cage.sum ?? null, cells: cage.cells.map((name) => cellOfName(shape, name)),
+    })));
+    drawVariant();
+    afterChange({ puzzle: true });
+  }
   setMode("play");
-  const level = made.level ? `, ${made.level} (score ${made.rating.toFixed(1)})` : "";
+  const level = made.level && made.rating != null ? `, ${made.level} (score ${made.rating.toFixed(1)})` : "";
   const madeKind = made.variant === "classic" ? "" : ` ${made.variant}`;
-  say(`New ${shape.size}${madeKind} puzzle: ${made.clues} givens${level}, ${made.symmetry} symmetry, made in ` +
+  const layout = made.cages ? `${plural(made.cages.length, "cage")}, ${made.clues} givens${made.level ? `, ${made.level}` : ""}`
+    : `${made.clues} givens${level}, ${made.symmetry} symmetry`;
+  say(`New ${shape.size}${madeKind} puzzle: ${layout}, made in ` +
     `${formatSeconds(made.seconds)} (seed ${made.seed}). Playing: the givens are locked.`, "success");
 }
 
@@ -622,19 +810,14 @@ async function loadText(text, shapeName = null, { record = true } = {}) {
     return false;
   }
   try {
-    const answer = await post("candidates", { puzzle: trimmed, shape: shapeName });
+    const killerText = isKillerLine(trimmed) ? { variant: "killer" } : {}; // MAP SUMS [GIVENS]
+    const answer = await post("candidates", { puzzle: trimmed, shape: shapeName, ...killerText });
     const shape = shapeOf(answer.shape);
     if (!shape) {
       say(`This is a grid with ${answer.shape} boxes; the page edits 4x4 to 25x25 grids.`, "error");
       return false;
     }
-    const values = fromLine(answer.values, shape); // the grid as the server read it, in any format
-    loadPuzzle(shape, values, { record });
-    if (answer.variant !== "classic") { // pasted JSON names its rules
-      setVariant(answer.variant, answer.regions || "");
-      afterChange({ puzzle: true });
-    }
-    say(`Loaded a ${shape.size} puzzle with ${values.filter(Boolean).length} givens.`);
+    loadAnswer(answer, { record });
     return true;
   } catch (error) {
     const shape = shapeOf(shapeName) || shapeOfText(trimmed);
@@ -645,12 +828,57 @@ async function loadText(text, shapeName = null, { record = true } = {}) {
   }
 }
 
+/** Show a grid the server read (``/api/candidates`` or ``/api/import``): its values, rules and cages. */
+function loadAnswer(answer, { record = true } = {}) {
+  const shape = shapeOf(answer.shape);
+  const values = fromLine(answer.values, shape); // the grid as the server read it, in any format
+  loadPuzzle(shape, values, { record });
+  const read = answer.cages; // null for rules without cages
+  if (answer.variant !== "classic" || read) { // pasted JSON and links name their rules
+    state.cages = read ? sortedCages(read.map((cage) => ({
+      sum: cage.sum ?? null,
+      cells: (cage.cells || []).map((name) => (typeof name === "number" ? name : cellOfName(shape, name))),
+    })).filter((cage) => cage.cells.length && cage.cells.every((cell) => cell !== null))) : [];
+    setVariant(answer.variant === "classic" && read ? "killer" : answer.variant, answer.regions || "");
+    afterChange({ puzzle: true });
+  }
+  const cageWords = isKiller() ? ` and ${plural(state.cages.length, "cage")}` : "";
+  say(`Loaded a ${shape.size}${answer.variant === "classic" ? "" : ` ${answer.variant}`} puzzle with ` +
+    `${values.filter(Boolean).length} givens${cageWords}.`);
+}
+
+/** Read an f-puzzles or SudokuPad link on the server and show its grid (its error, when it cannot). */
+async function importLink(event) {
+  event.preventDefault();
+  const link = $("import-link").value.trim();
+  if (!link) {
+    say("Paste an f-puzzles or SudokuPad link first.");
+    return;
+  }
+  const answer = await ask($("import"), "Reading the link…", () => post("import", { link }), { keepIfChanged: true });
+  if (!answer) return;
+  if (!shapeOf(answer.shape)) {
+    say(`This is a grid with ${answer.shape} boxes; the page edits 4x4 to 25x25 grids.`, "error");
+    return;
+  }
+  loadAnswer(answer);
+  grid.focus();
+}
+
+/** Copy the puzzle as an f-puzzles link, which the server writes (its error, when it cannot). */
+async function copyFpuzzles() {
+  const answer = await ask($("copy-fpuzzles"), "Writing the f-puzzles link…", () => post("link", request(state.givens)),
+    { keepIfChanged: true });
+  if (answer) copy(answer.link, "an f-puzzles link");
+}
+
 // ---- sharing -----------------------------------------------------------------------------------------------
 
 function updateLink() {
   const params = new URLSearchParams({ shape: state.shape.name });
   if (state.variantName !== "classic") params.set("variant", state.variantName);
   if (state.variantName === "jigsaw") params.set("regions", state.regionMap.replace(/\s/g, ""));
+  if (isKiller() && state.cages.length) params.set("cages", cagesToParam(state.cages));
   if (state.givens.some(Boolean)) params.set("p", toLine(state.givens));
   window.history.replaceState(null, "", `${location.pathname}?${params}`);
 }
@@ -671,7 +899,7 @@ async function copy(text, what) {
 // ---- wiring -------------------------------------------------------------------------------------------------
 
 function isTextField(target) {
-  return target instanceof HTMLTextAreaElement || (target instanceof HTMLInputElement && target.type === "text");
+  return target instanceof HTMLTextAreaElement || (target instanceof HTMLInputElement && ["text", "url"].includes(target.type));
 }
 
 function wire() {
@@ -721,7 +949,26 @@ function wire() {
     askCandidates();
     render();
   });
-  $("copy-line").addEventListener("click", () => copy(toLine(state.givens), "the puzzle as one line"));
+  $("true-candidates").addEventListener("change", () => {
+    state.trueCandidates = null;
+    askTrueCandidates();
+    render();
+  });
+  $("cage-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    saveCage();
+    grid.focus();
+  });
+  $("cage-sum").addEventListener("input", () => {
+    $("cage-sum").dataset.typed = "true";
+  });
+  $("delete-cage").addEventListener("click", () => deleteCages(grid.selectedCells()));
+  $("import-form").addEventListener("submit", importLink);
+  $("copy-fpuzzles").addEventListener("click", copyFpuzzles);
+  $("copy-line").addEventListener("click", () => {
+    if (isKiller() && state.cages.length) copy(killerLine(state.givens, state.cages, state.shape), "the Killer as one line");
+    else copy(toLine(state.givens), "the puzzle as one line");
+  });
   $("copy-link").addEventListener("click", () => copy(location.href, "a link to this puzzle"));
   $("print").addEventListener("click", () => window.print());
   $("load-form").addEventListener("submit", async (event) => {
@@ -750,6 +997,10 @@ function start() {
   state.variantName = params.get("variant") || "classic";
   state.regionMap = params.get("regions") || "";
   setShape(shape || shapeOf("3x3"));
+  if (isKiller()) {
+    state.cages = cagesFromParam(params.get("cages"), state.shape);
+    drawVariant();
+  }
   setMode("edit");
   if (params.get("p")) {
     loadText(params.get("p"), shape ? shape.name : null, { record: false });

@@ -1,7 +1,11 @@
-// The grid editor: draws the cells of a shape, keeps one selected, and turns keys, clicks and taps into
-// intents (enter a value, toggle a pencil mark, clear, move). What an intent does is the app's business.
+// The grid editor: draws the cells of a shape, keeps one selected (or, where the app allows it, a set of cells:
+// a Killer cage being drawn), and turns keys, clicks, drags and taps into intents (enter a value, toggle a pencil
+// mark, clear, move, type a cage's sum). What an intent does is the app's business.
 
-import { ALPHABET, symbol } from "./model.js";
+import { ALPHABET, cageOutline, symbol } from "./model.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const CAGE_INSET = 0.1; // a cage's dashed outline runs this fraction of a cell inside its cells
 
 const TWO_DIGIT_MS = 900; // "1" then "2" within this time is 12 on grids with more than 9 digits
 
@@ -11,6 +15,10 @@ const TWO_DIGIT_MS = 900; // "1" then "2" within this time is 12 on grids with m
  *   marks     digits shown small (pencil marks or candidates); markStyles  Map digit -> "place" | "remove"
  *   flags     Set of "conflict" | "error" | "wrong" | "focus" (a step's cell) | "target" | "unit"
  *   locked    true when typing cannot change it (a given while playing)
+ *   note      words a screen reader adds (a Killer cell's cage: "cage B, sum 15")
+ *
+ * With `multi` on (the app sets it), drags, Shift+click and Shift+arrows select several cells (`selection`);
+ * then digits and Backspace go to `intents.cageKey` and Enter to `intents.confirm` (a cage's sum).
  */
 export class GridView {
   constructor(root, intents) {
@@ -21,10 +29,27 @@ export class GridView {
     this.drawn = [];
     this.decor = []; // a variant's classes for each cell (see decorate)
     this.selected = 0;
+    this.selection = new Set([0]);
+    this.multi = false;
+    this.drag = null; // {from, moved} while the pointer is down on a cell
+    this.shiftPressed = false;
     this.pending = null;
     root.addEventListener("keydown", (event) => this.onKey(event));
     root.addEventListener("click", (event) => this.onClick(event));
     root.addEventListener("focusin", (event) => this.onFocus(event));
+    root.addEventListener("pointerdown", (event) => this.onPointerDown(event));
+    root.addEventListener("pointermove", (event) => this.onPointerMove(event));
+    root.addEventListener("pointerup", () => this.onPointerUp());
+    root.addEventListener("pointercancel", () => this.onPointerUp());
+  }
+
+  /** Allow (or stop) selecting several cells; stopping keeps only the cursor's cell. */
+  setMulti(on) {
+    this.multi = on;
+    if (on) this.root.dataset.multi = "";
+    else delete this.root.dataset.multi;
+    this.root.setAttribute("aria-multiselectable", String(on));
+    if (!on) this.selection = new Set([this.selected]);
   }
 
   /** Build the cells of a new shape (the selection goes to the first cell). */
@@ -51,8 +76,45 @@ export class GridView {
     this.decor = [];
     delete this.root.dataset.regions;
     this.selected = 0;
+    this.selection = new Set([0]);
     this.pending = null;
     this.cells[0].tabIndex = 0;
+    this.cageLayer = document.createElementNS(SVG, "svg");
+    this.cageLayer.classList.add("cages");
+    this.cageLayer.setAttribute("viewBox", `0 0 ${shape.n} ${shape.n}`);
+    this.cageLayer.setAttribute("preserveAspectRatio", "none");
+    this.cageLayer.setAttribute("aria-hidden", "true");
+    this.root.append(this.cageLayer);
+  }
+
+  /**
+   * Draw Killer cages ([{cells, sum}], in reading order) as newspapers print them: a dashed outline inset in
+   * the cage's cells, and its sum small at the top left of its first cell.
+   */
+  drawCages(cages) {
+    if (!this.cageLayer) return;
+    const n = this.shape.n;
+    this.cageLayer.replaceChildren(...cages.map((cage, index) => {
+      const group = document.createElementNS(SVG, "g");
+      group.classList.add("cage");
+      group.dataset.cage = String(index);
+      group.dataset.cells = cage.cells.join(" ");
+      if (cage.sum != null) group.dataset.sum = String(cage.sum);
+      const outline = document.createElementNS(SVG, "path");
+      outline.classList.add("cage-outline");
+      outline.setAttribute("d", cageOutline(this.shape, cage.cells, CAGE_INSET));
+      group.append(outline);
+      if (cage.sum != null) {
+        const first = Math.min(...cage.cells);
+        const label = document.createElementNS(SVG, "text");
+        label.classList.add("cage-sum");
+        label.setAttribute("x", String((first % n) + CAGE_INSET * 0.6));
+        label.setAttribute("y", String(Math.floor(first / n) + 0.3));
+        label.textContent = String(cage.sum);
+        group.append(label);
+      }
+      return group;
+    }));
   }
 
   makeCell(row, col) {
@@ -81,13 +143,13 @@ export class GridView {
   render(views) {
     views.forEach((view, index) => {
       const key = JSON.stringify([view.value, view.kind, view.marks, [...(view.markStyles || [])],
-        [...view.flags].sort(), view.locked]);
+        [...view.flags].sort(), view.locked, view.note || ""]);
       if (this.drawn[index] !== key) {
         this.drawCell(index, view);
         this.drawn[index] = key;
       }
     });
-    this.cells.forEach((cell, index) => cell.setAttribute("aria-selected", String(index === this.selected)));
+    this.cells.forEach((cell, index) => cell.setAttribute("aria-selected", String(this.selection.has(index))));
   }
 
   drawCell(index, view) {
@@ -141,22 +203,29 @@ export class GridView {
     }
     const words = { conflict: "conflict", error: "error", wrong: "wrong", focus: "highlighted", target: "changed" };
     for (const [flag, word] of Object.entries(words)) if (view.flags.has(flag)) parts.push(word);
+    if (view.note) parts.push(view.note);
     return parts.join(", ");
   }
 
-  /** Select a cell; `focus` moves the keyboard focus there too. */
-  select(index, { focus = true } = {}) {
+  /** Select a cell; `focus` moves the keyboard focus there too; `extend` adds it to the selection (multi). */
+  select(index, { focus = true, extend = false } = {}) {
     if (!this.shape) return;
     index = Math.max(0, Math.min(this.shape.cells - 1, index));
     if (index !== this.selected) this.pending = null;
     this.cells[this.selected].tabIndex = -1;
-    this.cells[this.selected].setAttribute("aria-selected", "false");
     this.selected = index;
+    if (extend && this.multi) this.selection.add(index);
+    else this.selection = new Set([index]);
+    this.cells.forEach((cell, at) => cell.setAttribute("aria-selected", String(this.selection.has(at))));
     const cell = this.cells[index];
     cell.tabIndex = 0;
-    cell.setAttribute("aria-selected", "true");
     if (focus) cell.focus();
     this.intents.select(index);
+  }
+
+  /** The selected cells, in reading order. */
+  selectedCells() {
+    return [...this.selection].sort((a, b) => a - b);
   }
 
   focus() {
@@ -164,13 +233,50 @@ export class GridView {
   }
 
   onClick(event) {
+    if (this.drag && this.drag.moved) return; // the end of a drag, which selected its cells already
     const cell = event.target.closest("[role=gridcell]");
-    if (cell) this.select(Number(cell.dataset.cell));
+    if (cell) this.select(Number(cell.dataset.cell), { extend: event.shiftKey });
+  }
+
+  /** The cell under a pointer (a finger moves over cells without entering them as a mouse does). */
+  cellAt(event) {
+    const target = document.elementFromPoint(event.clientX, event.clientY);
+    const cell = target && target.closest("[role=gridcell]");
+    return cell && this.root.contains(cell) ? Number(cell.dataset.cell) : null;
+  }
+
+  onPointerDown(event) {
+    this.shiftPressed = event.shiftKey; // the focus moves to the cell before its click: Shift extends there too
+    if (!this.multi || event.button !== 0 || event.shiftKey) return;
+    const cell = this.cellAt(event);
+    if (cell === null) return;
+    this.drag = { from: cell, moved: false }; // a finger stays captured by this cell: cellAt looks where it is
+  }
+
+  onPointerMove(event) {
+    if (!this.drag) return;
+    const cell = this.cellAt(event);
+    if (cell === null || (cell === this.selected && this.drag.moved)) return;
+    if (!this.drag.moved) {
+      if (cell === this.drag.from) return;
+      this.drag.moved = true;
+      this.select(this.drag.from);
+    }
+    this.select(cell, { extend: true });
+  }
+
+  onPointerUp() {
+    const drag = this.drag;
+    if (!drag) return;
+    if (drag.moved) setTimeout(() => { if (this.drag === drag) this.drag = null; }, 0); // after its click
+    else this.drag = null;
   }
 
   onFocus(event) {
     const cell = event.target.closest("[role=gridcell]");
-    if (cell && Number(cell.dataset.cell) !== this.selected) this.select(Number(cell.dataset.cell), { focus: false });
+    if (cell && Number(cell.dataset.cell) !== this.selected) {
+      this.select(Number(cell.dataset.cell), { focus: false, extend: this.shiftPressed });
+    }
   }
 
   onKey(event) {
@@ -204,7 +310,7 @@ export class GridView {
       End: row * n + n - 1,
     };
     if (event.key in targets) {
-      this.select(targets[event.key]);
+      this.select(targets[event.key], { extend: event.shiftKey && event.key.startsWith("Arrow") });
       return true;
     }
     if (event.key === "Tab") {
@@ -224,6 +330,16 @@ export class GridView {
   onEdit(event) {
     const { n } = this.shape;
     const at = this.selected;
+    if (this.multi && event.key === "Enter") {
+      this.intents.confirm();
+      return true;
+    }
+    if (this.multi && this.selection.size > 1) { // typing a cage's sum
+      if (/^[0-9]$/.test(event.key)) this.intents.cageKey(event.key);
+      else if (["Delete", "Backspace"].includes(event.key)) this.intents.cageKey("Backspace");
+      else return false;
+      return true;
+    }
     if (["Delete", "Backspace", " ", "."].includes(event.key)) {
       this.pending = null;
       this.intents.clear(at);

@@ -147,7 +147,7 @@ export function conflictingCells(values, shape, units = [...shape.units.row, ...
 // ---- variants (the server's bitdoku.geometry): what the page draws; the server checks and solves ----------
 
 /** The variants the page offers, as the server names them. */
-export const VARIANTS = ["classic", "x", "windoku", "anti-knight", "anti-king", "nonconsecutive", "jigsaw"];
+export const VARIANTS = ["classic", "x", "windoku", "anti-knight", "anti-king", "nonconsecutive", "jigsaw", "killer"];
 
 const REGION_SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
@@ -181,10 +181,11 @@ export function regionsOf(map, shape) {
 
 /**
  * What a variant adds to a shape: `regions` (each cell's region, for a jigsaw, else null), `diagonals` and
- * `windows` (lists of cells), and `units`, every unit whose cells must differ (for the conflicts shown at once).
- * Anti-knight, anti-king and nonconsecutive rules are not units: the server's verdict reports those clashes.
+ * `windows` (lists of cells), and `units`, every unit whose cells must differ (for the conflicts shown at once;
+ * a Killer's `cages` are such units too). Anti-knight, anti-king and nonconsecutive rules are not units: the
+ * server's verdict reports those clashes, and a cage's sum too.
  */
-export function variantOf(shape, name, map) {
+export function variantOf(shape, name, map, cages = []) {
   const rules = (name || "classic").split("+");
   const regions = rules.includes("jigsaw") ? regionsOf(map, shape) : null;
   const n = shape.n;
@@ -199,7 +200,8 @@ export function variantOf(shape, name, map) {
   } else if (rules.includes("jigsaw")) {
     boxes = []; // no map yet: no regions to check
   }
-  const units = [...shape.units.row, ...shape.units.column, ...boxes, ...diagonals, ...windows];
+  const cageUnits = rules.includes("killer") ? cages.map((cage) => cage.cells) : [];
+  const units = [...shape.units.row, ...shape.units.column, ...boxes, ...diagonals, ...windows, ...cageUnits];
   return { name: name || "classic", regions, diagonals, windows, units };
 }
 
@@ -233,4 +235,101 @@ export function variantClasses(shape, variant) {
   for (const cell of variant.diagonals.flat()) classes[cell].push("diagonal");
   for (const cell of variant.windows.flat()) classes[cell].push("window");
   return classes;
+}
+
+// ---- Killer cages (the server's bitdoku.constraints.Cage): cells in reading order and an optional sum ------
+
+/** Cages in the reading order of their first cells, each with its cells sorted: how the server names them. */
+export function sortedCages(cages) {
+  return cages
+    .map((cage) => ({ cells: [...cage.cells].sort((a, b) => a - b), sum: cage.sum ?? null }))
+    .sort((a, b) => a.cells[0] - b.cells[0]);
+}
+
+/** The index of the cage holding `cell`, or -1. */
+export function cageOf(cages, cell) {
+  return cages.findIndex((cage) => cage.cells.includes(cell));
+}
+
+/** A cage's name as errors and steps write it: A, B, ... in reading order of first cells (formats/killer.py). */
+export function cageSymbol(index) {
+  const symbols = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  return index < symbols.length ? symbols[index] : String(index + 1);
+}
+
+/** A Killer as the line format of the public lists, `MAP SUMS [GIVENS]` (formats/killer.py), for copying. */
+export function killerLine(values, cages, shape) {
+  const map = Array.from({ length: shape.cells }, () => ".");
+  cages.forEach((cage, index) => cage.cells.forEach((cell) => { map[cell] = cageSymbol(index); }));
+  const sums = cages.map((cage) => (cage.sum == null ? "-" : String(cage.sum))).join(",");
+  return `${map.join("")} ${sums}${values.some(Boolean) ? ` ${toLine(values)}` : ""}`;
+}
+
+/**
+ * Whether pasted text is a Killer line (`MAP SUMS [GIVENS]`): a map of a whole grid (16 cells or more, which
+ * rows of integers never start with), then sums separated by commas.
+ */
+export function isKillerLine(text) {
+  return /^\S{16,}\s+(\d+|-)(,(\d+|-))*(\s+\S+)*$/.test(text.trim());
+}
+
+/** Cages in a permalink: `15.0.1.9_n.2.3`, each its sum (n: none) and its cells, cages joined by "_". */
+export function cagesToParam(cages) {
+  return cages.map((cage) => [cage.sum ?? "n", ...cage.cells].join(".")).join("_");
+}
+
+/** The cages of a permalink's parameter that fit the shape (a cage with a cell outside it is dropped). */
+export function cagesFromParam(text, shape) {
+  if (!text) return [];
+  const cages = [];
+  for (const part of text.split("_")) {
+    const [sum, ...cells] = part.split(".");
+    const numbers = cells.map(Number);
+    if (!numbers.length || !numbers.every((cell) => Number.isInteger(cell) && cell >= 0 && cell < shape.cells)) continue;
+    cages.push({ cells: numbers, sum: /^\d+$/.test(sum) ? Number(sum) : null });
+  }
+  return sortedCages(cages);
+}
+
+/**
+ * A cage's outline inset by `inset` (a fraction of a cell) inside its cells, as SVG path data in cell units
+ * (x: column, y: row): one segment for each cell side that faces out of the cage, lengthened or shortened at
+ * its ends so that the segments of neighbouring cells meet at convex and concave corners alike.
+ */
+export function cageOutline(shape, cells, inset = 0.1) {
+  const n = shape.n;
+  const members = new Set(cells);
+  const has = (row, col) => row >= 0 && col >= 0 && row < n && col < n && members.has(row * n + col);
+  const d = inset;
+  const end = (side, diagonal, base, inward) => {
+    if (!side) return base + inward; // the outline turns here
+    return diagonal ? base - inward : base; // a concave corner reaches past the cell, a straight side meets the next
+  };
+  const parts = [];
+  const line = (x0, y0, x1, y1) => parts.push(`M${round(x0)} ${round(y0)}L${round(x1)} ${round(y1)}`);
+  for (const cell of cells) {
+    const row = Math.floor(cell / n);
+    const col = cell % n;
+    if (!has(row - 1, col)) {
+      line(end(has(row, col - 1), has(row - 1, col - 1), col, d), row + d,
+        end(has(row, col + 1), has(row - 1, col + 1), col + 1, -d), row + d);
+    }
+    if (!has(row + 1, col)) {
+      line(end(has(row, col - 1), has(row + 1, col - 1), col, d), row + 1 - d,
+        end(has(row, col + 1), has(row + 1, col + 1), col + 1, -d), row + 1 - d);
+    }
+    if (!has(row, col - 1)) {
+      line(col + d, end(has(row - 1, col), has(row - 1, col - 1), row, d),
+        col + d, end(has(row + 1, col), has(row + 1, col - 1), row + 1, -d));
+    }
+    if (!has(row, col + 1)) {
+      line(col + 1 - d, end(has(row - 1, col), has(row - 1, col + 1), row, d),
+        col + 1 - d, end(has(row + 1, col), has(row + 1, col + 1), row + 1, -d));
+    }
+  }
+  return parts.join("");
+}
+
+function round(value) {
+  return Math.round(value * 1000) / 1000;
 }
