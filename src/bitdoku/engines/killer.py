@@ -14,6 +14,8 @@ cage's (and each rule-of-45 group's) digit sets.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -26,6 +28,16 @@ from bitdoku.timelimit import TimeLimit
 
 #: Killer grids up to this many digits (16x16); the kernel's masks hold up to 62.
 MAX_N = 16
+#: The stop flag of searches without a time limit: never set, only read (by any thread).
+_NEVER_STOPPED = np.zeros(1, np.int64)
+
+
+@lru_cache(maxsize=MAX_N + 1)
+def _digit_bits(n: int) -> NDArray[np.int64]:
+    """The root candidates of a cell by its value: every digit for 0, the digit's bit for 1..n."""
+    bits = np.array([(1 << n) - 1, *(1 << d for d in range(n))], dtype=np.int64)
+    bits.flags.writeable = False
+    return bits
 
 
 def search(puzzle: Grid, *, limit: int, max_nodes: int, keep: int, time_limit: float | None = None) -> SearchResult:
@@ -33,15 +45,19 @@ def search(puzzle: Grid, *, limit: int, max_nodes: int, keep: int, time_limit: f
     (``Status.INVALID`` for givens that break a rule or a cage, ``LIMIT`` when a budget ran out first)."""
     solutions = np.zeros((max(1, min(keep, limit)), puzzle.shape.n_cells), dtype=np.int8)
     stats = np.zeros(codes.N_STATS, dtype=np.int64)
-    with TimeLimit(time_limit) as clock:
-        code = run_kernel(puzzle, limit, max_nodes, solutions, stats, clock.stop)
-    count = int(stats[codes.STAT_SOLUTIONS])
-    found = SearchStats(int(stats[codes.STAT_NODES]), int(stats[codes.STAT_GUESSES]),
-                        int(stats[codes.STAT_BACKTRACKS]))
+    clock = None
+    if time_limit is None:  # no watchdog to arm (an easy Killer's whole search is ~100 µs)
+        code = run_kernel(puzzle, limit, max_nodes, solutions, stats, _NEVER_STOPPED)
+    else:
+        with TimeLimit(time_limit) as clock:
+            code = run_kernel(puzzle, limit, max_nodes, solutions, stats, clock.stop)
+    counters = stats.tolist()
+    count = counters[codes.STAT_SOLUTIONS]
+    found = SearchStats(counters[codes.STAT_NODES], counters[codes.STAT_GUESSES], counters[codes.STAT_BACKTRACKS])
     kept = tuple(puzzle.with_cells(solutions[i].astype(np.uint8).tobytes()) for i in range(min(count, keep, limit)))
     if code == codes.INVALID:
         return conflict_result(puzzle) or SearchResult(Status.INVALID, 0, reason="a given is out of range")
-    if code == codes.STOPPED:
+    if code == codes.STOPPED and clock is not None:
         return SearchResult(Status.LIMIT, count, kept, found, clock.reason(count, found.nodes), clock.seconds)
     if code == codes.BUDGET_EXHAUSTED:
         return SearchResult(Status.LIMIT, count, kept, found, f"node budget of {max_nodes:,} spent")
@@ -58,12 +74,13 @@ def run_kernel(puzzle: Grid, limit: int, max_nodes: int, solutions: NDArray[np.i
     if puzzle.n > MAX_N:
         raise InvalidGridError(f"Killer grids go up to {MAX_N}x{MAX_N}, not {puzzle.shape.size_name}")
     cells = np.frombuffer(puzzle.cells, dtype=np.uint8)
-    if cells.max(initial=0) > puzzle.n:
-        return codes.INVALID
-    candidates = np.where(cells > 0, np.left_shift(1, cells.astype(np.int64) - 1), (1 << puzzle.n) - 1)
+    try:
+        candidates = _digit_bits(puzzle.n)[cells]  # a given's bit, or every digit for an empty cell
+    except IndexError:
+        return codes.INVALID  # a given above N
     values = np.zeros(cells.size, dtype=np.int8)
     t = puzzle.geometry.cage_tables
-    code = int(kernel.search(candidates.astype(np.int64), values, t.peer_start, t.peers, t.units, t.cell_units,
+    code = int(kernel.search(candidates, values, t.peer_start, t.peers, t.units, t.cell_units,
                              puzzle.n, t.cage_start, t.cage_cells, t.combo_start, t.combos, limit, max_nodes,
                              solutions, stats, stop))
     if code == codes.CONTRADICTION and puzzle.givens and conflict_result(puzzle) is not None:
