@@ -112,7 +112,7 @@ def _hidden_singles(candidates, values, units, full):
 
 @njit(cache=True, nogil=True)
 def _cage_sums(candidates, values, units, cell_units, cage_start, cage_cells, combo_start, combos, seen, member,
-               where):
+               where, cleared):
     """Cut each summed cage's open cells to the digits of its surviving digit sets, and place or lock the digits
     every surviving set needs: 1 when a candidate went, 0 when none, -1 on a contradiction. ``seen`` holds, for
     each slot of ``cage_cells``, the cell's candidates when that cage was last worked on in this propagation (-1:
@@ -168,7 +168,7 @@ def _cage_sums(candidates, values, units, cell_units, cage_start, cage_cells, co
         if required:
             member[0] += 1  # a new stamp (slot 0 counts them; the cells' marks follow it)
             locked = _lock_required(required, cage, candidates, values, units, cell_units, cage_start, cage_cells,
-                                    member[1:], member[0], where)
+                                    member[1:], member[0], where, cleared)
             if locked < 0:
                 return -1
             changed |= locked
@@ -177,14 +177,16 @@ def _cage_sums(candidates, values, units, cell_units, cage_start, cage_cells, co
 
 @njit(cache=True, nogil=True)
 def _lock_required(required, cage, candidates, values, units, cell_units, cage_start, cage_cells, member, stamp,
-                   where):
+                   where, cleared):
     """The digits every surviving set of a cage needs (``required``): one with a single place in the cage goes
     there; one whose places share a row, column or box leaves the rest of that unit. 1 when a candidate went, 0
     when none, -1 when a digit has no place left.
 
     One pass over the cage's cells finds, for each required digit, its places and the units they all share:
     ``where[d]`` holds the count, the row, column and box of the places (-1 once two places differ in it) and the
-    last place. ``member[cell] == stamp`` marks the cage's cells (``stamp`` is new for each call)."""
+    last place. ``member[cell] == stamp`` marks the cage's cells (``stamp`` is new for each call). ``cleared[cage,
+    d]`` has bit k once digit d left the rest of the cage's unit of kind k (row, column, box) in this propagation:
+    candidates only shrink, so clearing it again would find nothing (skipping it: mean 109 -> 91 µs)."""
     bits = required
     while bits:
         where[lowest_bit_index(bits), 0] = 0
@@ -225,8 +227,9 @@ def _lock_required(required, cage, candidates, values, units, cell_units, cage_s
             continue
         for k in range(3):
             unit = where[d, k + 1]
-            if unit < 0:
+            if unit < 0 or cleared[cage, d] >> k & 1:
                 continue
+            cleared[cage, d] |= 1 << k
             for other in units[unit]:
                 if member[other] != stamp and values[other] == 0 and candidates[other] & bit:
                     left = candidates[other] & ~bit
@@ -239,16 +242,17 @@ def _lock_required(required, cage, candidates, values, units, cell_units, cage_s
 
 @njit(cache=True, nogil=True)
 def _propagate(candidates, values, peer_start, peers, units, cell_units, full, cage_start, cage_cells, combo_start,
-               combos, queue, seen, member, where):
+               combos, queue, seen, member, where, cleared):
     """The three rules to a fixpoint; False on a contradiction. Hidden singles run only when the cage rules find
     nothing more: on the shared Killers the cages do most of the work, and each scan of every unit between their
     rounds cost more than it found (measured: mean 117 -> 102 µs, the same nodes)."""
     seen[:] = -1
+    cleared[:] = 0
     while True:
         if not _singles(candidates, values, peer_start, peers, queue):
             return False
         sums = _cage_sums(candidates, values, units, cell_units, cage_start, cage_cells, combo_start, combos, seen,
-                          member, where)
+                          member, where, cleared)
         if sums < 0:
             return False
         if sums > 0:
@@ -293,13 +297,14 @@ def search(candidates, values, peer_start, peers, units, cell_units, n, cage_sta
     seen = np.empty(cage_cells.size, np.int64)
     member = np.zeros(cells + 1, np.int64)  # a stamp counter, then each cell's mark (``_lock_required``)
     where = np.zeros((64, 5), np.int64)
+    cleared = np.zeros((cage_start.size - 1, 64), np.int8)
     stack_candidates = np.empty((cells + 1, cells), np.int64)
     stack_values = np.empty((cells + 1, cells), np.int8)
     branch_cell = np.empty(cells + 1, np.int64)
     branch_left = np.empty(cells + 1, np.int64)
     stats[STAT_NODES] += 1
     if not _propagate(candidates, values, peer_start, peers, units, cell_units, full, cage_start, cage_cells,
-                      combo_start, combos, queue, seen, member, where):
+                      combo_start, combos, queue, seen, member, where, cleared):
         return CONTRADICTION
     cell = _choose(candidates, values)
     if cell < 0:
@@ -328,7 +333,7 @@ def search(candidates, values, peer_start, peers, units, cell_units, n, cage_sta
         values[:] = stack_values[depth]
         candidates[branch_cell[depth]] = bit
         if not _propagate(candidates, values, peer_start, peers, units, cell_units, full, cage_start, cage_cells,
-                          combo_start, combos, queue, seen, member, where):
+                          combo_start, combos, queue, seen, member, where, cleared):
             stats[STAT_BACKTRACKS] += 1
             continue
         cell = _choose(candidates, values)
