@@ -76,13 +76,14 @@ ShapeOption = Annotated[
     typer.Option("--shape", help="Box shape as ROWSxCOLS (e.g. 3x2) when the cell count does not say it."),
 ]
 #: ``bitdoku.geometry.VARIANTS``: the variant names ``--variant`` takes (joined by '+').
-VARIANT_NAMES = ("classic", "jigsaw", "x", "windoku", "anti-knight", "anti-king", "nonconsecutive")
+VARIANT_NAMES = ("classic", "jigsaw", "killer", "x", "windoku", "anti-knight", "anti-king", "nonconsecutive")
 VariantOption = Annotated[
     Optional[str],  # noqa: UP045
     typer.Option(
         "--variant", metavar="NAME", show_default=False,
         help=f"Variant rules for every puzzle: {', '.join(VARIANT_NAMES)}, or several joined by '+' "
-        "(x+anti-knight). A jigsaw file holds each puzzle on two lines: the puzzle, then its region map.",
+        "(x+anti-knight). A jigsaw file holds each puzzle on two lines: the puzzle, then its region map; a killer "
+        "file one Killer a line, MAP SUMS [GIVENS].",
     ),
 ]
 RegionsOption = Annotated[

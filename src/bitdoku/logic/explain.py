@@ -29,6 +29,7 @@ from bitdoku.logic import (
     fish,
     forcing,
     intersections,
+    killer,
     single_digit,
     singles,
     subsets,
@@ -186,8 +187,9 @@ def explain(
     ladder = ladder_for(state, givens_of(puzzle), unique, ladder)
     solution: Grid | None = None
     harder_steps = 0
+    before: CandidateGrid | None = None  # on a Killer, the last state known free of contradictions
     while not state.is_solved():
-        problem = state.problem()
+        problem = state.problem() if before is None or _may_contradict(before, state) else None
         if problem:
             yield make_step(CONTRADICTION, state, f"contradiction: {problem}; the puzzle has no solution")
             return
@@ -203,7 +205,34 @@ def explain(
             if harder_steps > budget:
                 raise StepLimitError(budget)
         yield step
+        if state.geometry.cages:
+            before = state
         state = state.apply(step)
+
+
+def _may_contradict(before: CandidateGrid, after: CandidateGrid) -> bool:
+    """Whether ``after`` may hold a contradiction that ``before`` did not (``CandidateGrid.problem``): an open
+    cell that changed and has no candidate left, or a unit of a changed cell that has no place left for a digit
+    the cell lost. A Killer's explanation is long (~145 steps) and its units are checked only where a step
+    changed something, which costs a third of ``problem``; ``problem`` then says what is wrong."""
+    values, masks, old = after.values, after.masks, before.masks
+    cell_units, units = after.layout.cell_units, after.layout.units
+    lost: dict[int, int] = {}
+    for cell, (was, now) in enumerate(zip(old, masks, strict=True)):
+        if was == now:
+            continue
+        if not now and not values[cell]:
+            return True
+        gone = was & ~now & ~(1 << values[cell] >> 1)
+        for unit in cell_units[cell]:
+            lost[unit] = lost.get(unit, 0) | gone
+    for unit, gone in lost.items():
+        held = 0
+        for cell in units[unit]:
+            held |= masks[cell] | (1 << values[cell] >> 1)
+        if gone & ~held:
+            return True
+    return False
 
 
 def has_unique_solution(state: CandidateGrid) -> bool:
@@ -296,11 +325,47 @@ _ANY_GEOMETRY: frozenset[Finder] = frozenset({
 VARIANT_LADDER: tuple[Rung, ...] = tuple(rung for rung in LADDER if rung.find in _ANY_GEOMETRY)
 
 
+#: The Killer techniques (``logic/killer.py``) as rungs, each placed in ``KILLER_LADDER`` before the classic rung
+#: named with it: the cage rules right after the singles, the rule of 45 on one unit before the intersections,
+#: required digits between pointing and claiming, the bigger regions before the pairs, cage splitting before the
+#: triples (the order of ``killer.DIFFICULTY``, cheap cage rules first).
+_KILLER_RUNGS: tuple[tuple[str, Rung], ...] = (
+    (intersections.POINTING, Rung(killer.CAGE_SUM, killer.find_cage_sums, single=True)),
+    (intersections.POINTING, Rung(killer.CAGE_COMBINATIONS, killer.find_cage_combinations)),
+    (intersections.POINTING, Rung(killer.INNIES, killer.find_innies)),
+    (intersections.POINTING, Rung(killer.OUTIES, killer.find_outies)),
+    (intersections.CLAIMING, Rung(killer.REQUIRED_DIGITS, killer.find_required_digits)),
+    ("Naked Pair", Rung(killer.BIG_INNIES, killer.find_big_innies)),
+    ("Naked Pair", Rung(killer.BIG_OUTIES, killer.find_big_outies)),
+    ("Naked Triple", Rung(killer.CAGE_SPLITTING, killer.find_cage_splits)),
+)
+_KILLER_FINDERS: frozenset[Finder] = frozenset(rung.find for _, rung in _KILLER_RUNGS)
+
+
+def _with_killer_rungs(ladder: tuple[Rung, ...]) -> tuple[Rung, ...]:
+    """``ladder`` with each Killer rung before the first rung of the technique it is placed before."""
+    found: list[Rung] = []
+    for rung in ladder:
+        found += [killer_rung for before, killer_rung in _KILLER_RUNGS if before == rung.technique]
+        found.append(rung)
+    return tuple(found)
+
+
+#: The ladder of Killer grids: ``VARIANT_LADDER`` (the cage mates are peers, so its techniques hold) with the
+#: Killer techniques. No uniqueness technique and no compiled classic finder is on it.
+KILLER_LADDER: tuple[Rung, ...] = _with_killer_rungs(VARIANT_LADDER)
+
+
 def geometry_ladder(state: CandidateGrid, ladder: tuple[Rung, ...] = LADDER) -> tuple[Rung, ...]:
     """The rungs of ``ladder`` that hold on the grid's geometry: all of them on a classic grid; on a variant
-    ``VARIANT_LADDER`` for ``LADDER``, else the rungs of ``ladder`` that ``VARIANT_LADDER`` has."""
+    ``VARIANT_LADDER`` for ``LADDER``, else the rungs of ``ladder`` that ``VARIANT_LADDER`` has; on a Killer
+    ``KILLER_LADDER`` for ``LADDER``, else the rungs of ``ladder`` that ``KILLER_LADDER`` has."""
     if state.geometry.is_classic:
         return ladder
+    if state.geometry.cages:
+        if ladder is LADDER:
+            return KILLER_LADDER
+        return tuple(rung for rung in ladder if rung.find in _ANY_GEOMETRY or rung.find in _KILLER_FINDERS)
     if ladder is LADDER:
         return VARIANT_LADDER
     return tuple(rung for rung in ladder if rung.find in _ANY_GEOMETRY)

@@ -29,11 +29,15 @@ means the same thing from one release to the next unless this table changes.
 
 Variant grids
 -------------
-A grid of another geometry (X, Windoku, jigsaw, anti-knight, anti-king, nonconsecutive) is rated in Python on the
-techniques that hold there (the compiled singles read classic tables). On the "bitdoku" scale its steps are those
-of ``explain(puzzle, guess=True)`` (on ``VARIANT_LADDER``), weighed by the same table. The SE scale is defined for
-classic Sudoku; a variant's "se" score uses the same SE numbers for the rules of SE's ladder that hold on any
-geometry (``se.se_solve_variant``), so it reads like an SE score, but no SE program would give it.
+A Killer is rated on its own ladder (``explain.KILLER_LADDER`` on the "bitdoku" scale, weighed by
+``KILLER_DIFFICULTY``; ``KILLER_SE_LADDER`` on the SE scale): the Killer techniques (``logic/killer.py``) have
+difficulties of their own on both scales (``killer.DIFFICULTY``; SE has no Killer rules, so an SE score of a Killer
+uses our numbers for them). A grid of another geometry (X, Windoku, jigsaw, anti-knight, anti-king,
+nonconsecutive) is rated in Python on the techniques that hold there (the compiled singles read classic tables). On
+the "bitdoku" scale its steps are those of ``explain(puzzle, guess=True)`` (on ``VARIANT_LADDER``), weighed by the
+same table. The SE scale is defined for classic Sudoku; a variant's "se" score uses the same SE numbers for the
+rules of SE's ladder that hold on any geometry (``se.se_solve_variant``), so it reads like an SE score, but no SE
+program would give it.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ import numpy as np
 from bitdoku.errors import InvalidGridError, StepLimitError
 from bitdoku.geometry import Geometry
 from bitdoku.grid import Grid
+from bitdoku.logic import killer
 from bitdoku.logic.arrays import apply_to_arrays, kernel_arrays
 from bitdoku.logic.candidates import CandidateGrid, LogicPuzzle, as_candidates, as_logic_puzzle
 from bitdoku.logic.difficulty import se_level
@@ -60,7 +65,7 @@ from bitdoku.logic.explain import (
     next_step,
 )
 from bitdoku.logic.kernels import singles as singles_kernel
-from bitdoku.logic.se import SE_LADDER, SeSolve, se_solve, se_solve_variant
+from bitdoku.logic.se import SE_LADDER, SE_VARIANT_LADDER, SeRung, SeSolve, se_solve, se_solve_variant
 from bitdoku.logic.singles import HIDDEN_SINGLE, NAKED_SINGLE
 from bitdoku.logic.step import GUESS
 from bitdoku.shape import Shape
@@ -98,6 +103,10 @@ DIFFICULTY: dict[str, tuple[float, str]] = {
     "XY-Chain": (6.5, "extreme"),
     GUESS: (10.0, "beyond logic"),
 }
+
+#: The "bitdoku" scale of a Killer: the table above and the Killer techniques (``killer.DIFFICULTY``).
+KILLER_DIFFICULTY: dict[str, tuple[float, str]] = {
+    **DIFFICULTY, **{name: (weight, level) for name, (weight, level, _) in killer.DIFFICULTY.items()}}
 
 _SINGLES = (HIDDEN_SINGLE, NAKED_SINGLE)
 #: The "bitdoku" scale keeps the first release's ladder and weighs its techniques.
@@ -177,6 +186,11 @@ def rate(puzzle: LogicPuzzle, *, max_steps: int | None = None, scale: str = "se"
         raise ValueError(f"unknown rating scale {scale!r}: expected one of {', '.join(SCALES)}")
     puzzle = as_logic_puzzle(puzzle, shape, variant)
     budget = default_max_steps(puzzle.shape) if max_steps is None else max_steps
+    if puzzle.geometry.cages:
+        if scale == "se":
+            return se_rating_of(se_solve_variant(puzzle, budget, KILLER_SE_LADDER, max_nodes=max_nodes))
+        steps = explain(puzzle, guess=True, max_steps=budget, max_nodes=max_nodes)
+        return rating_of(Counter(step.technique for step in steps), KILLER_DIFFICULTY)
     if not puzzle.geometry.is_classic:
         if scale == "se":
             return se_rating_of(se_solve_variant(puzzle, budget, max_nodes=max_nodes))
@@ -206,16 +220,37 @@ def se_rating_of(solve: SeSolve) -> Rating:
     return Rating(round(solve.score, 2), level, solve.hardest, counts, sum(counts.values()), "se", difficulties)
 
 
-def rating_of(counts: Counter[str] | dict[str, int]) -> Rating:
-    """The rating of a solve that made the given number of steps with each technique."""
+def rating_of(counts: Counter[str] | dict[str, int],
+              table: dict[str, tuple[float, str]] = DIFFICULTY) -> Rating:
+    """The rating of a solve that made the given number of steps with each technique, weighed by ``table``
+    (``DIFFICULTY``; ``KILLER_DIFFICULTY`` for a Killer)."""
     used = [name for name, count in counts.items() if count]
     if not used:
         return Rating(0.0, LEVELS[0], "none", {}, 0)
-    hardest = max(used, key=lambda name: DIFFICULTY[name][0])
+    hardest = max(used, key=lambda name: table[name][0])
     k = sum(count for name, count in counts.items() if name not in _SINGLES)
-    score = round(DIFFICULTY[hardest][0] + 0.09 * k / (k + 5), 4)
-    ordered = {name: counts[name] for name in sorted(used, key=lambda name: DIFFICULTY[name][0])}
-    return Rating(score, DIFFICULTY[hardest][1], hardest, ordered, sum(ordered.values()))
+    score = round(table[hardest][0] + 0.09 * k / (k + 5), 4)
+    ordered = {name: counts[name] for name in sorted(used, key=lambda name: table[name][0])}
+    return Rating(score, table[hardest][1], hardest, ordered, sum(ordered.values()))
+
+
+def _killer_se_ladder() -> tuple[SeRung, ...]:
+    """SE's variant ladder with the Killer rules, each before the first rule SE rates higher (a group of rules
+    is not split), with the SE values of ``killer.DIFFICULTY``."""
+    from bitdoku.logic.explain import KILLER_LADDER
+
+    finders = {rung.technique: rung.find for rung in KILLER_LADDER}
+    ladder = list(SE_VARIANT_LADDER)
+    for name, (_, _, se_value) in killer.DIFFICULTY.items():
+        at = next((i for i, rung in enumerate(ladder) if rung.difficulty > se_value
+                   and (i == 0 or rung.group is None or ladder[i - 1].group != rung.group)), len(ladder))
+        ladder.insert(at, SeRung(name, finders[name], se_value))
+    return tuple(ladder)
+
+
+#: The SE-scale ladder of a Killer (``_killer_se_ladder``): the cage rules first, the rule of 45 on bigger regions
+#: and cage splitting among the locked candidates and pairs.
+KILLER_SE_LADDER: tuple[SeRung, ...] = _killer_se_ladder()
 
 
 def _count_steps(puzzle: Grid | CandidateGrid, max_steps: int, max_nodes: int | None = None) -> Counter[str]:
