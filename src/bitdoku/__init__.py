@@ -39,8 +39,8 @@ if TYPE_CHECKING:
     from bitdoku.pipeline import solve_file
     from bitdoku.reader import Entry, read_entries, read_puzzles
     from bitdoku.shape import Shape
-    from bitdoku.solver import count_solutions, is_unique, search, solve
     from bitdoku.solution_digits import TrueCandidates, true_candidates
+    from bitdoku.solver import count_solutions, is_unique, search, solve
 
 __version__ = "0.1.0"
 
