@@ -92,8 +92,9 @@ def check_json(text: str) -> None:
     with entry("json", ParseError, subject=text):
         found = parse_json(text)
     if found is not None:
-        cells, shape, _, _ = found
+        cells, shape = found.cells, found.shape
         assert len(cells) == shape.n_cells and all(0 <= value <= shape.n for value in cells)
+        assert found.cages is None or all(0 <= cell < shape.n_cells for cage in found.cages for cell in cage.cells)
 
 
 def check_pencilmarks(text: str) -> None:

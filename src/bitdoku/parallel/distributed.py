@@ -21,7 +21,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Iterator
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -31,6 +31,7 @@ from bitdoku.batch import (
     BatchRules,
     as_variant_batch,
     batch_result,
+    check_many,
     checked_budget,
     default_threads,
     killer_rows,
@@ -173,8 +174,9 @@ def solve_many(
     ...     solve_many(client, ["..3..4.221......", "11..............", "1..............."], limit=2).statuses
     [<Status.UNIQUE: 'unique'>, <Status.INVALID: 'invalid'>, <Status.MULTIPLE: 'multiple'>]
     """
+    check_many(puzzles)
     if not isinstance(puzzles, np.ndarray):
-        puzzles = list(puzzles)  # type: ignore[assignment, arg-type]  # check_many (in as_variant_batch) refuses the rest
+        puzzles = list(cast("Iterable[Puzzle]", puzzles))
     killers = killer_rows(puzzles, shape, variant) if isinstance(puzzles, list) else None
     if killers is not None:
         geometry: BatchRules = tuple(grid.geometry for grid in killers)
