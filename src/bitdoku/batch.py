@@ -166,16 +166,22 @@ def killer_rows(puzzles: list[Puzzle], shape: Shape | str | None, variant: str |
     return grids
 
 
+def killer_array(grids: Sequence[Grid]) -> tuple[NDArray[np.uint8], Shape]:
+    """The cells of a batch of Killers (``killer_rows``: one shape) as a ``(k, N*N)`` array, and that shape (9x9
+    for no rows)."""
+    if not grids:
+        return np.zeros((0, 81), np.uint8), Shape(3, 3)
+    return as_puzzle_array(grids)
+
+
 def solve_killers(grids: Sequence[Grid], *, limit: int, max_nodes: int | None, threads: int | None,
                   time_limit: float | None) -> BatchResult:
     """``solve_many`` of Killer grids (one shape, each its own cages): each row on the kernel of cages, the rows
     spread over ``threads`` threads, ``time_limit`` seconds a row."""
-    shape = grids[0].shape if grids else Shape(3, 3)
+    array, shape = killer_array(grids)
     geometries = tuple(grid.geometry for grid in grids)
     budget = checked_budget(shape, geometries, limit, max_nodes)
     check_seconds(time_limit)
-    array = np.array([np.frombuffer(grid.cells, np.uint8) for grid in grids], dtype=np.uint8)
-    array = array.reshape(len(grids), shape.n_cells)
     outputs = search_killer_rows(array, shape, geometries, limit, budget, threads, time_limit)
     return batch_result(array, *outputs, limit, shape, budget, time_limit, geometries=geometries)
 

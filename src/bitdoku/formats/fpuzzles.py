@@ -58,7 +58,8 @@ from typing import NamedTuple
 from urllib.parse import unquote
 
 from bitdoku.constraints.cages import Cage, check_cages
-from bitdoku.errors import ParseError, cell_name, row_and_column
+from bitdoku.errors import ParseError, cell_name
+from bitdoku.formats.killer import cage_cell_index
 from bitdoku.geometry import JIGSAW, KILLER, RULES, Geometry
 from bitdoku.shape import MAX_DIGITS, Shape
 
@@ -355,20 +356,10 @@ def _read_cages(records: object, shape: Shape) -> tuple[Cage, ...]:
         name = f"killer cage {index + 1}"
         if not isinstance(record, dict) or not isinstance(record.get("cells"), list) or not record["cells"]:
             raise ParseError(f'{name}: expected {{"cells": ["R1C1", ...], "value": "15"}}, found {record!r}')
-        cells = tuple(sorted(_cell(text, shape, name) for text in record["cells"]))
+        cells = tuple(sorted(cage_cell_index(text, shape, name, "R1C1") for text in record["cells"]))
         cages.append(Cage(cells, _total(record.get("value"), name)))
     cages.sort(key=lambda cage: cage.cells[0])
     return tuple(cages)
-
-
-def _cell(text: object, shape: Shape, where: str) -> int:
-    found = row_and_column(text) if isinstance(text, str) else None
-    if found is None:
-        raise ParseError(f"{where}: {text!r} is not a cell name like R1C1")
-    row, col = found
-    if not (1 <= row <= shape.n and 1 <= col <= shape.n):
-        raise ParseError(f"{where}: {text} is outside the {shape.size_name} grid")
-    return (row - 1) * shape.n + col - 1
 
 
 def _total(value: object, where: str) -> int | None:

@@ -83,7 +83,7 @@ def cages_from_records(records: object, shape: Shape) -> tuple[Cage, ...]:
         total = record.get("sum")
         if total is not None and (not isinstance(total, int) or isinstance(total, bool)):
             raise ParseError(f"cage {name}: its sum {total!r} is not a whole number")
-        cells = tuple(sorted(_cell_index(cell, shape, name) for cell in record["cells"]))
+        cells = tuple(sorted(cage_cell_index(cell, shape, f"cage {name}") for cell in record["cells"]))
         cages.append(Cage(cells, total))
     cages.sort(key=lambda cage: cage.cells[0])
     return tuple(cages)
@@ -95,14 +95,15 @@ def cage_records(cages: tuple[Cage, ...], n: int) -> list[dict[str, object]]:
              "cells": [cell_name(cell, n) for cell in cage.cells]} for cage in cages]
 
 
-def _cell_index(cell: object, shape: Shape, cage: str) -> int:
-    """The index of a cell named ``r4c7`` (1-based) in a JSON cage; the error names the cage and the cell."""
+def cage_cell_index(cell: object, shape: Shape, where: str, example: str = "r1c1") -> int:
+    """The index of a cell named ``r4c7`` (1-based; ``R4C7`` too) in a cage's record (JSON, f-puzzles); the error
+    starts with ``where`` (``cage B``) and names the cell, with ``example`` as the format the record uses."""
     found = row_and_column(cell) if isinstance(cell, str) else None
     if found is None:
-        raise ParseError(f"cage {cage}: {cell!r} is not a cell name like r1c1")
+        raise ParseError(f"{where}: {cell!r} is not a cell name like {example}")
     row, col = found
     if not (1 <= row <= shape.n and 1 <= col <= shape.n):
-        raise ParseError(f"cage {cage}: {cell} is outside the {shape.size_name} grid")
+        raise ParseError(f"{where}: {cell} is outside the {shape.size_name} grid")
     return (row - 1) * shape.n + col - 1
 
 

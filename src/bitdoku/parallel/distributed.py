@@ -34,6 +34,7 @@ from bitdoku.batch import (
     check_many,
     checked_budget,
     default_threads,
+    killer_array,
     killer_rows,
     search_batch,
     search_killer_rows,
@@ -180,9 +181,7 @@ def solve_many(
     killers = killer_rows(puzzles, shape, variant) if isinstance(puzzles, list) else None
     if killers is not None:
         geometry: BatchRules = tuple(grid.geometry for grid in killers)
-        shape = killers[0].shape if killers else Shape(3, 3)
-        array = np.array([np.frombuffer(grid.cells, np.uint8) for grid in killers], np.uint8)
-        array = array.reshape(len(killers), shape.n_cells)
+        array, shape = killer_array(killers)
     else:
         array, shape, geometry = as_variant_batch(puzzles, shape, variant)
     budget = checked_budget(shape, geometry, limit, max_nodes)
