@@ -133,6 +133,10 @@ def _generator(size: str, variant: str | None = None) -> Callable[[], None]:
     return run
 
 
+#: The unit of the kernel of cages, which every Killer's search runs (and the Killer generator's).
+KILLER_UNIT = "Killer cages"
+
+
 def _killer() -> None:
     from bitdoku.solver import count_solutions
 
@@ -172,7 +176,7 @@ UNITS: tuple[Unit, ...] = (
     Unit("9x9 nonconsecutive generator", "variants", _generator("3x3", "nonconsecutive"),
          needs=("9x9 nonconsecutive",)),
     Unit("canonical forms", "canon", _canonical_forms),
-    Unit("Killer cages", "killer", _killer),
+    Unit(KILLER_UNIT, "killer", _killer),
 )
 
 BY_NAME: dict[str, Unit] = {unit.name: unit for unit in UNITS}
@@ -186,9 +190,12 @@ LOGIC: tuple[str, ...] = ("logic techniques", "forcing chains", "rating")
 
 
 def search_units(grid: Grid) -> tuple[str, ...]:
-    """The units a search of ``grid`` needs compiled: its shape's engine, or its variant's kernel."""
+    """The units a search of ``grid`` needs compiled: its shape's engine, or its variant's kernel (a Killer's,
+    of any shape: the kernel of cages alone)."""
     from bitdoku.engines.bitmask import variant_kernel
 
+    if grid.cages:
+        return (KILLER_UNIT,)
     if grid.geometry.is_classic:
         return ("9x9 engine",) if grid.shape.n_cells == 81 else ("engine of the other shapes",)
     return (_VARIANT_UNITS[variant_kernel(grid.geometry)[0]],)

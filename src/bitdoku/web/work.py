@@ -29,7 +29,7 @@ from bitdoku.reader import Rules
 from bitdoku.shape import Shape
 from bitdoku.solution_digits import true_candidates
 from bitdoku.solver import search
-from bitdoku.warmup.units import LOGIC, generate_units, logic_units, search_units
+from bitdoku.warmup.units import KILLER_UNIT, generate_units, logic_units, search_units
 from bitdoku.web.errors import ApiError, api_error, cell_index
 from bitdoku.web.limits import Limits
 from bitdoku.web.schemas import (
@@ -58,8 +58,6 @@ from bitdoku.web.schemas import (
 
 #: The shapes the page offers: 4x4, 6x6, 9x9, 12x12, 16x16 and 25x25.
 PAGE_SHAPES = ("2x2", "2x3", "3x3", "3x4", "4x4", "5x5")
-#: The warm-up unit of the kernel of cages, which every Killer's search runs (any shape).
-KILLER_UNIT = "Killer cages"
 #: The most seconds a true-candidates request may take (each candidate's search also has a node budget): a 9x9
 #: Killer takes about 60 ms, a near-empty 25x25 grid would take minutes and answers ``complete: false``.
 TRUE_CANDIDATES_SECONDS = 1.0
@@ -73,20 +71,13 @@ def health(limits: Limits, ready: dict[str, bool] | None = None) -> HealthOut:
 def search_needs(request: PuzzleIn, limits: Limits) -> tuple[str, ...]:
     """The warm-up units a count or a solve of the request runs (none for a request that will fail to parse)."""
     grid = _grid_or_none(request, limits)
-    return () if grid is None else _search_units(grid)
+    return () if grid is None else search_units(grid)
 
 
 def logic_needs(request: PuzzleIn, limits: Limits) -> tuple[str, ...]:
     """The warm-up units a hint, an explanation or a rating of the request runs."""
     grid = _grid_or_none(request, limits)
-    if grid is None:
-        return ()
-    return (KILLER_UNIT, *LOGIC) if grid.cages else logic_units(grid)
-
-
-def _search_units(grid: Grid) -> tuple[str, ...]:
-    """``warmup.units.search_units``, and for a Killer the kernel of cages (its search runs no other)."""
-    return (KILLER_UNIT,) if grid.cages else search_units(grid)
+    return () if grid is None else logic_units(grid)
 
 
 def generate_needs(request: GenerateIn, limits: Limits) -> tuple[str, ...]:
