@@ -147,7 +147,7 @@ def test_conflicts_name_the_variant_rule() -> None:
 
 
 def test_variants_are_refused_where_they_are_not_supported_yet() -> None:
-    with pytest.raises(ValueError, match="classic grids only"):
+    with pytest.raises(ValueError, match="classic and Killer grids only"):
         bitdoku.search(Grid.parse("." * 81, variant="x"), strategy="pt_dfs", threads=2)
 
 

@@ -53,8 +53,8 @@ def search(
         How the tree of configurations is visited: ``dfs`` (the engine's own search, the default), ``bfs``,
         ``mixed``, or on ``threads`` threads ``pt_dfs``, ``pt_mix``, ``farm`` or ``portfolio`` (compiled engine
         only). All give the same counts; the parallel ones pay off only on big trees. ``portfolio`` races seeded
-        first-solution searches (``limit=1``, grids other than 9x9; else it runs ``pt_dfs``): it cuts the heavy
-        tail of big grids.
+        first-solution searches (``limit=1``, classic grids other than 9x9; else it runs ``pt_dfs``): it cuts the
+        heavy tail of big grids. Classic and Killer grids (the other variants run ``dfs``).
     threads : int, optional
         Threads for the parallel strategies (default: every core).
     variant : str or Geometry, optional
@@ -99,8 +99,9 @@ def search(
     if engine == "bitmask" and strategy == "dfs":  # the default, straight to the engine (a few µs a call count)
         return bitmask.search(grid, limit=limit, max_nodes=budget, keep=keep, time_limit=time_limit)
     if strategy != "dfs":
-        if not grid.geometry.is_classic:
-            raise ValueError(f"strategy {strategy!r} searches classic grids only; {grid.variant!r} grids run 'dfs'")
+        if not (grid.geometry.is_classic or grid.geometry.cages):
+            raise ValueError(f"strategy {strategy!r} searches classic and Killer grids only; {grid.variant!r} "
+                             "grids run 'dfs'")
         if engine != "bitmask":
             raise ValueError(f"strategy {strategy!r} runs on the bitmask engine, not {engine!r}")
         from bitdoku.parallel.run import search_tree

@@ -208,6 +208,20 @@ def test_farm_solve_mode_stops_early_with_a_valid_solution(client):
     assert solved.stats.nodes < count.stats.nodes / 10
 
 
+def test_farm_searches_a_killer_under_its_cages_on_the_workers(client):
+    from bitdoku import Grid
+
+    sumless = Grid.parse("AABBCC" "DDEEFF" "GGHHII" "JJKKLL" "MMNNOO" "PPQQRR " + ",".join("-" * 18),
+                         Shape(2, 3), variant="killer")
+    expected = local_search(sumless, limit=10**6, keep=0)
+    result = dd.search(client, sumless, limit=10**6, keep=0, slice_nodes=200)
+    assert (result.status, result.count) == (expected.status, expected.count)
+    killer = Grid.parse(sample_lines("killer_sample.txt")[0], variant="killer")
+    solved = dd.search(client, killer, limit=2)
+    assert solved.status is Status.UNIQUE and solved.solution == local_search(killer).solution
+    assert solved.solution.variant == "killer"
+
+
 def test_farm_reports_invalid_givens_without_searching(client):
     assert dd.search(client, "11" + "." * 79).status is Status.INVALID
 

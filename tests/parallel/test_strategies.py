@@ -1,4 +1,5 @@
-"""Every strategy and parallel mode gives the reference engine's counts; solve mode stops early."""
+"""Every strategy and parallel mode gives the reference engine's counts, on classic and Killer grids; solve mode
+stops early."""
 
 import time
 
@@ -10,6 +11,7 @@ from bitdoku import Grid, Shape, Status, search
 from bitdoku.parallel.run import STRATEGIES, search_tree
 from bitdoku.parallel.strategies import run_bfs
 from bitdoku.parallel.tree import Tally, Tree
+from tests.constraints.test_killer import keeps_every_cage, killers, reference_count
 from tests.strategies import puzzles
 
 # Kept 20 givens of the demo grid's solution: 2,058,658 solutions, about a second of compiled search.
@@ -69,6 +71,40 @@ def test_invalid_and_unsolvable_puzzles(strategy):
     assert search("55" + "." * 79, strategy=strategy).status is Status.INVALID
     contradiction = "12345678." + "........9" + "." * 63
     assert search(contradiction, strategy=strategy).status is Status.NO_SOLUTION
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@settings(max_examples=25, deadline=None)
+@given(case=killers(givens=0.1))
+def test_killer_counts_match_the_slow_reference_in_every_strategy(strategy, case):
+    puzzle, _solution = case
+    expected = reference_count(puzzle, limit=20)
+    result = search(puzzle, limit=20, keep=3, strategy=strategy, threads=2)
+    assert result.count == expected
+    assert all(solution.variant == "killer" and keeps_every_cage(puzzle, solution) for solution in result.solutions)
+
+
+@pytest.mark.parametrize("strategy", ("mixed", *PARALLEL))
+def test_killer_parts_split_into_small_slices_still_add_up(strategy):
+    sumless = Grid.parse("AABBCC" "DDEEFF" "GGHHII" "JJKKLL" "MMNNOO" "PPQQRR " + ",".join("-" * 18),
+                         Shape(2, 3), variant="killer")
+    expected = search(sumless, limit=10**6, keep=0)
+    result = search_tree(sumless, strategy=strategy, limit=10**6, keep=0, max_nodes=10**9, threads=2,
+                         slice_nodes=50)
+    assert result.count == expected.count > 10_000
+    solved = search(sumless, limit=1, strategy=strategy, threads=2)
+    assert solved.status is Status.SOLVED and keeps_every_cage(sumless, solved.solution)
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_killer_budgets_and_bad_cages_in_every_strategy(strategy):
+    sumless = Grid.parse("AABB" "CCDD" "EEFF" "GGHH -,-,-,-,-,-,-,-", variant="killer")
+    cut = search(sumless, limit=10**6, keep=0, strategy=strategy, threads=2, max_nodes=20)
+    assert cut.status is Status.LIMIT and "20" in cut.reason
+    broken = Grid.parse("AABB" "CCDD" "EEFF" "GGHH 3,7,3,7,3,7,3,7 1...............", variant="killer")
+    assert search(broken, strategy=strategy).status in (Status.NO_SOLUTION, Status.INVALID)
+    repeated = sumless.with_digit(0, 2).with_digit(1, 2)
+    assert search(repeated, strategy=strategy).status is Status.INVALID
 
 
 def test_bfs_holds_levels_and_stops_at_its_memory_bound(monkeypatch):

@@ -47,6 +47,7 @@ from bitdoku.grid import Puzzle, as_grid
 from bitdoku.kernels import status as codes
 from bitdoku.parallel.farm import SchedulerStats, run_farm
 from bitdoku.parallel.run import result_of, start_tree
+from bitdoku.parallel.tree import TreeSpec
 from bitdoku.parallel.work import WorkResult, work
 from bitdoku.shape import Shape
 from bitdoku.timelimit import TimeLimit, check_seconds
@@ -542,8 +543,9 @@ def _warm_worker(shapes: list[Shape]) -> None:
     for shape in shapes:
         empty = np.zeros((1, shape.n_cells), np.uint8)
         _solve_chunk(empty, shape, 1, None, codes.ALL_RULES)
-        work(empty[0], shape.box_rows, shape.box_cols, codes.ALL_RULES, False, 1, 1, 1000)
-        work(empty[0], shape.box_rows, shape.box_cols, codes.ALL_RULES, True, 1, 1, 1000)
+        spec = TreeSpec(shape, codes.ALL_RULES, 1000)
+        work(empty[0], spec, False, 1, 1)
+        work(empty[0], spec, True, 1, 1)
 
 
 def _total_threads(client: Client) -> int:

@@ -76,14 +76,13 @@ def run_farm(
     heap = [(0, next(order), root)]
     busy: dict[_Future, int] = {}  # task -> the depth of its configuration
     generated, budget_ok = 1, True
-    shape = tree.shape
+    spec = tree.spec
     while heap or busy:
         while heap and len(busy) < workers and budget_ok and not tally.full:
             negative_depth, _, cells = heapq.heappop(heap)
             sequential = generated >= threshold
             limit = max(1, tally.limit - tally.count)
-            future = submit(work, cells, shape.box_rows, shape.box_cols, tree.rules, sequential, limit,
-                            tally.keep, tree.slice_nodes)
+            future = submit(work, cells, spec, sequential, limit, tally.keep)
             busy[future] = -negative_depth
             farm_stats.tasks += 1
         if not busy:

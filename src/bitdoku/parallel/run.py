@@ -13,7 +13,7 @@ from bitdoku.kernels import status as codes
 from bitdoku.parallel.portfolio import run_portfolio
 from bitdoku.parallel.strategies import SEQUENTIAL
 from bitdoku.parallel.threads import THREADED
-from bitdoku.parallel.tree import Tally, Tree
+from bitdoku.parallel.tree import Tally, Tree, tree_of
 from bitdoku.timelimit import TimeLimit
 
 PARALLEL: dict[str, Callable[[Tree, NDArray[np.uint8], Tally, int, int], bool]] = {
@@ -51,9 +51,10 @@ def search_tree(
 def start_tree(
     puzzle: Grid, *, limit: int, keep: int, rules: int, slice_nodes: int | None
 ) -> tuple[Tree, Tally, NDArray[np.uint8]]:
-    """What every tree strategy starts from: the tree of the puzzle's shape, an empty tally, the root cells."""
+    """What every tree strategy starts from: the puzzle's tree (its shape's, or its cages' for a Killer), an empty
+    tally, the root cells."""
     root = np.frombuffer(puzzle.cells, dtype=np.uint8).copy()
-    return Tree(puzzle.shape, rules, slice_nodes), Tally(limit=limit, keep=keep), root
+    return tree_of(puzzle, rules, slice_nodes), Tally(limit=limit, keep=keep), root
 
 
 def result_of(puzzle: Grid, tally: Tally, finished: bool, max_nodes: int,
@@ -61,7 +62,7 @@ def result_of(puzzle: Grid, tally: Tally, finished: bool, max_nodes: int,
     """The ``SearchResult`` of a tally: ``LIMIT`` when the budget or the time limit (``clock``, when the search
     had one) ran out before the limit was reached."""
     stats = SearchStats(nodes=tally.nodes, guesses=tally.guesses, backtracks=tally.backtracks)
-    solutions = tuple(Grid(row.tobytes(), puzzle.shape) for row in tally.solutions)
+    solutions = tuple(puzzle.with_cells(row.tobytes()) for row in tally.solutions)
     if not finished and not tally.full:
         if clock is not None and clock.seconds is not None and clock.reached:
             reason = clock.reason(tally.count, tally.nodes)

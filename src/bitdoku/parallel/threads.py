@@ -90,8 +90,8 @@ def run_shared(tree: Tree, root: NDArray[np.uint8], tally: Tally, max_nodes: int
     def work_loop() -> None:
         task = shared.take()
         while task is not None:
-            result = work(task, tree.shape.box_rows, tree.shape.box_cols, tree.rules, shared.pending() >= enough,
-                          max(1, tally.limit - tally.count), tally.keep, tree.slice_nodes, tally.stop)
+            result = work(task, tree.spec, shared.pending() >= enough, max(1, tally.limit - tally.count),
+                          tally.keep, tally.stop)
             with lock:
                 counters.tasks += 1
                 counters.kernel_seconds += result.kernel_seconds

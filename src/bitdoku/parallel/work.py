@@ -1,7 +1,7 @@
 """The unit of work every scheduler hands out: expand a configuration, or search it to the end.
 
-``work`` is a plain module-level function of arrays and integers, so the same call runs on a thread or is
-shipped to a Dask worker (which rebuilds the shape's tables from the box shape, cached per process).
+``work`` is a plain module-level function of arrays, integers and a ``TreeSpec``, so the same call runs on a thread
+or is shipped to a Dask worker (which rebuilds the tree from the spec, once a process).
 """
 
 from __future__ import annotations
@@ -13,8 +13,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from bitdoku.kernels import status as codes
-from bitdoku.parallel.tree import Tree, split_solved
-from bitdoku.shape import Shape
+from bitdoku.parallel.tree import Tree, TreeSpec, split_solved, tree_from
 
 #: A part that spends its node slice is split into at least this many pieces. Each spent slice is wasted work,
 #: and a tree of W nodes needs about W / (slice x SPLIT_PARTS) of them: the waste is about W / SPLIT_PARTS.
@@ -37,14 +36,15 @@ class WorkResult(NamedTuple):
 
 
 def work(
-    cells: NDArray[np.uint8], box_rows: int, box_cols: int, rules: int, sequential: bool, limit: int, keep: int,
-    slice_nodes: int, stop: NDArray[np.int64] | None = None,
+    cells: NDArray[np.uint8], spec: TreeSpec, sequential: bool, limit: int, keep: int,
+    stop: NDArray[np.int64] | None = None,
 ) -> WorkResult:
     """Expand ``cells`` (``sequential=False``) or search it within ``slice_nodes`` nodes (``True``), ending early
     once ``stop[0]`` is set (threads share the search's flag; a Dask task has none and ends with its slice).
 
     A stopped part counts the solutions it found (they are real, and nothing searches that part again)."""
-    tree = Tree(Shape(box_rows, box_cols), rules, slice_nodes)
+    tree = tree_from(spec)
+    slice_nodes = spec.slice_nodes
     start = time.perf_counter()
     stats = np.zeros(codes.N_STATS, dtype=np.int64)
     if sequential:

@@ -1,0 +1,74 @@
+"""Breadth-first expansion of Killer configurations: the tree strategies' view of the kernel of cages.
+
+The counterpart of ``frontier.py`` for grids with cages: a configuration (uint8[N*N], 0 = empty) is propagated
+under the cage rules of ``cages.py`` to a fixpoint, the open cell that the kernel's own search would branch on is
+chosen (fewest candidates, ties to the smallest summed group), and each of its digits makes one child, propagated
+again. The children partition the parent's solutions, so ``bfs``, ``mixed`` and the parallel schedulers split a
+Killer's search into parts whose counts add up. It compiles only when a tree strategy first runs on a Killer.
+"""
+
+import numpy as np
+from numba import njit
+
+from bitdoku.kernels.bits import lowest_bit
+from bitdoku.kernels.cages import _choose, _propagate, _smallest_groups
+from bitdoku.kernels.frontier import OPEN, SOLVED
+
+
+@njit(cache=True, nogil=True)
+def expand(cells, peer_start, peers, units, cell_units, n, cage_start, cage_cells, combo_start, combos,
+           children, kinds):
+    """Write the children of one configuration ``cells`` (not mutated; givens in range) into the first rows
+    of ``children`` (uint8[N, N*N]) and their ``OPEN``/``SOLVED`` kinds into ``kinds`` (int8[N]); return how
+    many (0: a dead end). One that propagation alone completes has one ``SOLVED`` child, itself completed.
+    The tables are ``Geometry.cage_tables``'s, as for ``cages.search``."""
+    size = cells.size
+    full = np.int64((1 << n) - 1)
+    candidates = np.empty(size, np.int64)
+    for cell in range(size):
+        candidates[cell] = full if cells[cell] == 0 else np.int64(1) << (cells[cell] - 1)
+    values = np.zeros(size, np.int8)
+    queue = np.empty(size, np.int64)
+    seen = np.empty(cage_cells.size, np.int64)
+    member = np.zeros(size + 1, np.int64)
+    where = np.zeros((64, 5), np.int64)
+    cleared = np.zeros((cage_start.size - 1, 64), np.int8)
+    smallest = _smallest_groups(size, cage_start, cage_cells, combo_start)
+    if not _propagate(candidates, values, peer_start, peers, units, cell_units, full, cage_start, cage_cells,
+                      combo_start, combos, queue, seen, member, where, cleared):
+        return 0
+    branch = _choose(candidates, values, smallest)
+    if branch < 0:
+        children[0, :] = values
+        kinds[0] = SOLVED
+        return 1
+    root_candidates, root_values = candidates.copy(), values.copy()
+    left = candidates[branch]
+    count = 0
+    while left:
+        bit = lowest_bit(left)
+        left &= ~bit
+        candidates[:] = root_candidates
+        values[:] = root_values
+        candidates[branch] = bit
+        if _propagate(candidates, values, peer_start, peers, units, cell_units, full, cage_start, cage_cells,
+                      combo_start, combos, queue, seen, member, where, cleared):
+            children[count, :] = values
+            kinds[count] = SOLVED if _choose(candidates, values, smallest) < 0 else OPEN
+            count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def expand_rows(frontier, peer_start, peers, units, cell_units, n, cage_start, cage_cells, combo_start, combos,
+                children, kinds, parents):
+    """Expand every row of ``frontier`` (uint8[K, N*N]), writing the children one after another into
+    ``children`` (uint8[K*N, N*N]), ``kinds`` and ``parents`` (the frontier row of each child); return how
+    many were written."""
+    total = 0
+    for row in range(frontier.shape[0]):
+        count = expand(frontier[row], peer_start, peers, units, cell_units, n, cage_start, cage_cells,
+                       combo_start, combos, children[total:], kinds[total:])
+        parents[total : total + count] = row
+        total += count
+    return total
