@@ -47,3 +47,18 @@ def server_url() -> Iterator[str]:
     with serving(create_app()) as url:
         wait_until_ready(lambda: json.load(urllib.request.urlopen(f"{url}/api/health", timeout=10)))
         yield url
+
+
+@pytest.fixture(scope="module")
+def client():
+    """A ``TestClient`` of the default app, started for real (kernels compiled in the background) and ready, one
+    a test module (the modules that test other limits define their own)."""
+    from fastapi.testclient import TestClient
+
+    with TestClient(create_app()) as client:
+        yield ready_client(client)
+
+
+def post(client, path: str, **body):
+    """POST ``body`` as JSON to ``/api/<path>``."""
+    return client.post(f"/api/{path}", json=body)

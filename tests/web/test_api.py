@@ -3,26 +3,15 @@
 import threading
 import time
 
-import pytest
 from fastapi.testclient import TestClient
 
 import bitdoku
 from bitdoku.data import DEMO, DEMO_SOLUTION, sample_lines
 from bitdoku.web import Limits, create_app
-from tests.web.conftest import ready_client
+from tests.web.conftest import post
 
 SMALL = "..3..4.221......"
 SMALL_SOLUTION = "1234341221434321"
-
-
-@pytest.fixture(scope="module")
-def client():
-    with TestClient(create_app()) as client:  # the real start-up: kernels compiled in the background
-        yield ready_client(client)
-
-
-def post(client, path, **body):
-    return client.post(f"/api/{path}", json=body)
 
 
 def test_health_names_the_version_shapes_and_limits(client):

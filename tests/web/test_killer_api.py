@@ -17,7 +17,7 @@ from bitdoku.warmup import ready
 from bitdoku.web import create_app
 from bitdoku.web.readiness import Readiness
 from bitdoku.web.schemas import MAX_CAGES
-from tests.web.conftest import ready_client
+from tests.web.conftest import post
 
 #: A krazydad 9x9 Killer (tests/logic/killer_samples.txt, its first line): cages and sums, no givens.
 KILLER_9 = ("AABBCDDEEFGGHCIJJKFFLHMINKKOFLMMMNKPOQQRSTUUPVVRRSTTWWXVVYZaWWbXXXYZabbbccYYZaadd "
@@ -25,16 +25,6 @@ KILLER_9 = ("AABBCDDEEFGGHCIJJKFFLHMINKKOFLMMMNKPOQQRSTUUPVVRRSTTWWXVVYZaWWbXXXY
 #: A 4x4 Killer with one solution from four domino cages (without the first it has several).
 CAGES_4 = (Cage((0, 1), 3), Cage((2, 6), 4), Cage((4, 8), 5), Cage((9, 10), 5))
 EMPTY_4 = "." * 16
-
-
-@pytest.fixture(scope="module")
-def client():
-    with TestClient(create_app()) as client:  # the real start-up: kernels compiled in the background
-        yield ready_client(client)
-
-
-def post(client, path, **body):
-    return client.post(f"/api/{path}", json=body)
 
 
 def records(cages: tuple[Cage, ...], n: int = 4) -> list[dict]:

@@ -2,27 +2,15 @@
 the library, with errors that name the cell where a region map goes wrong. The library is the oracle."""
 
 import pytest
-from fastapi.testclient import TestClient
 
 import bitdoku
 from bitdoku.grid import Grid
-from bitdoku.web import create_app
-from tests.web.conftest import ready_client
+from tests.web.conftest import post
 
 X_4 = ".1............43"
 JIGSAW_MAP_4 = "AABB" "AABC" "CDBC" "DDDC"
 JIGSAW_4 = ".1........3....2"
 JIGSAW_MAP_9 = "AAABBBCCCAABBBCCCAABBBCCCAADDDEEEFFFDDEEEFFFD" "DEEEFFFDDGGGHHHIIIGGHHHIIIGGHHHIIIGG"
-
-
-@pytest.fixture(scope="module")
-def client():
-    with TestClient(create_app()) as client:  # the real start-up: kernels compiled in the background
-        yield ready_client(client)
-
-
-def post(client, path, **body):
-    return client.post(f"/api/{path}", json=body)
 
 
 def test_solve_under_a_variant_returns_a_solution_of_that_variant(client):
