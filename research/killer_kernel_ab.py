@@ -32,9 +32,13 @@ def load(path: str) -> object:
 def run(module: object, puzzle: Grid) -> int:
     t = puzzle.geometry.cage_tables
     stats = np.zeros(codes.N_STATS, np.int64)
-    module.search(np.full(81, 511, np.int64), np.zeros(81, np.int8), t.peer_start, t.peers, t.units,  # type: ignore[attr-defined]
-                  t.cell_units, 9, t.cage_start, t.cage_cells, t.combo_start, t.combos, 2, 10**7,
-                  np.zeros((1, 81), np.int8), stats, np.zeros(1, np.int64))
+    search = module.search  # type: ignore[attr-defined]
+    arguments = [np.full(81, 511, np.int64), np.zeros(81, np.int8), t.peer_start, t.peers, t.units, t.cell_units, 9,
+                 t.cage_start, t.cage_cells, t.combo_start, t.combos, 2, 10**7, np.zeros((1, 81), np.int8), stats,
+                 np.zeros(1, np.int64)]
+    if search.py_func.__code__.co_argcount > len(arguments):  # the kernel since 3 Dec takes a seed (0: in order)
+        arguments.append(0)
+    search(*arguments)
     return int(stats[codes.STAT_NODES])
 
 

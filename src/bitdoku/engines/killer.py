@@ -67,10 +67,12 @@ def search(puzzle: Grid, *, limit: int, max_nodes: int, keep: int, time_limit: f
 
 
 def run_kernel(puzzle: Grid, limit: int, max_nodes: int, solutions: NDArray[np.int8], stats: NDArray[np.int64],
-               stop: NDArray[np.int64]) -> int:
+               stop: NDArray[np.int64], seed: int = 0) -> int:
     """The kernel's status code for one Killer grid (``INVALID`` for givens that break a rule or a cage), its
     first solutions in the rows of ``solutions`` and its counters added to ``stats``; ``stop[0] != 0`` ends it
-    (``STOPPED``). What ``search`` and the batch (``bitdoku.solve_many``) share."""
+    (``STOPPED``). What ``search`` and the batch (``bitdoku.solve_many``) share. ``seed`` 0 tries each branching
+    cell's digits from the lowest; another (1 to 2**62) in a random order drawn from it: the Killer generator
+    fills its random solutions with this kernel, so that a first ``generate`` compiles one kernel, not two."""
     if puzzle.n > MAX_N:
         raise InvalidGridError(f"Killer grids go up to {MAX_N}x{MAX_N}, not {puzzle.shape.size_name}")
     cells = np.frombuffer(puzzle.cells, dtype=np.uint8)
@@ -82,7 +84,7 @@ def run_kernel(puzzle: Grid, limit: int, max_nodes: int, solutions: NDArray[np.i
     t = puzzle.geometry.cage_tables
     code = int(kernel.search(candidates, values, t.peer_start, t.peers, t.units, t.cell_units,
                              puzzle.n, t.cage_start, t.cage_cells, t.combo_start, t.combos, limit, max_nodes,
-                             solutions, stats, stop))
+                             solutions, stats, stop, seed))
     if code == codes.CONTRADICTION and puzzle.givens and conflict_result(puzzle) is not None:
         return codes.INVALID  # givens that break a rule or a cage end here too (checking first cost 85 µs)
     return code

@@ -1,6 +1,7 @@
 """Killer Sudoku puzzles: a random solution, then a cage layout that the engine proves has exactly one solution.
 
-An attempt draws a random solution and cuts it into cages (``_partition``): cages grow from the free cell with
+An attempt draws a random solution (``_random_solution``: the kernel of cages itself, from the empty grid, its
+branching digits in random order) and cuts it into cages (``_partition``): cages grow from the free cell with
 the fewest free neighbours (so few cells are stranded), to a size drawn around the level's mean, taking only
 neighbours whose digit the cage does not hold yet; a one-cell cage left over joins a neighbouring cage that has
 room for its digit. Then the layout is repaired until the kernel of cages proves it unique:
@@ -32,15 +33,15 @@ import numpy as np
 
 from bitdoku.batch import default_threads
 from bitdoku.constraints.cages import Cage
-from bitdoku.engines.killer import MAX_N
+from bitdoku.engines.killer import MAX_N, run_kernel
 from bitdoku.engines.result import SearchResult, Status
 from bitdoku.errors import GenerationLimitError
 from bitdoku.generate.budget import Budget, BudgetSpent, Cancel, Cancelled
-from bitdoku.generate.grids import random_solution
 from bitdoku.generate.seeds import Seed, puzzle_stream, root_sequence
 from bitdoku.generate.symmetry import Symmetry
 from bitdoku.geometry import Geometry
 from bitdoku.grid import Grid
+from bitdoku.kernels import status as codes
 from bitdoku.shape import Shape
 from bitdoku.solver import search
 
@@ -317,7 +318,7 @@ def _attempt(request: KillerRequest, rng: np.random.Generator,
              budget: Budget) -> tuple[Grid, Grid, KillerFeatures] | None:
     """One attempt: a solution, its givens, a layout repaired until unique; None when the repairs ran out."""
     shape = request.shape
-    solution = random_solution(shape, seed=int(rng.integers(2**63)))
+    solution = _empty(shape).with_cells(_random_solution(shape, rng, budget))
     digits = list(solution.cells)
     cells = bytearray(shape.n_cells)
     for cell in rng.choice(shape.n_cells, size=request.givens, replace=False).tolist():
@@ -377,6 +378,30 @@ def _check(puzzle: Grid, request: KillerRequest, budget: Budget) -> SearchResult
         raise BudgetSpent(f"{request.time_limit:g} s")
     budget.charge(result.stats.nodes)
     return result
+
+
+def _random_solution(shape: Shape, rng: np.random.Generator, budget: Budget) -> bytes:
+    """A random complete grid, charged to the budget: the kernel of cages from the empty grid, each branching
+    cell's digits in a random order drawn from ``rng``, restarted with a fresh order on a node budget that doubles
+    (a randomised search's heavy tail). The checks' own kernel: a first Killer ``generate`` compiles it alone,
+    where a fill by the classic engines compiled a second kernel as large (NOTES-killer.md, "first contact")."""
+    solutions = np.zeros((1, shape.n_cells), dtype=np.int8)
+    nodes = shape.n_cells
+    while True:
+        stats = np.zeros(codes.N_STATS, dtype=np.int64)
+        code = run_kernel(_empty(shape), 1, min(nodes, budget.nodes_left()), solutions, stats, budget.stop,
+                          seed=int(rng.integers(1, 2**62)))
+        if code == codes.LIMIT_REACHED:
+            budget.nodes += int(stats[codes.STAT_NODES])  # found: the grid counts even if it took the last nodes
+            return bytes(solutions[0].astype(np.uint8))
+        budget.charge(int(stats[codes.STAT_NODES]))
+        nodes *= 2
+
+
+@lru_cache(maxsize=16)
+def _empty(shape: Shape) -> Grid:
+    """The empty classic grid of a shape, kept (with its kernel tables) for every fill."""
+    return Grid.empty(shape)
 
 
 def _features(cages: tuple[Cage, ...], result: SearchResult) -> KillerFeatures:

@@ -18,15 +18,23 @@ every cell. The rules, to a fixpoint:
   to its one place in the cage, or, when its places share a row, column or box, leaves the rest of that unit.
 
 Branching takes an open cell with the fewest candidates (minimum remaining values), ties to the cell in the smallest
-summed group, its digits from the lowest.
-The stack holds a copy of the state a level (N*N*9 bytes), one level a branching cell. Status codes and stats
-slots are those of ``status.py``.
+summed group, its digits from the lowest (or, for the Killer generator's random fill, in an order drawn from a
+seed). The stack holds a copy of the state a level (N*N*9 bytes), one level a branching cell. Status codes and
+stats slots are those of ``status.py``.
+
+How it is compiled (its first call is a user's first Killer command; benchmarks/NOTES-killer.md, "first contact"):
+``search`` is the one entry point, for the solver and the generator alike; every helper under it is ``@inlined``
+(typed and lowered once, inlined by LLVM, no Python wrapper, no reference counting: also 10-19 % faster), each called
+from one place in ``search``; arrays are allocated by ``np.empty`` alone and copied by loops, never by slice
+assignment (which compiles Numba's shape-mismatch error and its string formatting).
 """
 
 import numpy as np
 from numba import njit
 
 from bitdoku.kernels.bits import lowest_bit, lowest_bit_index, popcount
+from bitdoku.kernels.jit import inlined
+from bitdoku.kernels.rng import hashed_bit
 from bitdoku.kernels.status import (
     BUDGET_EXHAUSTED,
     COMPLETE,
@@ -40,7 +48,7 @@ from bitdoku.kernels.status import (
 )
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _place(cell, digit_mask, candidates, values, peer_start, peers, queue, queued):
     """Give ``cell`` its digit and take the digit from its peers; cells left with one candidate are queued.
     Returns the new queue length, or -1 on a contradiction (a peer left with no candidate)."""
@@ -61,7 +69,7 @@ def _place(cell, digit_mask, candidates, values, peer_start, peers, queue, queue
     return queued
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _singles(candidates, values, peer_start, peers, queue):
     """Place every open cell with one candidate, and those they leave with one, until none is left.
     False on a contradiction."""
@@ -84,7 +92,7 @@ def _singles(candidates, values, peer_start, peers, queue):
     return True
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _hidden_singles(candidates, values, units, full):
     """Digits with one place in a unit, placed by setting that cell's candidates to the digit: returns 1 when any
     was found, 0 when none, -1 on a contradiction (a digit with no place)."""
@@ -111,7 +119,7 @@ def _hidden_singles(candidates, values, units, full):
     return found
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _cage_sums(candidates, values, units, cell_units, cage_start, cage_cells, combo_start, combos, seen, member,
                where, cleared):
     """Cut each summed cage's open cells to the digits of its surviving digit sets, and place or lock the digits
@@ -176,7 +184,7 @@ def _cage_sums(candidates, values, units, cell_units, cage_start, cage_cells, co
     return changed
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _lock_required(required, cage, candidates, values, units, cell_units, cage_start, cage_cells, member, stamp,
                    where, cleared):
     """The digits every surviving set of a cage needs (``required``): one with a single place in the cage goes
@@ -241,7 +249,7 @@ def _lock_required(required, cage, candidates, values, units, cell_units, cage_s
     return changed
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _propagate(candidates, values, peer_start, peers, units, cell_units, full, cage_start, cage_cells, combo_start,
                combos, queue, seen, member, where, cleared):
     """The three rules to a fixpoint; False on a contradiction. Hidden singles run only when the cage rules find
@@ -265,7 +273,7 @@ def _propagate(candidates, values, peer_start, peers, units, cell_units, full, c
             return True
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _choose(candidates, values, smallest):
     """An open cell with the fewest candidates, or -1 when every cell is filled; of those, the one whose smallest
     summed group (``smallest``) has the fewest cells, whose sum cuts its digits hardest (the shared Killers' worst
@@ -283,87 +291,90 @@ def _choose(candidates, values, smallest):
     return best
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _smallest_groups(cells, cage_start, cage_cells, combo_start):
-    """For each cell, the number of cells of the smallest summed group (cage or rule-of-45 group) it is in."""
-    smallest = np.full(cells, np.int64(1) << 30, np.int64)
+    """For each cell, the number of cells of the smallest summed group (cage or rule-of-45 group) it is in.
+    Inlined by Numba into its caller: it allocates, so it cannot be ``@inlined``, and on its own it was one more
+    library with a Python wrapper to compile; ``np.empty`` and a loop, as ``np.full`` and ``min`` compile more."""
+    smallest = np.empty(cells, np.int64)
+    for cell in range(cells):
+        smallest[cell] = np.int64(1) << 30
     for group in range(cage_start.size - 1):
         if combo_start[group + 1] > combo_start[group]:
             size = cage_start[group + 1] - cage_start[group]
             for i in range(cage_start[group], cage_start[group + 1]):
-                smallest[cage_cells[i]] = min(smallest[cage_cells[i]], size)
+                if size < smallest[cage_cells[i]]:
+                    smallest[cage_cells[i]] = size
     return smallest
 
 
 @njit(cache=True, nogil=True)
 def search(candidates, values, peer_start, peers, units, cell_units, n, cage_start, cage_cells, combo_start, combos,
-           limit, max_nodes, solutions, stats, stop):
+           limit, max_nodes, solutions, stats, stop, seed):
     """Count the solutions of a grid under its cages, up to ``limit``, within ``max_nodes`` nodes.
 
     ``candidates`` (int64, a mask a cell: the givens' single digits, every digit elsewhere) and ``values`` (int8)
     are the root state and are changed in place. The first solutions found go to the rows of ``solutions``;
     ``stats`` gets the solutions, nodes, branch points and dead ends. ``stop[0] != 0`` stops the search
-    (``STOPPED``). Returns a status code of ``status.py``; ``CONTRADICTION`` when the root has no candidate left
-    somewhere.
+    (``STOPPED``). ``seed`` 0 tries a branching cell's digits from the lowest; another seed in an order drawn
+    from it and the node count (the random fill of the Killer generator). Returns a status code of
+    ``status.py``; ``CONTRADICTION`` when the root has no candidate left somewhere.
+
+    The root and every child go through the same call of ``_propagate`` and of ``_choose``: each call site of
+    an inlined helper is one more copy of it for LLVM to optimise.
     """
     cells = values.size
     full = np.int64((1 << n) - 1)
     queue = np.empty(cells, np.int64)
     seen = np.empty(cage_cells.size, np.int64)
-    member = np.zeros(cells + 1, np.int64)  # a stamp counter, then each cell's mark (``_lock_required``)
-    where = np.zeros((64, 5), np.int64)
-    cleared = np.zeros((cage_start.size - 1, 64), np.int8)
+    member = np.empty(cells + 1, np.int64)  # a stamp counter, then each cell's mark (``_lock_required``)
+    for i in range(cells + 1):
+        member[i] = 0
+    branch_cell = np.empty(cells + 1, np.int64)
+    branch_left = np.empty(cells + 1, np.int64)
+    where = np.empty((64, 5), np.int64)
+    cleared = np.empty((cage_start.size - 1, 64), np.int8)
     smallest = _smallest_groups(cells, cage_start, cage_cells, combo_start)
     stack_candidates = np.empty((cells + 1, cells), np.int64)
     stack_values = np.empty((cells + 1, cells), np.int8)
-    branch_cell = np.empty(cells + 1, np.int64)
-    branch_left = np.empty(cells + 1, np.int64)
     stats[STAT_NODES] += 1
-    if not _propagate(candidates, values, peer_start, peers, units, cell_units, full, cage_start, cage_cells,
+    depth = -1
+    while True:
+        if _propagate(candidates, values, peer_start, peers, units, cell_units, full, cage_start, cage_cells,
                       combo_start, combos, queue, seen, member, where, cleared):
-        return CONTRADICTION
-    cell = _choose(candidates, values, smallest)
-    if cell < 0:
-        solutions[0] = values
-        stats[STAT_SOLUTIONS] += 1
-        return LIMIT_REACHED if limit <= 1 else COMPLETE
-    depth = 0
-    stack_candidates[0] = candidates
-    stack_values[0] = values
-    branch_cell[0] = cell
-    branch_left[0] = candidates[cell]
-    stats[STAT_GUESSES] += 1
-    while depth >= 0:
-        left = branch_left[depth]
-        if left == 0:
+            cell = _choose(candidates, values, smallest)
+            if cell < 0:
+                stats[STAT_SOLUTIONS] += 1
+                if stats[STAT_SOLUTIONS] <= solutions.shape[0]:
+                    for i in range(cells):
+                        solutions[stats[STAT_SOLUTIONS] - 1, i] = values[i]
+                if stats[STAT_SOLUTIONS] >= limit:
+                    return LIMIT_REACHED
+            else:
+                depth += 1
+                for i in range(cells):
+                    stack_candidates[depth, i] = candidates[i]
+                    stack_values[depth, i] = values[i]
+                branch_cell[depth] = cell
+                branch_left[depth] = candidates[cell]
+                stats[STAT_GUESSES] += 1
+        elif depth < 0:
+            return CONTRADICTION
+        else:
+            stats[STAT_BACKTRACKS] += 1
+        while depth >= 0 and branch_left[depth] == 0:
             depth -= 1
-            continue
+        if depth < 0:
+            return COMPLETE
         if stop[0] != 0:
             return STOPPED
         if stats[STAT_NODES] >= max_nodes:
             return BUDGET_EXHAUSTED
-        bit = lowest_bit(left)
+        left = branch_left[depth]
+        bit = lowest_bit(left) if seed == 0 else np.int64(1) << hashed_bit(seed + stats[STAT_NODES], left)
         branch_left[depth] = left & ~bit
         stats[STAT_NODES] += 1
-        candidates[:] = stack_candidates[depth]
-        values[:] = stack_values[depth]
+        for i in range(cells):
+            candidates[i] = stack_candidates[depth, i]
+            values[i] = stack_values[depth, i]
         candidates[branch_cell[depth]] = bit
-        if not _propagate(candidates, values, peer_start, peers, units, cell_units, full, cage_start, cage_cells,
-                          combo_start, combos, queue, seen, member, where, cleared):
-            stats[STAT_BACKTRACKS] += 1
-            continue
-        cell = _choose(candidates, values, smallest)
-        if cell < 0:
-            stats[STAT_SOLUTIONS] += 1
-            if stats[STAT_SOLUTIONS] <= solutions.shape[0]:
-                solutions[stats[STAT_SOLUTIONS] - 1] = values
-            if stats[STAT_SOLUTIONS] >= limit:
-                return LIMIT_REACHED
-            continue
-        depth += 1
-        stack_candidates[depth] = candidates
-        stack_values[depth] = values
-        branch_cell[depth] = cell
-        branch_left[depth] = candidates[cell]
-        stats[STAT_GUESSES] += 1
-    return COMPLETE
