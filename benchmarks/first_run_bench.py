@@ -46,6 +46,7 @@ from web_load import process_tree
 REPO = Path(__file__).resolve().parents[1]
 HARD = sample_lines("hardest_sample.txt")[0]  # a forum_hardest puzzle
 EMPTY = {"6x6": "." * 36, "12x12": "." * 144}
+KILLER = sample_lines("killer_sample.txt")[0]
 
 #: name -> (arguments, warm): ``warm`` rows run on a cache an earlier run of the same command filled.
 CASES: dict[str, tuple[list[str], bool]] = {
@@ -67,6 +68,11 @@ CASES: dict[str, tuple[list[str], bool]] = {
     **{f"generate --variant {name}": (["generate", "--variant", name], False)
        for name in ("x", "windoku", "jigsaw", "anti-knight", "anti-king", "nonconsecutive")},
     "generate --variant x --count 20": (["generate", "--variant", "x", "--count", "20"], False),
+    "solve --variant killer": (["solve", "--variant", "killer", KILLER], False),
+    "explain --variant killer": (["explain", "--variant", "killer", KILLER], False),
+    "generate --variant killer": (["generate", "--variant", "killer"], False),
+    "count --variant killer --strategy pt_mix": (["count", "--variant", "killer", "--strategy", "pt_mix", KILLER],
+                                                 False),
     "canon (9x9)": (["canon", DEMO], False),
     "warmup --all": (["warmup", "--all"], False),
     "warm: solve PUZZLE": (["solve", DEMO], True),
