@@ -31,7 +31,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("parallel",),
     ("solver",),
     ("solution_digits",),
-    ("pipeline", "logic", "experiment", "benchmark"),
+    ("pipeline", "logic", "experiment", "benchmark", "photo"),
     ("generate",),
     ("warmup",),
     ("bitdoku",),
