@@ -11,7 +11,8 @@ innies of one unit).
 ``group_options`` is the one rule every Killer technique reads: given the group's cells as the candidate state
 shows them (a candidate mask, or a placed digit), the digits each open cell takes in some filling of the group
 that keeps its sum (and its distinct digits), and the digit sets those fillings use. It is a pure function of
-its arguments, cached: a solve asks the same question of a group until one of its cells changes.
+its arguments, cached: a solve asks the same question of a group until one of its cells changes. Between states,
+``Memo`` keeps which groups told a rule nothing, so that the rule looks again only at those whose cells changed.
 
 See https://www.sudokuwiki.org/Killer_Sudoku (rule of 45, innies and outies, cage splitting).
 """
@@ -21,13 +22,14 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from itertools import permutations
-from operator import itemgetter
+from functools import cached_property, lru_cache
+from itertools import compress
+from operator import itemgetter, ne
+from typing import NamedTuple
 
 from bitdoku.constraints.cages import Cage, cage_name, cage_symbol, combinations
 from bitdoku.geometry import Geometry
-from bitdoku.logic.candidates import Layout, layout_of
+from bitdoku.logic.candidates import CandidateGrid, Layout, layout_of
 from bitdoku.logic.step import names
 
 CAGE, INNIES, OUTIES, SPLIT = "cage", "innies", "outies", "split"
@@ -57,21 +59,22 @@ class Group:
     label: str
     #: Builds ``reason`` (only when a step is written: most groups never are).
     why: Callable[[], str] = field(compare=False, repr=False)
-    #: Reads the group's cells out of a state's codes (``state_codes``) as a tuple, in C.
+    #: Reads the group's cells out of a state's values or masks as a tuple, in C.
     pick: Callable[[Sequence[int]], tuple[int, ...]] = field(compare=False, repr=False, default=tuple)
+    #: The cells as a bitset (set from ``cells``): what ``Memo`` tests a state's changed cells against.
+    bits: int = field(init=False, compare=False, repr=False)
 
-    @property
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "bits", sum(1 << c for c in self.cells))
+
+    @cached_property
     def reason(self) -> str:
-        """Why the group has its sum, the start of a step's sentence: ``cage B (r1c3, r1c4) adds up to 10``."""
+        """Why the group has its sum, the start of a step's sentence: ``cage B (r1c3, r1c4) adds up to 10``
+        (written on first use and kept: a cage tells something a few times a solve)."""
         return self.why()
 
-    @property
-    def bits(self) -> int:
-        return sum(1 << c for c in self.cells)
 
-
-@dataclass(frozen=True)
-class Options:
+class Options(NamedTuple):
     """What a group's fillings allow: for each cell, the digits it takes in some filling (0 for a placed cell),
     and the digit sets the fillings use (placed digits included; empty for groups whose digits may repeat)."""
 
@@ -82,126 +85,266 @@ class Options:
     removes: bool = False
 
 
-def state_codes(values: bytes, masks: tuple[int, ...]) -> list[int]:
-    """Each cell of a state as ``group_options`` reads it: its candidate mask when open, minus its digit when
-    placed (one list a finder call, which every group then picks from)."""
-    return [mask if not value else -value for value, mask in zip(values, masks, strict=True)]
+#: The rules that keep, between states, which of their groups told nothing (``Memo.slots``): a slot each (the
+#: seven rules of ``killer.py`` that scan groups).
+SLOTS = 7
 
 
-def options_of(group: Group, codes: Sequence[int], n: int) -> Options:
-    """``group_options`` for the group's cells in a state (``state_codes``)."""
-    return group_options(group.total, group.pick(codes), group.seen if not group.distinct else None, n)
+class Memo:
+    """For each rule's slot, the groups that told nothing in a state (``quiet``, a bitset of positions in the
+    rule's groups) and the cells changed since the rule last looked (``dirty``, a bitset of cells).
+
+    A solve asks each rule about a state that differs from the one before in a few cells, and a group none of
+    whose cells changed tells what it told before: a rule skips its quiet groups that no dirty cell touches (most
+    of them, most of the time) instead of looking each one up. The last state's memo is kept (``memo_of``); a
+    slot only ever holds groups that tell nothing in its state, whichever call wrote it last."""
+
+    __slots__ = ("geometry", "masks", "slots", "values")
+
+    def __init__(self, geometry: Geometry, values: bytes, masks: tuple[int, ...],
+                 slots: list[tuple[int, int]]) -> None:
+        self.geometry, self.values, self.masks, self.slots = geometry, values, masks, slots
 
 
-@lru_cache(maxsize=1 << 16)
+_last_memo: Memo | None = None
+
+
+def memo_of(cg: CandidateGrid) -> Memo:
+    """The memo of a state: the last one when it is the same state; else a new one whose slots are the last
+    memo's with the cells that differ added to their dirty cells (or empty, for another geometry)."""
+    global _last_memo
+    values, masks = cg.values, cg.masks
+    last = _last_memo
+    if last is not None and last.masks is masks and last.values is values:
+        return last
+    if last is None or last.geometry is not cg.geometry:
+        slots = [(0, 0)] * SLOTS
+    else:
+        changed = _changed(last.masks, masks) | _changed_bytes(last.values, values)
+        slots = [(quiet, dirty | changed) for quiet, dirty in last.slots]
+    memo = Memo(cg.geometry, values, masks, slots)
+    _last_memo = memo
+    return memo
+
+
+def _changed(old: tuple[int, ...], new: tuple[int, ...]) -> int:
+    """The cells whose masks differ, as a bitset (the comparisons and the sum run in C)."""
+    return sum(compress(_single_bits(len(new)), map(ne, old, new)))
+
+
+def _single_bits(count: int) -> tuple[int, ...]:
+    """``1 << i`` for each i below ``count`` at least (bit i for cell or position i; ``compress`` stops at the
+    shorter input): one table for each power of two."""
+    return _powers_of_two(count.bit_length())
+
+
+@lru_cache(maxsize=32)
+def _powers_of_two(size: int) -> tuple[int, ...]:
+    return tuple(1 << i for i in range(1 << size))
+
+
+def _changed_bytes(old: bytes, new: bytes) -> int:
+    """The cells whose values differ, as a bitset: the nonzero bytes of the two values XORed as ints (most steps
+    place one digit or none)."""
+    if old == new:
+        return 0
+    diff = int.from_bytes(old, "little") ^ int.from_bytes(new, "little")
+    changed = 0
+    while diff:
+        byte = (diff & -diff).bit_length() - 1 >> 3
+        changed |= 1 << byte
+        diff &= ~(0xFF << (byte << 3))
+    return changed
+
+
+def settled(groups: Sequence[Group], quiet: int, dirty: int, start: int) -> int:
+    """``quiet`` without the groups from ``start`` on that a dirty cell touches: what a rule that stopped before
+    them (to yield a step) may keep once it forgets the dirty cells."""
+    for index in range(start, len(groups)):
+        if quiet >> index & 1 and groups[index].bits & dirty:
+            quiet &= ~(1 << index)
+    return quiet
+
+
+def options_of(group: Group, values: bytes, masks: tuple[int, ...], n: int) -> Options:
+    """``group_options`` for the group's cells in a state (its values and candidate masks)."""
+    placed = group.pick(values)
+    if any(placed):
+        states = tuple(mask if not value else -value for value, mask in zip(placed, group.pick(masks), strict=True))
+    else:  # no digit placed yet: the masks as they are
+        states = group.pick(masks)
+    if group.distinct:
+        found = _after_steps.get((group.total, states, n))
+        if found is not None:
+            return Options._make(found)
+    return Options._make(_kept_options(group.total, states, group.seen if not group.distinct else None, n))
+
+
+#: ``options_of`` answers known before they are asked (``expect_removed``), at most ``AFTER_STEPS_KEPT``.
+AFTER_STEPS_KEPT = 1 << 12
+_after_steps: dict[tuple[int, tuple[int, ...], int], tuple[tuple[int, ...], tuple[int, ...], bool, bool]] = {}
+
+
+def expect_removed(group: Group, values: bytes, masks: tuple[int, ...], options: Options, n: int) -> None:
+    """Tell ``options_of`` what a group of distinct digits will answer once the digits no filling uses leave its
+    cells (the step the combination rule makes of it): the same fillings, so the same options, with nothing left
+    to remove. The rule asks the group again after the step, which would otherwise be a new search."""
+    if not group.distinct or not options.feasible:
+        return
+    states = tuple(-value if value else mask & keep
+                   for value, mask, keep in zip(group.pick(values), group.pick(masks), options.allowed, strict=True))
+    if len(_after_steps) >= AFTER_STEPS_KEPT:
+        _after_steps.clear()
+    _after_steps[(group.total, states, n)] = (options.allowed, options.sets, True, False)
+
+
 def group_options(total: int, states: tuple[int, ...], seen: tuple[int, ...] | None, n: int) -> Options:
     """The digits each cell of a group can take: ``states`` holds a candidate mask for an open cell, minus the
     digit for a placed one; ``seen`` is ``None`` when the digits all differ, else each cell's earlier peers in
     the group (bitsets of positions)."""
-    found = _distinct_options(total, states, n) if seen is None else _loose_options(total, states, seen, n)
+    return Options._make(_kept_options(total, states, seen, n))
+
+
+@lru_cache(maxsize=1 << 16)
+def _kept_options(total: int, states: tuple[int, ...], seen: tuple[int, ...] | None,
+                  n: int) -> tuple[tuple[int, ...], tuple[int, ...], bool, bool]:
+    """``group_options`` as a plain tuple, which is what the cache keeps: the garbage collector stops tracking
+    tuples of ints, while 65,536 kept objects cost its full passes about 1 ms a Killer solve."""
+    if seen is None:
+        found = _distinct_options(total, states, n)
+        return found.allowed, found.sets, found.feasible, found.removes
+    found = _loose_options(total, states, seen, n)
     removes = found.feasible and any(state > 0 and state & ~keep for state, keep in zip(states, found.allowed,
                                                                                          strict=True))
-    return Options(found.allowed, found.sets, found.feasible, removes)
+    return found.allowed, found.sets, found.feasible, removes
 
 
 def _distinct_options(total: int, states: tuple[int, ...], n: int) -> Options:
-    """All different digits: for each digit set that completes the placed digits to the sum and fits the open
-    cells' candidates, walk the open cells keeping the sets of its digits used so far (at most 2^k), then keep the
-    cells' digits that lead to the whole set (forward, then backward: a matching test for every candidate)."""
+    """All different digits: the placed digits must differ; the open cells then take a digit set of their count
+    that makes the rest of the sum, one digit each. Two open cells are paired directly; more are walked once over
+    all digit sets at the same time (``_walk``)."""
     placed = 0
     for state in states:
         if state < 0:
             if placed >> (-state - 1) & 1:
-                return Options(tuple(0 for _ in states), (), False)
+                return _no_filling(states)
             placed |= 1 << (-state - 1)
     order = [i for i, state in enumerate(states) if state >= 0]
-    order.sort(key=lambda i: states[i].bit_count())
     free = [states[i] & ~placed for i in order]
-    union = 0
-    for mask in free:
-        union |= mask
+    rest = total - mask_sum(placed)
+    found = _pair(free, rest, n) if len(free) == 2 else _walk(free, _sets_of(len(free), rest, n), n)
+    if found is None:
+        return _no_filling(states)
+    support, sets = found
     allowed = [0] * len(states)
-    sets = []
-    for digits in combinations(len(order), total - mask_sum(placed), n):
-        if digits & ~union or (digits & placed):
-            continue
-        found = _matching_support([mask & digits for mask in free], digits)
-        if found is None:
-            continue
-        sets.append(digits | placed)
-        for index, keep in zip(order, found, strict=True):
-            allowed[index] |= keep
-    return Options(tuple(allowed), tuple(sorted(sets)), bool(sets))
+    removes = False
+    for index, keep in zip(order, support, strict=True):
+        allowed[index] = keep
+        if states[index] & ~keep:
+            removes = True
+    return Options(tuple(allowed), tuple(digits | placed for digits in sets) if placed else tuple(sets), True,
+                   removes)
 
 
-def _matching_support(masks: list[int], digits: int) -> tuple[int, ...] | None:
-    """For cells that must take exactly ``digits`` (one each, all different), the digits each cell takes in some
-    such filling, or ``None`` when there is none."""
-    if all(mask == digits for mask in masks):  # every cell may take every digit of the set
-        return tuple(masks)
-    if len(masks) == 2:  # two cells, two digits: each takes what leaves the other's digit
-        low = digits & -digits
-        high = digits ^ low
-        first = (low if masks[1] & high else 0) | (high if masks[1] & low else 0)
-        second = (low if masks[0] & high else 0) | (high if masks[0] & low else 0)
-        first &= masks[0]
-        second &= masks[1]
-        return (first, second) if first and second else None
-    if len(masks) <= 4:
-        return _support_by_orders(tuple(masks), digits)
-    return _support(tuple(masks), digits)
+def _no_filling(states: tuple[int, ...]) -> Options:
+    return Options((0,) * len(states), (), False)
 
 
-@lru_cache(maxsize=1 << 15)
-def _support_by_orders(masks: tuple[int, ...], digits: int) -> tuple[int, ...] | None:
-    """``_matching_support`` for up to four cells: every order of the set's digits over the cells (at most 24),
-    cheaper than the bitset walk at this size."""
-    bits = [1 << d for d in range(digits.bit_length()) if digits >> d & 1]
-    support = [0] * len(masks)
-    for order in permutations(bits):
-        if all(mask & bit for mask, bit in zip(masks, order, strict=True)):
-            for index, bit in enumerate(order):
-                support[index] |= bit
-    return tuple(support) if support[0] else None
+def _pair(free: list[int], rest: int, n: int) -> tuple[list[int], list[int]] | None:
+    """Two cells of different digits that add up to ``rest``: each digit of the first whose partner the second
+    can take (the commonest cage, cheaper than the walk)."""
+    first, second = free
+    keep_first = keep_second = 0
+    sets = set()
+    for digit in _digits(first):
+        other = rest - digit
+        if other != digit and 1 <= other <= n and second >> (other - 1) & 1:
+            keep_first |= 1 << (digit - 1)
+            keep_second |= 1 << (other - 1)
+            sets.add((1 << (digit - 1)) | (1 << (other - 1)))
+    return ([keep_first, keep_second], sorted(sets)) if sets else None
 
 
-@lru_cache(maxsize=1 << 15)
-def _support(masks: tuple[int, ...], digits: int) -> tuple[int, ...] | None:
-    """``_matching_support`` on the sets of digits used so far, held as one bitset of sets: set S (a mask of
-    digits) is bit S of an int of 2^k bits, and adding digit j+1 to the sets without it is a mask and a shift by
-    2^j (so a cell costs k big-int operations, not one per set)."""
-    k = digits.bit_length()  # sets of digits 1..k: 2^k bits (512 on 9x9)
-    local = masks
-    without = _without(k)
-    layers = [1]  # level 0: the empty set
-    for mask in local:
-        reach, last = 0, layers[-1]
-        for j in range(k):
-            if mask >> j & 1:
-                reach |= (last & without[j]) << (1 << j)
+def _walk(free: list[int], good: int, n: int) -> tuple[list[int], list[int]] | None:
+    """For cells that must take different digits forming one of the digit sets in ``good`` (a bitset of sets:
+    bit S for the set whose mask is S), the digits each cell takes in some such filling and the sets that have
+    one, or ``None``. Forward, layer i is the bitset of the digit sets the first i cells can take (adding digit
+    j+1 to the sets without it is a mask and a shift by 2^j); backward from the good sets of the last layer, a
+    cell keeps the digits that lead to one. A cell costs a few big-int operations a candidate, for all sets at
+    once (the walk per set it replaced cost that for each of up to a dozen sets)."""
+    moves = _moves(n)
+    layers = [1]  # the empty set
+    for mask in free:
+        last, reach = layers[-1], 0
+        for _, shift, without in moves[mask]:
+            reach |= (last & without) << shift
         if not reach:
             return None
         layers.append(reach)
-    good = 1 << digits
-    if not layers[-1] & good:
+    good &= layers[-1]
+    if not good:
         return None
-    support = [0] * len(masks)
-    for index in range(len(masks) - 1, -1, -1):
-        last, before = layers[index], 0
-        for j in range(k):
-            if local[index] >> j & 1:
-                came = (good >> (1 << j)) & without[j] & last
-                if came:
-                    before |= came
-                    support[index] |= 1 << j
+    sets = _members(good)
+    support = [0] * len(free)
+    for index in range(len(free) - 1, -1, -1):
+        last, before, keep = layers[index], 0, 0
+        for bit, shift, without in moves[free[index]]:
+            came = (good >> shift) & without & last
+            if came:
+                before |= came
+                keep |= bit
+        support[index] = keep
         good = before
-    return tuple(support)
+    return support, sets
 
 
-@lru_cache(maxsize=64)
-def _without(k: int) -> tuple[int, ...]:
-    """For each j < k, the bitset of the subsets of {0..k-1} without j (bit S set when S lacks j)."""
-    return tuple(sum(1 << s for s in range(1 << k) if not s >> j & 1) for j in range(k))
+class _Moves(dict[int, tuple[tuple[int, int, int], ...]]):
+    """For each candidate mask (filled in on first use), its digits as the walk adds them: (the digit's bit, the
+    shift 2^j that adds it to a set, the bitset of the sets without it)."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__()
+        size = 1 << n  # the sets of n digits
+        self.digits = tuple((1 << j, 1 << j, _lacking(j, size)) for j in range(n))
+
+    def __missing__(self, mask: int) -> tuple[tuple[int, int, int], ...]:
+        found = tuple(move for move in self.digits if mask & move[0])
+        self[mask] = found
+        return found
+
+
+@lru_cache(maxsize=16)
+def _moves(n: int) -> _Moves:
+    return _Moves(n)
+
+
+def _lacking(j: int, size: int) -> int:
+    """The bitset of the sets (of ``size``, a power of two) that lack digit j+1: bit S set when bit j of S is
+    clear, which repeats 2^j ones and 2^j zeros."""
+    run = 1 << j
+    block = (1 << run) - 1
+    period = run << 1
+    return block * (((1 << size) - 1) // ((1 << period) - 1))
+
+
+@lru_cache(maxsize=1 << 12)
+def _sets_of(count: int, total: int, n: int) -> int:
+    """The digit sets of ``count`` different digits 1..n that add up to ``total``, as one bitset of sets."""
+    found = 0
+    if 0 <= count <= n:
+        for digits in combinations(count, total, n):
+            found |= 1 << digits
+    return found
+
+
+def _members(sets: int) -> list[int]:
+    """The sets in a bitset of sets, smallest first."""
+    found = []
+    while sets:
+        low = sets & -sets
+        found.append(low.bit_length() - 1)
+        sets ^= low
+    return found
 
 
 def _bounds(free: list[int]) -> tuple[list[int], list[int]]:
@@ -219,7 +362,6 @@ def _loose_options(total: int, states: tuple[int, ...], seen: tuple[int, ...], n
     """Digits that may repeat between cells that do not see each other: a depth-first search over the cells,
     pruned by the sum's bounds, recording each filling's digits; past ``LOOSE_NODES`` nodes, the sum alone."""
     count = len(states)
-    digits = [0] * count
     masks = [0] * count
     for i, state in enumerate(states):
         masks[i] = 1 << (-state - 1) if state < 0 else state
@@ -231,7 +373,22 @@ def _loose_options(total: int, states: tuple[int, ...], seen: tuple[int, ...], n
     masks = _sum_only(total, masks)
     if not all(masks):
         return Options(tuple(0 for _ in states), (), False)
+    allowed = _search(total, masks, seen)
+    if allowed is None:
+        allowed = masks
+    found = tuple(0 if state < 0 else allowed[i] for i, state in enumerate(states))
+    return Options(found, (), all(allowed))
+
+
+def _search(total: int, masks: list[int], seen: tuple[int, ...]) -> list[int] | None:
+    """The digits of each cell in some filling that makes ``total`` (a cell's digit differs from the earlier
+    cells it sees), by a depth-first search in digit order that tries a digit only when the cells after it can
+    still make the rest (``_bounds``); ``None`` past ``LOOSE_NODES`` nodes (a node a partial filling, the last
+    cell's digit the one that completes the sum)."""
+    count = len(masks)
     low, high = _bounds(masks)
+    earlier = [tuple(j for j in range(i) if seen[i] >> j & 1) for i in range(count)]
+    chosen = [0] * count  # the bit of each cell's digit on the current path
     allowed = [0] * count
     nodes = 0
 
@@ -240,30 +397,29 @@ def _loose_options(total: int, states: tuple[int, ...], seen: tuple[int, ...], n
         nodes += 1
         if nodes > LOOSE_NODES:
             return False
-        if index == count:
-            if left == 0:
-                for i in range(count):
-                    allowed[i] |= 1 << (digits[i] - 1)
-            return True
         options = masks[index]
-        for earlier in range(index):
-            if seen[index] >> earlier & 1:
-                options &= ~(1 << (digits[earlier] - 1))
+        for j in earlier[index]:
+            options &= ~chosen[j]
+        if index == count - 1:  # only the digit ``left`` completes the sum: one more node, a filling
+            if left > 0 and options >> (left - 1) & 1:
+                nodes += 1
+                if nodes > LOOSE_NODES:
+                    return False
+                chosen[index] = 1 << (left - 1)
+                for i in range(count):
+                    allowed[i] |= chosen[i]
+            return True
+        least, most = max(left - high[index + 1], 1), left - low[index + 1]
+        options &= ((1 << most) - 1 if most > 0 else 0) & ~((1 << (least - 1)) - 1)
         while options:
             bit = options & -options
             options ^= bit
-            digit = bit.bit_length()
-            rest = left - digit
-            if low[index + 1] <= rest <= high[index + 1]:
-                digits[index] = digit
-                if not walk(index + 1, rest):
-                    return False
+            chosen[index] = bit
+            if not walk(index + 1, left - bit.bit_length()):
+                return False
         return True
 
-    if not walk(0, total):
-        allowed = masks
-    found = tuple(0 if state < 0 else allowed[i] for i, state in enumerate(states))
-    return Options(found, (), all(allowed))
+    return allowed if walk(0, total) else None
 
 
 def _sum_only(total: int, masks: list[int]) -> list[int]:
@@ -306,16 +462,26 @@ def mask_sum(mask: int) -> int:
 # -- the groups of a geometry ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class Groups:
-    """A Killer's groups by technique: its cages, the innies and outies of one unit, of 2-3 adjacent units, and
-    (built on first use) the splits."""
+    """A Killer's groups by technique: its cages, the innies and outies of one unit and, built on first use, of
+    2-3 adjacent units (60 % of the regions, which few solves climb the ladder far enough to ask about)."""
 
-    cages: tuple[Group, ...]
-    innies: tuple[Group, ...]
-    outies: tuple[Group, ...]
-    big_innies: tuple[Group, ...]
-    big_outies: tuple[Group, ...]
+    def __init__(self, cages: tuple[Group, ...], innies: tuple[Group, ...], outies: tuple[Group, ...],
+                 build_big: Callable[[], tuple[tuple[Group, ...], tuple[Group, ...]]] | None = None) -> None:
+        self.cages, self.innies, self.outies = cages, innies, outies
+        self._build_big = build_big
+
+    @cached_property
+    def _big(self) -> tuple[tuple[Group, ...], tuple[Group, ...]]:
+        return self._build_big() if self._build_big is not None else ((), ())
+
+    @property
+    def big_innies(self) -> tuple[Group, ...]:
+        return self._big[0]
+
+    @property
+    def big_outies(self) -> tuple[Group, ...]:
+        return self._big[1]
 
 
 #: Geometries whose groups are kept (by identity: hashing a Killer's geometry hashes every cage, which a finder
@@ -344,19 +510,50 @@ def _entry(geometry: Geometry) -> tuple[Geometry, Groups, list[tuple[Group, ...]
 def _build_groups(geometry: Geometry) -> Groups:
     layout = layout_of(geometry)
     if not geometry.cages:
-        return Groups((), (), (), (), ())
+        return Groups((), (), ())
     cages = tuple(_cage_group(layout, index) for index, cage in enumerate(geometry.cages) if cage.total is not None)
-    seen = {group.bits for group in cages}
-    cage_bits = [sum(1 << c for c in cage.cells) for cage in geometry.cages]
-    found: dict[str, list[Group]] = {INNIES: [], OUTIES: [], "big " + INNIES: [], "big " + OUTIES: []}
-    for units in _regions(layout):
-        for group in _region_groups(layout, units, cage_bits):
-            if group.bits in seen:
+    meeting = _cages_meeting(layout, cages)
+    regions = _regions(layout)
+    units = [region for region in regions if len(region) == 1]  # the first ones: the easier way to see cells
+    innies, outies, seen = _region_groups(layout, units, cages, meeting, frozenset(group.bits for group in cages))
+    bigger = [region for region in regions if len(region) > 1]
+    return Groups(cages, innies, outies, functools.partial(_big_groups, layout, bigger, cages, meeting, seen))
+
+
+def _big_groups(layout: Layout, regions: Sequence[tuple[int, ...]], cages: tuple[Group, ...], meeting: list[int],
+                known: frozenset[int]) -> tuple[tuple[Group, ...], tuple[Group, ...]]:
+    """The innies and outies of the regions of several units, after the groups whose cells are ``known``."""
+    innies, outies, _ = _region_groups(layout, regions, cages, meeting, known)
+    return innies, outies
+
+
+def _region_groups(layout: Layout, regions: Sequence[tuple[int, ...]], cages: tuple[Group, ...], meeting: list[int],
+                   known: frozenset[int]) -> tuple[tuple[Group, ...], tuple[Group, ...], frozenset[int]]:
+    """The innies and the outies of the regions, in order, leaving out the sets of cells already ``known`` (the
+    first, easiest way to see a set of cells wins), and the sets known after them."""
+    seen = set(known)
+    found: dict[str, list[Group]] = {INNIES: [], OUTIES: []}
+    for units in regions:
+        for kind, bits, total, why in _region_parts(layout, units, cages, meeting):
+            if bits in seen:
                 continue
-            seen.add(group.bits)
-            found[("big " if len(units) > 1 else "") + group.kind].append(group)
-    return Groups(cages, tuple(found[INNIES]), tuple(found[OUTIES]), tuple(found["big " + INNIES]),
-                  tuple(found["big " + OUTIES]))
+            group = _make(layout, kind, _cells_of(bits), total, units, -1,
+                          f"the {kind} of {region_name(layout, units)}", why)
+            if group is not None:
+                seen.add(bits)
+                found[kind].append(group)
+    return tuple(found[INNIES]), tuple(found[OUTIES]), frozenset(seen)
+
+
+def _cages_meeting(layout: Layout, cages: tuple[Group, ...]) -> list[int]:
+    """For each unit, the cages that have a cell in it, as a bitset of positions in ``cages`` (so that a region
+    looks at its own cages, not at all of them)."""
+    meeting = [0] * len(layout.units)
+    for index, group in enumerate(cages):
+        for cell in group.cells:
+            for unit in layout.cell_units[cell]:
+                meeting[unit] |= 1 << index
+    return meeting
 
 
 def splits_of(geometry: Geometry) -> tuple[Group, ...]:
@@ -416,18 +613,33 @@ def _cage_reason(cages: tuple[Cage, ...], index: int, n: int, total: int) -> str
 def _make(layout: Layout, kind: str, cells: tuple[int, ...], total: int, units: tuple[int, ...], cage: int,
           label: str, why: Callable[[], str], loose_limit: int = MAX_LOOSE_CELLS) -> Group | None:
     """A group, with which cells see which; ``None`` when its digits may repeat and it has too many cells."""
-    peers = layout.peers
-    seen = tuple(sum(1 << j for j in range(i) if cells[j] in peers[cells[i]]) for i in range(len(cells)))
-    distinct = all(seen[i] == (1 << i) - 1 for i in range(len(cells)))
+    peer_bits = layout.peer_bits
+    distinct = _all_see(peer_bits, cells)
     if not distinct and len(cells) > loose_limit:
         return None
+    seen = tuple((1 << i) - 1 for i in range(len(cells))) if distinct else _seen(peer_bits, cells)
     pick = itemgetter(*cells) if len(cells) > 1 else _one(cells[0])
     return Group(kind, cells, total, units, cage, distinct, seen, label, why, pick)
 
 
+def _all_see(peer_bits: tuple[int, ...], cells: tuple[int, ...]) -> bool:
+    """Whether each cell sees every earlier one (its digits all differ): one AND a cell."""
+    earlier = 0
+    for cell in cells:
+        if peer_bits[cell] & earlier != earlier:
+            return False
+        earlier |= 1 << cell
+    return True
+
+
+def _seen(peer_bits: tuple[int, ...], cells: tuple[int, ...]) -> tuple[int, ...]:
+    """For each cell, the positions of the earlier cells it sees, as a bitset."""
+    return tuple(sum(1 << j for j in range(i) if peer_bits[cells[i]] >> cells[j] & 1) for i in range(len(cells)))
+
+
 def _one(cell: int) -> Callable[[Sequence[int]], tuple[int, ...]]:
     """``itemgetter`` of one index returns the item, not a tuple: the picker of a one-cell group."""
-    return lambda codes: (codes[cell],)
+    return lambda items: (items[cell],)
 
 
 def _regions(layout: Layout) -> list[tuple[int, ...]]:
@@ -460,49 +672,50 @@ def region_name(layout: Layout, units: tuple[int, ...]) -> str:
     return f"{('rows', 'columns')[kind]} {numbers[0]}-{numbers[-1]}"
 
 
-def _region_groups(layout: Layout, units: tuple[int, ...], cage_bits: list[int]) -> list[Group]:
-    """The innies and the outies of a region (each when it has cells and tells something), on bitsets of cells."""
-    geometry = layout.geometry
+def _region_parts(layout: Layout, units: tuple[int, ...], cages: tuple[Group, ...], meeting: list[int],
+                  ) -> list[tuple[str, int, int, Callable[[], str]]]:
+    """The innies and the outies of a region (each when it has cells and tells something), on bitsets of cells:
+    (kind, cells, sum, the reason's builder)."""
     n = layout.shape.n
-    region = 0
+    region = which = 0
     for unit in units:
         region |= layout.unit_bits[unit]
+        which |= meeting[unit]
     whole = len(units) * n * (n + 1) // 2
     inside = over = inner = covered = 0
-    for cage, bits in zip(geometry.cages, cage_bits, strict=True):
-        if cage.total is None or not bits & region:
-            continue
+    while which:
+        low = which & -which
+        which ^= low
+        cage = cages[low.bit_length() - 1]
         over += cage.total
-        covered |= bits
-        if not bits & ~region:
+        covered |= cage.bits
+        if not cage.bits & ~region:
             inside += cage.total
-            inner |= bits
-    name = region_name(layout, units)
-    start = f"the cells of {name} add up to {whole}"
-    found = []
-    innies = _cells_of(region & ~inner)
+            inner |= cage.bits
+    found: list[tuple[str, int, int, Callable[[], str]]] = []
+    innies = region & ~inner
     if innies and inner:
-        which = "whose value is" if len(innies) == 1 else "which add up to"
-        innie_text = (f"{start}; its cages cover all but {{}}, {which} {whole} - {inside} = {whole - inside}", innies)
-        group = _make(layout, INNIES, innies, whole - inside, units, -1, f"the innies of {name}",
-                      functools.partial(_fill, *innie_text, n))
-        if group is not None:
-            found.append(group)
-    outies = _cells_of(covered & ~region)
+        found.append((INNIES, innies, whole - inside,
+                      functools.partial(_innie_reason, layout, units, innies, whole, inside)))
+    outies = covered & ~region
     if outies and not region & ~covered:
-        which = "whose value is" if len(outies) == 1 else "which add up to"
-        outie_text = (f"{start}; the cages over them add up to {over} and stick out by {{}}, {which} "
-                      f"{over} - {whole} = {over - whole}", outies)
-        group = _make(layout, OUTIES, outies, over - whole, units, -1, f"the outies of {name}",
-                      functools.partial(_fill, *outie_text, n))
-        if group is not None:
-            found.append(group)
+        found.append((OUTIES, outies, over - whole,
+                      functools.partial(_outie_reason, layout, units, outies, whole, over)))
     return found
 
 
-def _fill(template: str, cells: tuple[int, ...], n: int) -> str:
-    """A reason with its cells' names put in."""
-    return template.format(names(cells, n))
+def _innie_reason(layout: Layout, units: tuple[int, ...], bits: int, whole: int, inside: int) -> str:
+    cells = _cells_of(bits)
+    which = "whose value is" if len(cells) == 1 else "which add up to"
+    return (f"the cells of {region_name(layout, units)} add up to {whole}; its cages cover all but "
+            f"{names(cells, layout.shape.n)}, {which} {whole} - {inside} = {whole - inside}")
+
+
+def _outie_reason(layout: Layout, units: tuple[int, ...], bits: int, whole: int, over: int) -> str:
+    cells = _cells_of(bits)
+    which = "whose value is" if len(cells) == 1 else "which add up to"
+    return (f"the cells of {region_name(layout, units)} add up to {whole}; the cages over them add up to {over} "
+            f"and stick out by {names(cells, layout.shape.n)}, {which} {over} - {whole} = {over - whole}")
 
 
 def _cells_of(bits: int) -> tuple[int, ...]:

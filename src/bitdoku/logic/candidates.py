@@ -14,7 +14,7 @@ unchanged.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol, TypeVar, Union
@@ -100,11 +100,8 @@ def layout_of(where: Shape | Geometry) -> Layout:
 def _layout(geometry: Geometry) -> Layout:
     tables = geometry.tables
     n = geometry.shape.n
-    starts = tables.cell_unit_start
-    cell_units = tuple(
-        tuple(int(u) for u in tables.cell_units[starts[cell] : starts[cell + 1]]) for cell in range(len(starts) - 1)
-    )
-    units = tuple(tuple(int(c) for c in unit) for unit in tables.units)
+    cell_units = _csr_rows(tables.cell_unit_start, tables.cell_units, tuple)
+    units = tuple(map(tuple, tables.units.tolist()))
     segments = _classic_segments(units, cell_units, n) if geometry.is_classic else _crossings(units, cell_units)
     peer_rows = _csr_rows(tables.peer_start, tables.peers, tuple)
     return Layout(
@@ -126,10 +123,12 @@ def _layout(geometry: Geometry) -> Layout:
 
 
 def _csr_rows(
-    start: NDArray[np.int32], items: NDArray[np.int32], kind: Callable[[Iterator[int]], _Row]
+    start: NDArray[np.int32], items: NDArray[np.int32], kind: Callable[[list[int]], _Row]
 ) -> tuple[_Row, ...]:
-    """A CSR table as a tuple of rows, each turned into ``kind`` (tuple or frozenset) of ints."""
-    return tuple(kind(int(x) for x in items[start[i] : start[i + 1]]) for i in range(len(start) - 1))
+    """A CSR table as a tuple of rows, each turned into ``kind`` (tuple or frozenset) of ints (the arrays made
+    Python lists once: converting their items one by one cost most of a Killer layout's millisecond)."""
+    bounds, values = start.tolist(), items.tolist()
+    return tuple(kind(values[bounds[i] : bounds[i + 1]]) for i in range(len(bounds) - 1))
 
 
 def _classic_segments(units: _Units, cell_units: _Units, n: int) -> _Segments:
@@ -424,7 +423,15 @@ class CandidateGrid:
                     masks[neighbour] &= near
         for cell, digit in eliminations:
             masks[cell] &= ~(1 << (digit - 1))
-        return CandidateGrid(bytes(values), tuple(masks), self._shape, self.geometry)
+        return self._with_cells(bytes(values), tuple(masks))
+
+    def _with_cells(self, values: bytes, masks: tuple[int, ...]) -> CandidateGrid:
+        """A grid of the same geometry with these values and masks, sharing this grid's layout instead of looking
+        it up by the geometry again (a Killer geometry's hash walks every cage, and a solve makes a grid a step)."""
+        grid = CandidateGrid.__new__(CandidateGrid)
+        grid._values, grid._masks, grid._shape, grid._layout = values, masks, self._shape, self._layout
+        grid._by_unit = grid._by_digit = grid._array = None
+        return grid
 
     def cleaned(self) -> CandidateGrid:
         """A copy where no open cell keeps a digit that a peer already holds, or, for nonconsecutive grids, one

@@ -18,6 +18,8 @@ stalls.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from itertools import compress
+from operator import ne
 from typing import NamedTuple
 
 from bitdoku.errors import InvalidGridError, SearchTimeLimitError, StepLimitError, cell_name
@@ -218,21 +220,29 @@ def _may_contradict(before: CandidateGrid, after: CandidateGrid) -> bool:
     values, masks, old = after.values, after.masks, before.masks
     cell_units, units = after.layout.cell_units, after.layout.units
     lost: dict[int, int] = {}
-    for cell, (was, now) in enumerate(zip(old, masks, strict=True)):
-        if was == now:
-            continue
+    for cell in compress(range(len(masks)), map(ne, old, masks)):  # the cells that changed, found in C
+        now = masks[cell]
         if not now and not values[cell]:
             return True
-        gone = was & ~now & ~(1 << values[cell] >> 1)
-        for unit in cell_units[cell]:
-            lost[unit] = lost.get(unit, 0) | gone
+        gone = old[cell] & ~now & ~(1 << values[cell] >> 1)
+        if gone:
+            for unit in cell_units[cell]:
+                lost[unit] = lost.get(unit, 0) | gone
     for unit, gone in lost.items():
         held = 0
         for cell in units[unit]:
-            held |= masks[cell] | (1 << values[cell] >> 1)
-        if gone & ~held:
+            held |= masks[cell]
+        if gone & ~held and gone & ~held & ~_placed(values, units[unit]):  # the digits placed are held too
             return True
     return False
+
+
+def _placed(values: bytes, unit: tuple[int, ...]) -> int:
+    """The digits placed in a unit, as a mask."""
+    placed = 0
+    for cell in unit:
+        placed |= 1 << values[cell] >> 1
+    return placed
 
 
 def has_unique_solution(state: CandidateGrid) -> bool:

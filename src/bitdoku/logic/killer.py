@@ -21,13 +21,14 @@ cages. See https://www.sudokuwiki.org/Killer_Sudoku.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import functools
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from bitdoku.constraints.cages import cage_name
 from bitdoku.errors import cell_name
-from bitdoku.logic.cage_sums import Group, groups_of, options_of, splits_of, state_codes
+from bitdoku.logic.cage_sums import Group, expect_removed, groups_of, memo_of, options_of, settled, splits_of
 from bitdoku.logic.candidates import CandidateGrid
-from bitdoku.logic.step import Step, digit_list, make_step, names
+from bitdoku.logic.step import Step, digit_list, make_step
 
 CAGE_SUM = "Cage Sum"
 CAGE_COMBINATIONS = "Cage Combinations"
@@ -62,29 +63,59 @@ _ONE_TAG = {INNIES: "innie", OUTIES: "outie", BIG_INNIES: "innie", BIG_OUTIES: "
             CAGE_SPLITTING: "cage splitting"}
 #: Digit sets listed in a sentence before "and N more".
 _SETS_SHOWN = 4
+#: Each rule's slot in ``cage_sums.Memo`` (which of its groups told nothing in the last state).
+_SLOT = {CAGE_SUM: 0, CAGE_COMBINATIONS: 1, INNIES: 2, OUTIES: 3, BIG_INNIES: 4, BIG_OUTIES: 5, CAGE_SPLITTING: 6}
 
 
 def find_cage_sums(cg: CandidateGrid) -> Iterator[Step]:
     """The last open cell of a cage (or a one-cell cage) takes the rest of the cage's total."""
-    values, n = cg.values, cg.n
-    for group in groups_of(cg.geometry).cages:
-        if group.pick(values).count(0) != 1:
+    return _scan(cg, groups_of(cg.geometry).cages, CAGE_SUM, _cage_sum)
+
+
+def _scan(cg: CandidateGrid, groups: Sequence[Group], technique: str,
+          find: Callable[[CandidateGrid, Group], Step | None]) -> Iterator[Step]:
+    """The steps ``find`` makes of ``groups``, in order, skipping the groups that the memo knows tell nothing
+    (``cage_sums.Memo``: quiet, and no cell changed since); the memo learns which ones told nothing before each
+    step is yielded."""
+    memo = memo_of(cg)
+    slot = _SLOT[technique]
+    quiet, dirty = memo.slots[slot]
+    for index, group in enumerate(groups):
+        if quiet >> index & 1 and not group.bits & dirty:
             continue
-        cell = next(c for c in group.cells if not values[c])
-        rest = group.total - sum(values[c] for c in group.cells)
-        if not 1 <= rest <= n or not cg.has(cell, rest):
-            continue  # a contradiction: ``problem`` or another rule reports it
-        name = cell_name(cell, n)
-        if len(group.cells) == 1:
-            where = cage_name(cg.geometry.cages, group.cage, n)
-            text = f"{name} = {rest}: {where} is one cell, so it holds its sum {rest}"
-        else:
-            placed = [c for c in group.cells if c != cell]
-            held = " + ".join(str(values[c]) for c in placed)
-            verb = "holds" if len(placed) == 1 else "hold"
-            text = (f"{name} = {rest}: {group.reason} and {names(placed, n)} {verb} {held}, so {name} = "
-                    f"{group.total} - {group.total - rest} = {rest}")
-        yield make_step(CAGE_SUM, cg, f"{text} (cage sum)", placements=[(cell, rest)], cells=group.cells)
+        step = find(cg, group)
+        if step is None:
+            quiet |= 1 << index
+            continue
+        quiet &= ~(1 << index)
+        memo.slots[slot] = (settled(groups, quiet, dirty, index + 1), 0)
+        yield step
+    memo.slots[slot] = (quiet, 0)
+
+
+def _cage_sum(cg: CandidateGrid, group: Group) -> Step | None:
+    """The cage's last open cell with the rest of its total, or ``None`` (not one open cell, or a rest that does
+    not fit: a contradiction ``problem`` or another rule reports)."""
+    values = cg.values
+    digits = group.pick(values)
+    if digits.count(0) != 1:
+        return None
+    cell = group.cells[digits.index(0)]
+    rest = group.total - sum(digits)
+    n = cg.n
+    if not 1 <= rest <= n or not cg.has(cell, rest):
+        return None
+    name = cell_name(cell, n)
+    if len(group.cells) == 1:
+        where = cage_name(cg.geometry.cages, group.cage, n)
+        text = f"{name} = {rest}: {where} is one cell, so it holds its sum {rest}"
+    else:
+        placed = [c for c in group.cells if c != cell]
+        held = " + ".join(str(values[c]) for c in placed)
+        verb = "holds" if len(placed) == 1 else "hold"
+        text = (f"{name} = {rest}: {group.reason} and {_names(placed, n)} {verb} {held}, so {name} = "
+                f"{group.total} - {group.total - rest} = {rest}")
+    return make_step(CAGE_SUM, cg, f"{text} (cage sum)", placements=[(cell, rest)], cells=group.cells)
 
 
 def find_cage_combinations(cg: CandidateGrid) -> Iterator[Step]:
@@ -123,34 +154,37 @@ def find_required_digits(cg: CandidateGrid) -> Iterator[Step]:
     """A digit every combination left to a cage (or a virtual cage of one unit) holds: the cells that see all its
     places in the group lose it."""
     groups = groups_of(cg.geometry)
-    codes = state_codes(cg.values, cg.masks)
     for group in (*groups.cages, *groups.innies, *groups.outies):
         if group.distinct:
-            yield from _required(cg, group, codes)
+            yield from _required(cg, group)
 
 
-def _combination_steps(cg: CandidateGrid, groups: Iterable[Group], technique: str) -> Iterator[Step]:
+def _combination_steps(cg: CandidateGrid, groups: Sequence[Group], technique: str) -> Iterator[Step]:
+    """The steps of the combination rule on ``groups``, in order."""
+    return _scan(cg, groups, technique, functools.partial(_combination_step, technique=technique))
+
+
+def _combination_step(cg: CandidateGrid, group: Group, technique: str) -> Step | None:
+    """What the group's fillings remove (or the one open cell of a virtual cage they place), or ``None``."""
     values, masks, n = cg.values, cg.masks, cg.n
-    codes = state_codes(values, masks)
-    for group in groups:
-        options = options_of(group, codes, n)
-        if not options.removes:  # nothing to remove, or no filling: a contradiction the candidates will show
-            continue
-        eliminations = [(c, d) for i, c in enumerate(group.cells) if not values[c]
-                        for d in _digits(masks[c] & ~options.allowed[i])]
-        if not eliminations:
-            continue
-        open_cells = [c for c in group.cells if not values[c]]
-        if len(open_cells) == 1 and technique != CAGE_COMBINATIONS:
-            yield _placement(cg, group, technique, open_cells[0], options.allowed[group.cells.index(open_cells[0])])
-            continue
-        if group.distinct:
-            text = (f"{group.reason}{_held(cg, group)}: {_fits(options.sets)}, so remove "
-                    f"{_removals(eliminations, n)} ({_TAGS[technique]})")
-        else:
-            text = (f"{group.reason}{_held(cg, group)}, and no filling of them from their candidates that makes "
-                    f"{group.total} puts {_removals(eliminations, n, 'in')}, so remove them ({_TAGS[technique]})")
-        yield make_step(technique, cg, text, eliminations=eliminations, cells=group.cells, units=group.units)
+    options = options_of(group, values, masks, n)
+    if not options.removes:  # nothing to remove, or no filling: a contradiction the candidates will show
+        return None
+    eliminations = [(c, d) for i, c in enumerate(group.cells) if not values[c]
+                    for d in _digits(masks[c] & ~options.allowed[i])]
+    if not eliminations:
+        return None
+    open_cells = [c for c in group.cells if not values[c]]
+    if len(open_cells) == 1 and technique != CAGE_COMBINATIONS:
+        return _placement(cg, group, technique, open_cells[0], options.allowed[group.cells.index(open_cells[0])])
+    if group.distinct:
+        expect_removed(group, values, masks, options, n)
+        text = (f"{group.reason}{_held(cg, group)}: {_fits(options.sets)}, so remove "
+                f"{_removals(eliminations, n)} ({_TAGS[technique]})")
+    else:
+        text = (f"{group.reason}{_held(cg, group)}, and no filling of them from their candidates that makes "
+                f"{group.total} puts {_removals(eliminations, n, 'in')}, so remove them ({_TAGS[technique]})")
+    return make_step(technique, cg, text, eliminations=eliminations, cells=group.cells, units=group.units)
 
 
 def _placement(cg: CandidateGrid, group: Group, technique: str, cell: int, allowed: int) -> Step:
@@ -163,7 +197,7 @@ def _placement(cg: CandidateGrid, group: Group, technique: str, cell: int, allow
     if placed:
         held = sum(values[c] for c in placed)
         verb = "holds" if len(placed) == 1 else "hold"
-        text += (f"; {names(placed, n)} {verb} {' + '.join(str(values[c]) for c in placed)}, so {name} = "
+        text += (f"; {_names(placed, n)} {verb} {' + '.join(str(values[c]) for c in placed)}, so {name} = "
                  f"{group.total} - {held} = {digit}")
     return make_step(technique, cg, f"{text} ({_ONE_TAG[technique]})", placements=[(cell, digit)],
                      cells=group.cells, units=group.units)
@@ -176,11 +210,12 @@ def _held(cg: CandidateGrid, group: Group) -> str:
     if not placed:
         return ""
     verb = "holds" if len(placed) == 1 else "hold"
-    return f" and {names(placed, n)} {verb} {', '.join(str(values[c]) for c in sorted(placed))}"
+    return f" and {_names(placed, n)} {verb} {', '.join(str(values[c]) for c in sorted(placed))}"
 
 
+@functools.lru_cache(maxsize=1 << 12)
 def _fits(sets: tuple[int, ...]) -> str:
-    """Which digit sets are left, in words."""
+    """Which digit sets are left, in words (kept: a cage's sets come back over a solve)."""
     shown = " and ".join(digit_list(_digits(s)) for s in sets[:_SETS_SHOWN])
     more = f" and {len(sets) - _SETS_SHOWN} more" if len(sets) > _SETS_SHOWN else ""
     if len(sets) == 1:
@@ -188,9 +223,9 @@ def _fits(sets: tuple[int, ...]) -> str:
     return f"only {shown}{more} fit the candidates"
 
 
-def _required(cg: CandidateGrid, group: Group, codes: list[int]) -> Iterator[Step]:
+def _required(cg: CandidateGrid, group: Group) -> Iterator[Step]:
     values, masks, n = cg.values, cg.masks, cg.n
-    options = options_of(group, codes, n)
+    options = options_of(group, values, masks, n)
     if not options.feasible or not any(options.allowed):
         return
     required = -1
@@ -212,7 +247,7 @@ def _required(cg: CandidateGrid, group: Group, codes: list[int]) -> Iterator[Ste
         every = "the one combination that fits" if len(options.sets) == 1 else "every combination that fits"
         see = ("sees" if len(targets) == 1 else "see") + (" it" if len(places) == 1 else " them all")
         text = (f"{group.reason}{_held(cg, group)}: {every} holds {digit}, which fits only in "
-                f"{names(places, n)}, so remove {_removals(eliminations, n)}, which {see} (required digit)")
+                f"{_names(places, n)}, so remove {_removals(eliminations, n)}, which {see} (required digit)")
         yield make_step(REQUIRED_DIGITS, cg, text, eliminations=eliminations, cells=places, units=group.units)
 
 
@@ -224,7 +259,18 @@ def _removals(eliminations: list[tuple[int, int]], n: int, word: str = "from") -
     by_cells: dict[tuple[int, ...], list[int]] = {}
     for digit, cells in sorted(by_digit.items()):
         by_cells.setdefault(tuple(sorted(cells)), []).append(digit)
-    return "; ".join(f"{', '.join(map(str, digits))} {word} {names(cells, n)}" for cells, digits in by_cells.items())
+    return "; ".join(f"{', '.join(map(str, digits))} {word} {_names(cells, n)}" for cells, digits in by_cells.items())
+
+
+def _names(cells: Iterable[int], n: int) -> str:
+    """``step.names`` (the cells in order, ``r1c1, r1c5``) from a table of the cells' names."""
+    table = _cell_names(n)
+    return ", ".join([table[cell] for cell in sorted(cells)])
+
+
+@functools.lru_cache(maxsize=16)
+def _cell_names(n: int) -> tuple[str, ...]:
+    return tuple(cell_name(cell, n) for cell in range(n * n))
 
 
 def _digits(mask: int) -> list[int]:
