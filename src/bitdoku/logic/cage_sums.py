@@ -29,6 +29,7 @@ from typing import NamedTuple
 
 from bitdoku.constraints.cages import Cage, cage_name, cage_symbol, combinations
 from bitdoku.geometry import Geometry
+from bitdoku.logic.als import bits_of
 from bitdoku.logic.candidates import CandidateGrid, Layout, layout_of
 from bitdoku.logic.step import names
 
@@ -284,7 +285,7 @@ def _walk(free: list[int], good: int, n: int) -> tuple[list[int], list[int]] | N
     good &= layers[-1]
     if not good:
         return None
-    sets = _members(good)
+    sets = bits_of(good)  # the sets in the bitset of sets, smallest first
     support = [0] * len(free)
     for index in range(len(free) - 1, -1, -1):
         last, before, keep = layers[index], 0, 0
@@ -334,16 +335,6 @@ def _sets_of(count: int, total: int, n: int) -> int:
     if 0 <= count <= n:
         for digits in combinations(count, total, n):
             found |= 1 << digits
-    return found
-
-
-def _members(sets: int) -> list[int]:
-    """The sets in a bitset of sets, smallest first."""
-    found = []
-    while sets:
-        low = sets & -sets
-        found.append(low.bit_length() - 1)
-        sets ^= low
     return found
 
 
