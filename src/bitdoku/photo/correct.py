@@ -17,6 +17,7 @@ import numpy.typing as npt
 from bitdoku.engines.result import Status
 from bitdoku.grid import Grid
 from bitdoku.photo.recognise import Probabilities
+from bitdoku.shape import Shape
 
 #: The node budget of one verdict on a reading: a real puzzle's proof takes a few hundred nodes, a misread one
 #: with few digits finds its second solution at once; a budget spent counts as "not this reading" (bounded time).
@@ -75,9 +76,8 @@ def _change_sets(probabilities: Probabilities, read: npt.NDArray[np.int64], max_
     return sorted(sets, key=lambda item: item[0])
 
 
-#: The 27 units as rows of 9 cell indexes: rows, columns, boxes.
-_UNITS = np.concatenate([np.arange(81).reshape(9, 9), np.arange(81).reshape(9, 9).T,
-                         np.arange(81).reshape(3, 3, 3, 3).transpose(0, 2, 1, 3).reshape(9, 9)])
+#: The 27 units of a 9x9 grid as rows of 9 cell indexes (rows, columns, boxes): the shape's own table.
+_UNITS = Shape(3, 3).tables.units
 
 
 def _clashes(digits: npt.NDArray[np.int64]) -> bool:
