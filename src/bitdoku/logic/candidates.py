@@ -62,6 +62,8 @@ class Layout:
     #: Each cell's peers as a bitset (the cells that see two cells: one AND), and in increasing order.
     peer_bits: tuple[int, ...] = ()
     sorted_peers: tuple[tuple[int, ...], ...] = ()
+    #: Each cell's units as a bitset of unit indices: the units a change in the cell may affect.
+    cell_unit_bits: tuple[int, ...] = ()
 
     def sees(self, a: int, b: int) -> bool:
         """Whether two different cells share a unit."""
@@ -119,6 +121,7 @@ def _layout(geometry: Geometry) -> Layout:
         units_sorted=all(list(unit) == sorted(unit) for unit in units),
         peer_bits=tuple(sum(1 << p for p in row) for row in peer_rows),
         sorted_peers=tuple(tuple(sorted(row)) for row in peer_rows),
+        cell_unit_bits=tuple(sum(1 << u for u in row) for row in cell_units),
     )
 
 
