@@ -532,8 +532,9 @@ def as_candidates(puzzle: LogicPuzzle, shape: Shape | str | None = None,
     """Any form of a puzzle or of its pencil marks as a ``CandidateGrid`` (a ``Grid``'s candidates computed, a
     ``CandidateGrid`` kept as is); raise ``InvalidGridError`` when filled cells clash."""
     found = as_logic_puzzle(puzzle, shape, variant)
-    cg = found if isinstance(found, CandidateGrid) else CandidateGrid.from_grid(found.validate())
-    cg.to_grid().validate()
-    return cg
+    if isinstance(found, CandidateGrid):
+        found.to_grid().validate()  # pencil marks: a cell with one candidate counts as filled
+        return found
+    return CandidateGrid.from_grid(found.validate())  # its filled cells are the grid's: checked once
 
 
