@@ -27,7 +27,8 @@ class Inputs:
 
 def open_inputs(argument: str | None, shape: Shape | None, variant: str | None = None,
                 regions: str | None = None) -> Inputs:
-    """No argument: the demo. ``-``: stdin. An existing path: that file. Anything else: puzzle text.
+    """No argument: the demo. ``-``: stdin. An image file: the puzzle in the photo. An existing path: that file.
+    Anything else: puzzle text.
 
     ``variant`` and ``regions`` (``--variant``, ``--regions``) put every puzzle under a variant's rules; they
     are checked before anything is read, and a bad one is a usage error naming its option.
@@ -40,6 +41,8 @@ def open_inputs(argument: str | None, shape: Shape | None, variant: str | None =
     reading = {"shape": shape, "variant": rules.variant if rules else None, "regions": rules.regions if rules else None}
     if argument == "-":
         return Inputs(read_entries("-", **reading), single=False, name="<stdin>", source="-", shape=shape, rules=rules)
+    if is_image_file(argument):
+        return Inputs(iter([Entry(1, read_photo(argument, shape, rules))]), single=True, name=argument)
     if _looks_like_path(argument):
         path = Path(argument)
         if not path.is_file():
@@ -77,6 +80,44 @@ def read_rules(variant: str | None, regions: str | None, shape: Shape | None) ->
         raise ValueError(f"--regions: {error}") from None
 
 
+#: The suffixes of image files: such an argument is read as a photo of a puzzle, not as a puzzle file.
+IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".webp", ".gif", ".tif", ".tiff"})
+#: The first bytes of the image formats the photo reader decodes (BMP's "BM" is too short to tell).
+_IMAGE_MAGIC = (b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n", b"GIF87a", b"GIF89a")
+
+
+def is_image_file(argument: str) -> bool:
+    """An existing file named as an image, or whose first bytes are a JPEG's, PNG's, GIF's or WebP's."""
+    try:
+        path = Path(argument)
+        if not path.is_file():
+            return False
+        if path.suffix.lower() in IMAGE_SUFFIXES:
+            return True
+        with path.open("rb") as handle:
+            head = handle.read(12)
+    except (OSError, ValueError):  # a long puzzle is no valid file name; an unreadable file is reported later
+        return False
+    return head.startswith(_IMAGE_MAGIC) or (head[:4] == b"RIFF" and head[8:12] == b"WEBP")
+
+
+def read_photo(argument: str, shape: Shape | None, rules: Rules | None) -> Grid:
+    """The puzzle in a photo, with a note on stderr of what was read and which cells a person should check."""
+    from bitdoku.cli.console import warn
+    from bitdoku.cli.read import photo_note
+    from bitdoku.photo import read
+
+    if rules is not None:
+        raise ValueError("a photo is read as a classic Sudoku: --variant and --regions do not apply to it")
+    reading = read(argument)
+    if shape is not None and reading.grid.shape != shape:
+        found = reading.grid.shape
+        raise ParseError(f"the photo holds a {found.size_name} grid of {found} boxes, not --shape {shape}",
+                         source=argument)
+    warn(photo_note(reading, Path(argument).name))
+    return reading.grid
+
+
 def _looks_like_path(argument: str) -> bool:
     """A path exists, or has the marks of one (a slash or a file suffix); puzzle text has neither (an f-puzzles
     or SudokuPad link is a puzzle, slashes and all)."""
@@ -89,5 +130,6 @@ def _looks_like_path(argument: str) -> bool:
         return False
     if is_fpuzzles(argument):
         return False
-    return "/" in argument or "\\" in argument or Path(argument).suffix.lower() in {".txt", ".sdk", ".csv", ".json"}
+    suffixes = {".txt", ".sdk", ".csv", ".json", *IMAGE_SUFFIXES}
+    return "/" in argument or "\\" in argument or Path(argument).suffix.lower() in suffixes
 

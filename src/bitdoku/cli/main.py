@@ -24,6 +24,7 @@ from bitdoku.cli.explain import explain
 from bitdoku.cli.generate import generate
 from bitdoku.cli.hint import hint
 from bitdoku.cli.rate import rate
+from bitdoku.cli.read import read
 from bitdoku.cli.serve import serve
 from bitdoku.cli.solve import solve
 from bitdoku.cli.warmup import warmup
@@ -139,6 +140,7 @@ app.command()(experiment)
 app.command()(explain)
 app.command()(hint)
 app.command()(rate)
+app.command()(read)
 app.command()(generate)
 app.command()(canon)
 app.command()(serve)

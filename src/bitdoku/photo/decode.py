@@ -3,11 +3,23 @@
 The reader works on gray pixels: colour adds nothing to printed digits. Large JPEGs are decoded at a half, a
 quarter or an eighth of their size by the JPEG decoder itself (DCT scaling), which is several times faster than
 decoding in full and shrinking after, and a 12-megapixel photo still keeps 1000 px on its long side.
+
+The C decoders inside OpenCV (libjpeg, libpng) print their warnings straight to the process's stderr ("Corrupt
+JPEG data: 3 extraneous bytes before marker 0xda"), where no Python code can catch them, and OpenCV offers no
+switch for it. So the decoding is done with file descriptor 2 pointed at a temporary file: the decoders' lines
+are kept out of the terminal (and "premature end" makes a damaged JPEG an error rather than half a gray
+picture), and whatever else was written meanwhile is passed on.
 """
 
 from __future__ import annotations
 
 import os
+import re
+import sys
+import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -29,11 +41,16 @@ WORKING_SIDE = 1000
 
 @dataclass(frozen=True)
 class Decoded:
-    """A gray image and how it maps back: ``scale`` times a pixel of ``gray`` is a pixel of the original."""
+    """A gray image and how it maps back: ``scale`` times a pixel of ``gray`` is a pixel of the original.
+
+    ``size`` is the original's width and height as it is displayed (turned by its EXIF orientation, as ``gray``
+    is), so that a drawing over the image can be made at the image's own size.
+    """
 
     gray: npt.NDArray[np.uint8]
     scale: float
     source: str | None
+    size: tuple[int, int]
 
 
 def decode(image: Any, *, max_pixels: int = MAX_PIXELS) -> Decoded:
@@ -51,6 +68,8 @@ def decode(image: Any, *, max_pixels: int = MAX_PIXELS) -> Decoded:
         except PhotoError as error:
             raise error.located(source=path.name) from None
     if isinstance(image, (bytes, bytearray, memoryview)):
+        if len(image) > MAX_BYTES:  # bytes from a stream (stdin, an upload): the file's cap applies
+            raise PhotoError(f"the image is too large: over {MAX_BYTES:,} bytes", kind="too-large")
         return _from_bytes(bytes(image), max_pixels)
     if type(image).__module__.startswith("PIL."):
         _check_pixels(image.size[0], image.size[1], max_pixels)  # before converting, which copies every pixel
@@ -79,10 +98,54 @@ def _from_bytes(data: bytes, max_pixels: int) -> Decoded:
     factor = _reduction(width, height) if kind == "JPEG" else 1
     flags = {1: cv2().IMREAD_GRAYSCALE, 2: cv2().IMREAD_REDUCED_GRAYSCALE_2,
              4: cv2().IMREAD_REDUCED_GRAYSCALE_4, 8: cv2().IMREAD_REDUCED_GRAYSCALE_8}[factor]
-    gray = cv2().imdecode(np.frombuffer(data, np.uint8), flags)
-    if gray is None or gray.size == 0:
+    with _decoder_messages() as messages:
+        gray = cv2().imdecode(np.frombuffer(data, np.uint8), flags)
+    if gray is None or gray.size == 0 or _ends_early(messages):
         raise PhotoError(f"the {kind} image cannot be decoded: it is damaged or truncated", kind="truncated")
-    return _shrunk(gray, max(width, height) / max(gray.shape))  # EXIF may have turned it
+    turned = (gray.shape[1] >= gray.shape[0]) != (width >= height)  # EXIF may have turned it
+    return _shrunk(gray, max(width, height) / max(gray.shape), (height, width) if turned else (width, height))
+
+
+#: The lines the decoders print: libjpeg's warnings, libpng's, and OpenCV's own log lines ("[ERROR:0@0.19] ...").
+_DECODER_LINE = re.compile(r"(Corrupt JPEG data|Premature end of JPEG|Invalid |Warning: |Unsupported |Bogus |"
+                           r"Inconsistent |Huffman |libpng (warning|error)|\[ ?(ERROR|WARN|INFO|DEBUG)[:\]]|$)")
+#: One capture of file descriptor 2 at a time (the web server decodes in threads).
+_STDERR_LOCK = threading.Lock()
+
+
+@contextmanager
+def _decoder_messages() -> Iterator[list[str]]:
+    """Collect what the C decoders print during the block instead of letting it reach the terminal.
+
+    File descriptor 2 is pointed at a temporary file for the block's few milliseconds; afterwards the decoders'
+    lines are handed to the caller and any other line (another thread's) is written to stderr after all.
+    Where descriptor 2 cannot be swapped (it is closed), the block runs as it is.
+    """
+    messages: list[str] = []
+    with _STDERR_LOCK, tempfile.TemporaryFile() as capture:
+        try:
+            sys.stderr.flush()
+            saved = os.dup(2)
+        except (OSError, ValueError, AttributeError):
+            yield messages
+            return
+        os.dup2(capture.fileno(), 2)
+        try:
+            yield messages
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            capture.seek(0)
+            others: list[str] = []
+            for line in capture.read().decode("utf-8", "replace").splitlines():
+                (messages if _DECODER_LINE.match(line) else others).append(line)
+            if others:
+                os.write(2, ("\n".join(others) + "\n").encode())
+
+
+def _ends_early(messages: list[str]) -> bool:
+    """libjpeg fills what is missing with gray and only says so: a half-gray photo would be misread."""
+    return any("premature end" in line.lower() for line in messages)
 
 
 def _reduction(width: int, height: int) -> int:
@@ -104,7 +167,7 @@ def _from_array(array: npt.NDArray[Any], max_pixels: int) -> Decoded:
     if array.ndim == 3:
         code = cv2().COLOR_BGR2GRAY if array.shape[2] == 3 else cv2().COLOR_BGRA2GRAY
         array = cv2().cvtColor(np.ascontiguousarray(array), code)
-    return _shrunk(np.ascontiguousarray(array), 1.0)
+    return _shrunk(np.ascontiguousarray(array), 1.0, (array.shape[1], array.shape[0]))
 
 
 def _check_pixels(width: int, height: int, max_pixels: int) -> None:
@@ -115,12 +178,12 @@ def _check_pixels(width: int, height: int, max_pixels: int) -> None:
                          f"(at most {max_pixels / 1e6:g})", kind="too-large")
 
 
-def _shrunk(gray: npt.NDArray[np.uint8], scale: float) -> Decoded:
+def _shrunk(gray: npt.NDArray[np.uint8], scale: float, original: tuple[int, int]) -> Decoded:
     """Shrink to about WORKING_SIDE on the long side (never enlarge): the later stages' sizes are tuned to it."""
     long_side = max(gray.shape)
     if long_side <= WORKING_SIDE * 1.5:
-        return Decoded(gray, scale, None)
+        return Decoded(gray, scale, None, original)
     factor = WORKING_SIDE / long_side
     size = (max(1, round(gray.shape[1] * factor)), max(1, round(gray.shape[0] * factor)))
     small = cv2().resize(gray, size, interpolation=cv2().INTER_AREA)
-    return Decoded(small, scale * gray.shape[1] / small.shape[1], None)
+    return Decoded(small, scale * gray.shape[1] / small.shape[1], None, original)
