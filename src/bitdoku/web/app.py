@@ -22,6 +22,8 @@ from bitdoku.warmup.worker import die_with_parent
 from bitdoku.web.admission import Admission
 from bitdoku.web.errors import ApiError
 from bitdoku.web.limits import Limits
+from bitdoku.web.photo import MAX_BYTES as PHOTO_BYTES
+from bitdoku.web.photo import PATH as PHOTO_PATH
 from bitdoku.web.readiness import FOLLOW_ENV, Readiness
 from bitdoku.web.routes import Workers, router
 from bitdoku.web.schemas import ErrorBody, ErrorOut
@@ -76,7 +78,8 @@ def create_app(limits: Limits | None = None, *, warm_up: bool = True) -> FastAPI
     app.state.workers = Workers(limits, readiness)
     app.include_router(router)
     app.add_middleware(Admission, active=limits.max_active, waiting=limits.max_waiting)
-    app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes, seconds=limits.body_seconds)
+    app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes, seconds=limits.body_seconds,
+                       larger={PHOTO_PATH: PHOTO_BYTES})  # an image, not JSON: web/photo.py
     app.add_middleware(SecurityHeaders)  # added last, so outermost: the 413 and 408 answers carry the headers too
     app.add_exception_handler(ApiError, _api_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
@@ -147,26 +150,30 @@ class BodyLimit:
     The body is read before the app runs (it is small by definition), so the app never starts on a request that
     will be refused, and FastAPI's own body parsing cannot swallow the refusal. The time limit frees the request
     of a client that sends its body a byte at a time (a slow-body attack) instead of letting it wait forever.
+    ``larger`` gives the paths whose bodies may be bigger their own cap (a photo's bytes: ``/api/photo``).
     """
 
-    def __init__(self, app: Callable[..., Awaitable[None]], max_bytes: int, seconds: float) -> None:
+    def __init__(self, app: Callable[..., Awaitable[None]], max_bytes: int, seconds: float,
+                 larger: dict[str, int] | None = None) -> None:
         self.app = app
         self.max_bytes = max_bytes
         self.seconds = seconds
+        self.larger = larger or {}
 
     async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        max_bytes = self.larger.get(scope["path"], self.max_bytes)
         declared = dict(scope.get("headers") or []).get(b"content-length")
-        too_large = f"a request body may have at most {self.max_bytes:,} bytes"
-        if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
+        too_large = f"a request body may have at most {max_bytes:,} bytes"
+        if declared is not None and declared.isdigit() and int(declared) > max_bytes:
             await self._refuse(send, 413, "too_large", too_large)
             return
         messages: list[dict[str, Any]] = []
         fits: bool | None = None  # stays None when the time runs out
         with anyio.move_on_after(self.seconds):
-            fits = await self._read(receive, messages)
+            fits = await self._read(receive, messages, max_bytes)
         if fits is None:
             await self._refuse(send, 408, "timeout", f"the request body did not arrive within {self.seconds:g} s")
             return
@@ -179,14 +186,14 @@ class BodyLimit:
 
         await self.app(scope, replay, send)
 
-    async def _read(self, receive: Receive, messages: list[dict[str, Any]]) -> bool:
+    async def _read(self, receive: Receive, messages: list[dict[str, Any]], max_bytes: int) -> bool:
         """Read the whole body into ``messages``: True, or False as soon as it is over ``max_bytes``."""
         received = 0
         while True:
             message = await receive()
             messages.append(message)
             received += len(message.get("body", b""))
-            if received > self.max_bytes:
+            if received > max_bytes:
                 return False
             if message["type"] != "http.request" or not message.get("more_body", False):
                 return True

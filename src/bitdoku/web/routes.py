@@ -16,7 +16,7 @@ import anyio
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel
 
-from bitdoku.web import work
+from bitdoku.web import photo, work
 from bitdoku.web.admission import RETRY_SECONDS, busy_body, released
 from bitdoku.web.errors import ApiError
 from bitdoku.web.limits import Limits
@@ -34,6 +34,7 @@ from bitdoku.web.schemas import (
     HintOut,
     LinkIn,
     LinkOut,
+    PhotoOut,
     PuzzleIn,
     RateOut,
     SolveOut,
@@ -163,3 +164,18 @@ async def rate(body: PuzzleIn, request: Request) -> Response:
 async def generate(body: GenerateIn, request: Request) -> Response:
     """A new puzzle with exactly one solution: shape, difficulty, symmetry, minimality and seed."""
     return await workers_of(request).run(work.generation, body, request.scope, needs=work.generate_needs)
+
+
+#: The body of ``/api/photo`` as the OpenAPI page shows it: an image's bytes, not JSON.
+PHOTO_BODY = {"requestBody": {"required": True, "content": {
+    kind: {"schema": {"type": "string", "format": "binary"}} for kind in ("image/jpeg", "image/png", "image/webp")}}}
+
+
+@router.post("/photo", response_model=PhotoOut, openapi_extra=PHOTO_BODY,
+             responses={413: {"model": ErrorOut}, 415: {"model": ErrorOut}, 501: {"model": ErrorOut}})
+async def read_photo(request: Request) -> Response:
+    """Read the Sudoku in a photo or a screenshot: the image's bytes as the body (JPEG, PNG, BMP, WebP or GIF, at
+    most 8 MB and 25 megapixels; 413 or 422 ``too_large`` past them), the grid, each cell's confidence and the
+    cells to check. An image without a readable grid is a 422 whose ``kind`` says why; the image is never kept."""
+    data = await photo.body_of(request)
+    return await workers_of(request).run(photo.reading, data, request.scope, needs=photo.needs)

@@ -207,6 +207,28 @@ class GenerateOut(BaseModel):
     cages: list[CageOut] | None = None
 
 
+class PhotoOut(BaseModel):
+    """A Sudoku read from a photo (``POST /api/photo``): ``puzzle`` in the one-line format of its ``shape``
+    (``size`` digits a side), the solver's verdict on it (``status``: unique when the reading, corrected if need
+    be, has one solution), each cell's ``confidence`` (0-1, row-major), the ``doubtful`` cells a person should
+    check (read with less than 90 % confidence, or corrected) and the ``corrected`` ones (the solver changed
+    the reader's first guess, ``as_read``), with their names; ``corners``: the grid's corners in the image's
+    pixels, its top-left first, then clockwise."""
+
+    puzzle: str
+    shape: str
+    size: int
+    status: str
+    confidence: list[float]
+    doubtful: list[int]
+    doubtful_names: list[str]
+    corrected: list[int]
+    corrected_names: list[str]
+    corners: list[list[float]]
+    as_read: str
+    seconds: float
+
+
 class HealthOut(BaseModel):
     """The server is up; ``ready`` says which features are compiled (after a cold start the others answer 503
     with Retry-After for a few seconds: verdict, hints, generate, variants, killer)."""
@@ -223,9 +245,10 @@ class ErrorBody(BaseModel):
     later), warming_up (503: the feature is still being compiled after a cold start; try again after Retry-After),
     timeout (408: the body came too slowly), bad_request, variant (an unknown variant name), regions (a
     bad region map: ``cell`` is where it goes wrong), cages (a Killer cage no digits can fill: the message names
-    it by its letter in the reading order of first cells, ``cells`` are its cells) or link (a link the server
-    cannot read, or a grid it cannot write as one); ``cell`` (0-based) and ``name`` point at the first cell
-    involved, ``cells`` at all of them."""
+    it by its letter in the reading order of first cells, ``cells`` are its cells), link (a link the server
+    cannot read, or a grid it cannot write as one), or for a photo not_an_image, empty, truncated, no_grid,
+    too_small (no readable grid in it) and missing_extra (501: this server has no OpenCV); ``cell`` (0-based)
+    and ``name`` point at the first cell involved, ``cells`` at all of them."""
 
     kind: str
     message: str

@@ -38,10 +38,22 @@ function pause(seconds, signal) {
  * server answers 503 "warming_up" (a feature still compiling after a cold start), it waits Retry-After and asks
  * again, telling the `onWarmingUp` listener what is being prepared.
  */
-export async function post(path, body, { signal } = {}) {
+export function post(path, body, { signal } = {}) {
+  return exchange(path, { "Content-Type": "application/json" }, JSON.stringify(body), signal);
+}
+
+/**
+ * POST an image (a File or a Blob) to /api/<path> as the raw body, typed as the browser typed it: the server
+ * reads the bytes themselves, so a file of unknown type goes as application/octet-stream. Answers as `post`.
+ */
+export function postImage(path, image, { signal } = {}) {
+  return exchange(path, { "Content-Type": image.type || "application/octet-stream" }, image, signal);
+}
+
+async function exchange(path, headers, body, signal) {
   let waited = 0;
   for (;;) {
-    const { response, answer } = await send(path, body, signal);
+    const { response, answer } = await send(path, headers, body, signal);
     if (response.ok) return answer;
     const error = answer && answer.error ? answer.error : { kind: "server", message: `the server answered ${response.status}` };
     if (response.status === 503 && error.kind === "warming_up" && waited < WARMING_UP_SECONDS) {
@@ -55,15 +67,10 @@ export async function post(path, body, { signal } = {}) {
   }
 }
 
-async function send(path, body, signal) {
+async function send(path, headers, body, signal) {
   let response;
   try {
-    response = await fetch(`/api/${path}`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-      signal,
-    });
+    response = await fetch(`/api/${path}`, { method: "POST", headers, body, signal });
   } catch (error) {
     if (error.name === "AbortError") throw error;
     throw new ApiError(0, { kind: "network", message: "the server cannot be reached; is bitdoku serve running?" });

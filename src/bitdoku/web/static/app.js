@@ -1,7 +1,7 @@
 // The page: what the user made (givens, entries, pencil marks), what the server said about it (verdict,
 // solution, hint, explanation), and the controls that connect the two. The grid itself is in grid.js.
 
-import { ApiError, LiveQuery, onWarmingUp, post } from "./api.js";
+import { ApiError, LiveQuery, onWarmingUp, post, postImage } from "./api.js";
 import { GridView } from "./grid.js";
 import { History } from "./history.js";
 import {
@@ -50,6 +50,7 @@ const state = {
   variant: null, // what the rules add to the shape (model.js variantOf): regions, diagonals, windows, units
   cages: [], // a Killer's cages, [{cells, sum}] in reading order of first cells (model.js sortedCages)
   trueCandidates: null, // the server's true candidates of the givens, when "True candidates" is on
+  doubtful: new Map(), // cells of a puzzle read from a photo that a person should check: cell -> confidence (0-1)
 };
 
 const undoHistory = new History(); // not window.history, which holds the permalink
@@ -127,6 +128,7 @@ function restore(saved) {
   state.entries = fromLine(saved.entries, state.shape);
   state.marks = saved.marks.map((marks) => new Set(marks));
   state.cages = sortedCages(saved.cages || []);
+  state.doubtful = new Map(); // they were about the grid as it was read
   drawVariant();
   showCagePanel();
 }
@@ -324,6 +326,7 @@ function enter(cell, value) {
       state.givens[cell] = value;
       state.entries[cell] = 0;
       state.marks[cell].clear();
+      state.doubtful.delete(cell); // checked: the user typed what the photo shows
     }, { puzzle: true, cell });
     return;
   }
@@ -362,6 +365,7 @@ function loadPuzzle(shape, givens, { record = true } = {}) {
     state.givens = Uint8Array.from(givens);
     state.entries = new Uint8Array(shape.cells);
     state.marks = Array.from({ length: shape.cells }, () => new Set());
+    state.doubtful = new Map();
   }, { puzzle: true, record });
 }
 
@@ -430,6 +434,8 @@ function cellViews() {
     if (marked.units.has(cell)) flags.add("unit");
     if (peers.has(cell)) flags.add("peer");
     if (!step && value && value === values[selected]) flags.add("same");
+    const doubt = doubtNote(cell);
+    if (doubt) flags.add("doubtful");
     return {
       value,
       kind: kindOf(cell, value),
@@ -437,7 +443,8 @@ function cellViews() {
       markStyles: marked.styles.get(cell),
       flags,
       locked: state.mode === "play" && Boolean(state.givens[cell]),
-      note: cageNote(cell),
+      note: [cageNote(cell), doubt].filter(Boolean).join(", "),
+      title: doubt,
     };
   });
 }
@@ -450,6 +457,15 @@ function cageNote(cell) {
   const cage = state.cages[index];
   const sum = cage.sum == null ? "no sum" : `sum ${cage.sum}`;
   return `cage ${cageSymbol(index)}, ${sum}, ${plural(cage.cells.length, "cell")}`;
+}
+
+/** A doubtful cell of a photo's reading, as its title and a screen reader say it ("" for any other cell). */
+function doubtNote(cell) {
+  if (!state.doubtful.has(cell)) return "";
+  const confidence = state.doubtful.get(cell);
+  const what = state.givens[cell] ? "read" : "read as empty";
+  return confidence === null ? `${what} after a correction by the solver: check it`
+    : `${what} with ${Math.round(confidence * 100)} % confidence: check it`;
 }
 
 /** The cells that share a unit with `cell` under the current rules (a jigsaw's regions, not its boxes). */
@@ -872,6 +888,87 @@ async function copyFpuzzles() {
   if (answer) copy(answer.link, "an f-puzzles link");
 }
 
+// ---- photos ------------------------------------------------------------------------------------------------
+
+/** Images larger than this are shrunk in the browser before they are sent: the reader works at about 1000 px,
+ * and a phone's 5 MB photo would take seconds to send on a slow connection. */
+const SHRINK_ABOVE_BYTES = 1.5 * 1024 * 1024;
+const SHRINK_TO_SIDE = 2000;
+
+/** The image of a paste or a drop: its first image file (a screenshot pasted from the clipboard is one). */
+function imageOf(transfer) {
+  if (!transfer) return null;
+  for (const item of transfer.items || []) {
+    if (item.kind === "file" && item.type.startsWith("image/")) return item.getAsFile();
+  }
+  return [...(transfer.files || [])].find((file) => file.type.startsWith("image/")) || null;
+}
+
+/** The image as sent: large ones redrawn at SHRINK_TO_SIDE on their long side as a JPEG; any file the browser
+ * cannot draw goes as it is, so the server names what is wrong with it. */
+async function shrunk(file) {
+  if (file.size <= SHRINK_ABOVE_BYTES || typeof createImageBitmap !== "function") return file;
+  try {
+    const bitmap = await createImageBitmap(file);
+    const scale = Math.min(1, SHRINK_TO_SIDE / Math.max(bitmap.width, bitmap.height));
+    const canvas = document.createElement("canvas");
+    canvas.width = Math.round(bitmap.width * scale);
+    canvas.height = Math.round(bitmap.height * scale);
+    canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+    bitmap.close();
+    const blob = await new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", 0.92));
+    return blob && blob.size < file.size ? blob : file;
+  } catch {
+    return file;
+  }
+}
+
+/**
+ * Read a Sudoku from a photo or a screenshot on the server and load it as the puzzle's givens, under classic
+ * rules and in the size read; the cells the reader is unsure of (or the solver corrected) are outlined until
+ * they are edited. The image is sent once and kept nowhere.
+ */
+async function readPhoto(file) {
+  if (!file) return;
+  const answer = await ask($("photo"), "Reading the photo…", async () => postImage("photo", await shrunk(file)),
+    { keepIfChanged: true });
+  if (!answer) return;
+  const shape = shapeOf(answer.shape);
+  if (!shape) {
+    say(`The photo holds a grid with ${answer.shape} boxes; the page edits 4x4 to 25x25 grids.`, "error");
+    return;
+  }
+  loadPuzzle(shape, fromLine(answer.puzzle, shape));
+  if (state.variantName !== "classic") { // a photo's grid has the classic rules: no cages, regions, diagonals
+    state.cages = [];
+    setVariant("classic", "");
+  }
+  const corrected = new Set(answer.corrected);
+  state.doubtful = new Map(answer.doubtful.map((cell) => [cell, corrected.has(cell) ? null : answer.confidence[cell]]));
+  afterChange({ puzzle: true });
+  say(photoSummary(answer, shape), answer.doubtful.length || answer.status !== "unique" ? "hint" : "success");
+}
+
+/** What the page says after a photo was read: the size, the givens, the cells to check and the solver's word. */
+function photoSummary(answer, shape) {
+  const givens = [...answer.puzzle].filter((symbol) => symbol !== ".").length;
+  const parts = [`Read a ${shape.size} puzzle with ${plural(givens, "given")} from the photo`];
+  if (answer.doubtful.length) {
+    const names = answer.doubtful_names.slice(0, 8).join(", ") + (answer.doubtful.length > 8 ? ", …" : "");
+    parts.push(`${plural(answer.doubtful.length, "cell")} to check (outlined: ${names})`);
+  } else {
+    parts.push("every cell read with confidence");
+  }
+  if (answer.corrected.length) {
+    parts.push(`${plural(answer.corrected.length, "cell")} corrected by the solver (${answer.corrected_names.join(", ")})`);
+  }
+  const verdict = { unique: "", multiple: "; as read it has several solutions: a digit may be missing",
+    "no-solution": "; as read it has no solution: a digit may be misread",
+    invalid: "; as read a digit repeats in a unit: a digit is misread" }[answer.status] ?? "";
+  const edit = answer.doubtful.length ? " Compare them with the photo: editing a cell clears its outline." : "";
+  return `${parts.join("; ")}${verdict}.${edit}`;
+}
+
 // ---- sharing -----------------------------------------------------------------------------------------------
 
 function updateLink() {
@@ -975,10 +1072,36 @@ function wire() {
     event.preventDefault();
     if (await loadText($("load-text").value)) grid.focus();
   });
+  $("photo").addEventListener("click", () => $("photo-file").click());
+  $("photo-file").addEventListener("change", () => {
+    const file = $("photo-file").files[0];
+    $("photo-file").value = ""; // the same file chosen again is a new change
+    readPhoto(file);
+  });
   document.addEventListener("paste", (event) => {
-    if (isTextField(event.target)) return;
+    const text = event.clipboardData ? event.clipboardData.getData("text") : "";
+    const image = text.trim() ? null : imageOf(event.clipboardData); // a spreadsheet's cells come with a picture too
+    if (isTextField(event.target) && !image) return;
     event.preventDefault();
-    loadText(event.clipboardData.getData("text"));
+    if (image) readPhoto(image);
+    else loadText(text);
+  });
+  // An image dropped anywhere on the page is read (the browser would otherwise open it in place of the page).
+  document.addEventListener("dragover", (event) => {
+    if (!event.dataTransfer || !event.dataTransfer.types.includes("Files")) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = "copy";
+    $("grid").dataset.dropping = "";
+  });
+  document.addEventListener("dragleave", (event) => {
+    if (event.relatedTarget === null) delete $("grid").dataset.dropping; // left the window
+  });
+  document.addEventListener("drop", (event) => {
+    delete $("grid").dataset.dropping;
+    const files = event.dataTransfer ? event.dataTransfer.files : [];
+    if (!files.length) return;
+    event.preventDefault();
+    readPhoto(imageOf(event.dataTransfer) || files[0]); // not an image: the server says what it is not
   });
   document.addEventListener("keydown", (event) => {
     if (!(event.ctrlKey || event.metaKey) || isTextField(event.target)) return;

@@ -16,6 +16,7 @@ const TWO_DIGIT_MS = 900; // "1" then "2" within this time is 12 on grids with m
  *   flags     Set of "conflict" | "error" | "wrong" | "focus" (a step's cell) | "target" | "unit"
  *   locked    true when typing cannot change it (a given while playing)
  *   note      words a screen reader adds (a Killer cell's cage: "cage B, sum 15")
+ *   title     the tooltip a pointer shows (a doubtful cell of a photo: "read with 72 % confidence: check it")
  *
  * With `multi` on (the app sets it), drags, Shift+click and Shift+arrows select several cells (`selection`);
  * then digits and Backspace go to `intents.cageKey` and Enter to `intents.confirm` (a cage's sum).
@@ -143,7 +144,7 @@ export class GridView {
   render(views) {
     views.forEach((view, index) => {
       const key = JSON.stringify([view.value, view.kind, view.marks, [...(view.markStyles || [])],
-        [...view.flags].sort(), view.locked, view.note || ""]);
+        [...view.flags].sort(), view.locked, view.note || "", view.title || ""]);
       if (this.drawn[index] !== key) {
         this.drawCell(index, view);
         this.drawn[index] = key;
@@ -172,6 +173,8 @@ export class GridView {
     cell.setAttribute("aria-invalid", String(invalid));
     cell.setAttribute("aria-readonly", String(Boolean(view.locked)));
     cell.setAttribute("aria-label", this.describe(index, view));
+    if (view.title) cell.title = view.title;
+    else cell.removeAttribute("title");
   }
 
   drawMarks(view) {
