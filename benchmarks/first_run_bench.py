@@ -47,6 +47,7 @@ REPO = Path(__file__).resolve().parents[1]
 HARD = sample_lines("hardest_sample.txt")[0]  # a forum_hardest puzzle
 EMPTY = {"6x6": "." * 36, "12x12": "." * 144}
 KILLER = sample_lines("killer_sample.txt")[0]
+PHOTO = str(REPO / "tests" / "photo" / "data" / "image1.jpg")  # a shared photo (Wicht & Hennebert, CC-BY-4.0)
 
 #: name -> (arguments, warm): ``warm`` rows run on a cache an earlier run of the same command filled.
 CASES: dict[str, tuple[list[str], bool]] = {
@@ -73,11 +74,14 @@ CASES: dict[str, tuple[list[str], bool]] = {
     "generate --variant killer": (["generate", "--variant", "killer"], False),
     "count --variant killer --strategy pt_mix": (["count", "--variant", "killer", "--strategy", "pt_mix", KILLER],
                                                  False),
+    "read PHOTO": (["read", PHOTO], False),
+    "solve PHOTO": (["solve", PHOTO], False),
     "canon (9x9)": (["canon", DEMO], False),
     "warmup --all": (["warmup", "--all"], False),
     "warm: solve PUZZLE": (["solve", DEMO], True),
     "warm: count PUZZLE": (["count", DEMO], True),
     "warm: --help": (["--help"], True),
+    "warm: read PHOTO": (["read", PHOTO], True),
 }
 
 
