@@ -58,6 +58,7 @@ from itertools import combinations
 from typing import NamedTuple
 
 from bitdoku.errors import cell_name
+from bitdoku.logic.als import bits_of
 from bitdoku.logic.candidates import CandidateGrid, digits_of, layout_of
 from bitdoku.logic.step import Step, digit_list, make_step, names, removals
 from bitdoku.shape import Shape
@@ -618,8 +619,8 @@ def _loops(cg: CandidateGrid) -> list[tuple[list[int], int]]:
         low = pair & -pair
         bits = by_digit[low.bit_length() - 1] & by_digit[(pair ^ low).bit_length() - 1]
         for pool_bits in _pools(masks, pair, cells, bits, tables):
-            pool = set(_cells_of(pool_bits))
-            links = {c: _cells_of(tables.peer_bits[c] & pool_bits) for c in pool}
+            pool = set(bits_of(pool_bits))
+            links = {c: bits_of(tables.peer_bits[c] & pool_bits) for c in pool}
             for start in cells:
                 if start in pool:
                     pool.discard(start)  # lower bivalue cells start their own loops
@@ -638,7 +639,7 @@ def _pools(masks: tuple[int, ...], pair: int, cells: list[int], bits: int, table
         bits = _partnered(bits, tables)
         return [bits] if bits & bivalue and bits.bit_count() >= 6 else []
     by_extra: dict[int, int] = {}
-    for cell in _cells_of(bits & ~bivalue):
+    for cell in bits_of(bits & ~bivalue):
         extra = masks[cell] & ~pair
         if extra.bit_count() == 1:
             by_extra[extra] = by_extra.get(extra, 0) | 1 << cell
@@ -670,14 +671,6 @@ def _bit_tables(shape: Shape) -> _BitTables:
     )
 
 
-def _cells_of(bits: int) -> list[int]:
-    """The cells of a bitset, in increasing order."""
-    cells = []
-    while bits:
-        low = bits & -bits
-        cells.append(low.bit_length() - 1)
-        bits ^= low
-    return cells
 
 
 def _partnered(bits: int, tables: _BitTables) -> int:
