@@ -59,6 +59,9 @@ def measure(photo: Photo, truth: np.ndarray | None) -> Outcome:
         found = np.array(reading.corners)
         side = float(np.linalg.norm(truth[0] - truth[1]))
         error = min(float(np.linalg.norm(np.roll(found, k, axis=0) - truth, axis=1).max()) for k in range(4)) / side
+    if after.size != labels.size:  # read as another size (the reader detects it): every cell counts as wrong
+        note = f"read as {reading.grid.shape.size_name}, not 9x9"
+        return Outcome(path.name, False, False, 0, error, seconds, cpu_seconds, note)
     wrong = [f"r{i // 9 + 1}c{i % 9 + 1}:{after[i]}!={labels[i]}" for i in np.flatnonzero(after != labels)]
     note = f"{reading.status.value}; corrected {reading.corrected_names()}; wrong {wrong}"
     return Outcome(path.name, bool((before == labels).all()), bool((after == labels).all()),

@@ -3,8 +3,12 @@
 Re-runnable, with a fixed seed: the same photos and fonts give the same model. The samples are
 * digit crops cut from the labelled photographs of the training split (``imageN.jpg`` with ``imageN.dat``), by
   the reader's own stages (grid finder, warp, lines, glyph), each photo several times with its corners jittered;
-* digits rendered from the fonts on the machine (``fc-list``) and OpenCV's Hershey fonts, drawn in a cell with
-  its grid lines, then augmented (stroke width, perspective, blur, noise, contrast).
+* digits 1-9 and letters A-G (the values 10-16 of a 16x16 grid) rendered from the fonts on the machine
+  (``fc-list``) and OpenCV's Hershey fonts, drawn in a cell with its grid lines, then augmented (stroke width,
+  perspective, blur, noise, contrast);
+* "no digit" samples: shaded dots, blots, and pencil marks (small candidates in a 3x3 or 4x4 mini-grid, as
+  solving apps show them in empty cells), whenever the reader's glyph finder takes them for a digit.
+The classes are 0 ("no digit") and the values 1-16, written ``CLASSES``.
 The photos are split into training and validation by PUZZLE (photos of the same puzzle share a ``.dat``
 content and go to the same side), seeded; the validation list is stored in the model's metadata, and
 ``benchmarks/photo_bench.py`` reads it from there.
@@ -25,6 +29,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -35,6 +40,8 @@ from bitdoku.photo.decode import decode
 from bitdoku.photo.locate import find_grid
 
 SEED = 38
+#: The class of each output: "." for no digit, then the values 1-16 as bitdoku writes them.
+CLASSES = ".123456789ABCDEFG"
 VALIDATION_SHARE = 0.25
 OUT = Path(__file__).resolve().parent.parent / "src" / "bitdoku" / "photo" / "digits.npz"
 ATTRIBUTION = ('Wicht, B., Hennebert, J., "Camera-based Sudoku recognition with deep belief network", SoCPaR 2014, '
@@ -126,15 +133,18 @@ def font_files() -> list[str]:
                    and line.split(":")[0].strip().endswith((".ttf", ".otf"))})
 
 
-def rendered_samples(rng: np.random.Generator, count: int) -> tuple[list[npt.NDArray[np.float32]], list[int]]:
-    """``count`` digits drawn in the middle cell of a 3 x 3 patch of grid, augmented, cut as the reader cuts."""
+def rendered_samples(rng: np.random.Generator, count: int, pencil: float = 0.0, crisp: float = 0.0
+                     ) -> tuple[list[npt.NDArray[np.float32]], list[int]]:
+    """``count`` digits (and a share ``pencil`` of cells of pencil marks, as "no digit") drawn in the middle cell
+    of a 3 x 3 patch of grid, augmented, cut as the reader cuts."""
     from PIL import Image, ImageDraw, ImageFont
 
     fonts = [ImageFont.truetype(f, 64) for f in font_files()]
     images, targets = [], []
     cell = cells.CELL
     while len(images) < count:
-        digit = int(rng.integers(1, 10)) if rng.random() > 0.04 else 0  # 0: an empty cell with clutter
+        kind = rng.random()
+        digit = int(rng.integers(1, len(CLASSES))) if kind > 0.04 + pencil else 0  # 0: an empty cell with clutter
         canvas = Image.new("L", (3 * cell * 4, 3 * cell * 4), int(rng.integers(170, 256)))
         draw = ImageDraw.Draw(canvas)
         ink = int(rng.integers(0, 90))
@@ -144,16 +154,19 @@ def rendered_samples(rng: np.random.Generator, count: int) -> tuple[list[npt.NDA
             draw.line([(0, k * cell * 4), (12 * cell, k * cell * 4)], fill=ink, width=width)
         size = int(rng.uniform(0.45, 0.8) * cell * 4)
         centre = (6 * cell + rng.uniform(-0.08, 0.08) * cell * 4, 6 * cell + rng.uniform(-0.08, 0.08) * cell * 4)
-        if digit == 0:
+        if digit == 0 and fonts and kind < pencil:
+            _pencil_marks(draw, fonts[int(rng.integers(len(fonts)))], ink, rng)
+            patch = np.asarray(canvas)
+        elif digit == 0:
             patch = _clutter(np.array(canvas), ink, rng)
         elif fonts and rng.random() < 0.75:
             font = fonts[int(rng.integers(len(fonts)))].font_variant(size=size)
-            draw.text(centre, str(digit), fill=ink, font=font, anchor="mm",
+            draw.text(centre, CLASSES[digit], fill=ink, font=font, anchor="mm",
                       stroke_width=int(rng.integers(0, 3)), stroke_fill=ink)
             patch = np.asarray(canvas)
         else:
             patch = _hershey(np.array(canvas), digit, size, centre, ink, rng)
-        sample = _augmented(patch, rng)
+        sample = _augmented(patch, rng, crisp)
         mask = cells.ink(sample)
         glyph = digits.glyph(sample, mask, np.array([cell, cell, 2 * cell, 2 * cell]) + rng.integers(-2, 3, 4))
         if glyph.image is not None:
@@ -168,12 +181,26 @@ def _hershey(patch: npt.NDArray[np.uint8], digit: int, size: int, centre: tuple[
     font = int(rng.choice([cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
                            cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_PLAIN]))
     thickness = int(rng.integers(2, 9))
-    (w, h), _ = cv2.getTextSize(str(digit), font, 1.0, thickness)
+    (w, h), _ = cv2.getTextSize(CLASSES[digit], font, 1.0, thickness)
     scale = size / h
-    (w, h), _ = cv2.getTextSize(str(digit), font, scale, thickness)
+    (w, h), _ = cv2.getTextSize(CLASSES[digit], font, scale, thickness)
     origin = (round(centre[0] - w / 2), round(centre[1] + h / 2))
-    cv2.putText(patch, str(digit), origin, font, scale, ink, thickness, cv2.LINE_AA)
+    cv2.putText(patch, CLASSES[digit], origin, font, scale, ink, thickness, cv2.LINE_AA)
     return patch
+
+
+def _pencil_marks(draw: Any, font: Any, ink: int, rng: np.random.Generator) -> None:
+    """Candidates written small in the middle cell, each in its place of a 3x3 (or 4x4) mini-grid: an empty
+    cell of a solving app's screenshot, which must read as empty."""
+    cell = cells.CELL * 4
+    k = 3 if rng.random() < 0.6 else 4
+    small = font.font_variant(size=max(6, int(cell / k * rng.uniform(0.45, 0.8))))
+    pad = rng.uniform(0.02, 0.1) * cell
+    step = (cell - 2 * pad) / k
+    for value in np.flatnonzero(rng.random(k * k) < rng.uniform(0.2, 1.0)):
+        row, col = divmod(int(value), k)
+        draw.text((cell + pad + (col + 0.5) * step, cell + pad + (row + 0.5) * step), CLASSES[int(value) + 1],
+                  fill=ink, font=small, anchor="mm")
 
 
 def _clutter(patch: npt.NDArray[np.uint8], ink: int, rng: np.random.Generator) -> npt.NDArray[np.uint8]:
@@ -199,9 +226,14 @@ def _clutter(patch: npt.NDArray[np.uint8], ink: int, rng: np.random.Generator) -
     return patch
 
 
-def _augmented(patch: npt.NDArray[np.uint8], rng: np.random.Generator) -> npt.NDArray[np.uint8]:
-    """A random perspective, then shrunk to the warped grid's scale, blurred, noised, contrast squeezed."""
+def _augmented(patch: npt.NDArray[np.uint8], rng: np.random.Generator, crisp: float = 0.0) -> npt.NDArray[np.uint8]:
+    """A random perspective, then shrunk to the warped grid's scale, blurred, noised, contrast squeezed; or, for
+    a share ``crisp``, only shrunk by a random factor and back, as a screenshot's cell of 20-50 px is warped."""
     side = patch.shape[0]
+    if crisp and rng.random() < crisp:  # no draw when 0: the shipped model's stream of samples is kept
+        shown = max(8, int(3 * cells.CELL * rng.uniform(0.6, 1.5)))
+        small = cv2.resize(patch, (shown, shown), interpolation=cv2.INTER_AREA)
+        return cv2.resize(small, (3 * cells.CELL, 3 * cells.CELL), interpolation=cv2.INTER_LINEAR)
     source = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
     target = (source + rng.uniform(-0.04, 0.04, (4, 2)) * side).astype(np.float32)
     warped = cv2.warpPerspective(patch, cv2.getPerspectiveTransform(source, target), (side, side),
@@ -216,14 +248,14 @@ def _augmented(patch: npt.NDArray[np.uint8], rng: np.random.Generator) -> npt.ND
 
 def train(images: npt.NDArray[np.float32], targets: npt.NDArray[np.int64], *, hidden: int, epochs: int,
           seed: int) -> dict[str, npt.NDArray[np.float32]]:
-    """A 784-hidden-10 perceptron by mini-batch Adam on the cross-entropy, with L2 weight decay."""
+    """A 784-hidden-17 perceptron by mini-batch Adam on the cross-entropy, with L2 weight decay."""
     rng = np.random.default_rng(seed)
     x = images.reshape(len(images), -1)
     mean, std = x.mean(axis=0), x.std(axis=0) + 0.1
     x = (x - mean) / std
     y = targets
     params = {"w1": rng.normal(0, np.sqrt(2 / x.shape[1]), (x.shape[1], hidden)), "b1": np.zeros(hidden),
-              "w2": rng.normal(0, np.sqrt(2 / hidden), (hidden, 10)), "b2": np.zeros(10)}
+              "w2": rng.normal(0, np.sqrt(2 / hidden), (hidden, len(CLASSES))), "b2": np.zeros(len(CLASSES))}
     moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in params.items()}
     step = 0
     for epoch in range(epochs):
@@ -284,13 +316,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hidden", type=int, default=128)
     parser.add_argument("--epochs", type=int, default=25)
     parser.add_argument("--jitters", type=int, default=3, help="extra cuts of each photo with moved corners")
-    parser.add_argument("--rendered", type=int, default=20000, help="digits rendered from fonts")
+    parser.add_argument("--rendered", type=int, default=40000, help="digits and letters rendered from fonts")
+    parser.add_argument("--pencil", type=float, default=0.0,
+                        help="share of rendered cells filled with pencil marks, as 'no digit' (the glyph finder "
+                             "already drops most pencil marks; 0.06 made faint photo digits read as empty)")
+    parser.add_argument("--crisp", type=float, default=0.0,
+                        help="share of rendered digits left unblurred, as in screenshots (0.3 read the screenshots "
+                             "no better and lost a validation photo)")
     args = parser.parse_args(argv)
     start = time.perf_counter()
     rng = np.random.default_rng(args.seed)
     training, validation = split_by_puzzle(load_photos(args.photos), args.seed)
     photo_x, photo_y = samples(training, args.photos, rng, args.jitters)
-    font_x, font_y = rendered_samples(rng, args.rendered) if args.rendered else (np.zeros((0, 28, 28)), np.zeros(0))
+    font_x, font_y = (rendered_samples(rng, args.rendered, args.pencil, args.crisp) if args.rendered
+                      else (np.zeros((0, 28, 28)), np.zeros(0)))
     check_x, check_y = samples(validation, args.photos, rng, 0)
     print(f"{len(training)} training photos ({len(photo_y)} crops), {len(font_y)} rendered digits, "
           f"{len(validation)} validation photos ({len(check_y)} crops); {time.perf_counter() - start:.0f} s",
@@ -298,8 +337,9 @@ def main(argv: list[str] | None = None) -> int:
     x = np.concatenate([photo_x, font_x]).astype(np.float32)
     y = np.concatenate([photo_y, font_y]).astype(np.int64)
     weights = train(x, y, hidden=args.hidden, epochs=args.epochs, seed=args.seed)
-    metadata = {"attribution": ATTRIBUTION, "seed": args.seed, "hidden": args.hidden, "epochs": args.epochs,
-                "jitters": args.jitters, "rendered": args.rendered, "fonts": [Path(f).name for f in font_files()],
+    metadata = {"attribution": ATTRIBUTION, "classes": CLASSES, "seed": args.seed, "hidden": args.hidden,
+                "epochs": args.epochs, "jitters": args.jitters, "rendered": args.rendered, "pencil": args.pencil,
+                "crisp": args.crisp, "fonts": [Path(f).name for f in font_files()],
                 "training": [p.name for p, _ in training], "validation": [p.name for p, _ in validation],
                 "validation_crop_accuracy": accuracy(weights, check_x, check_y),
                 "training_crop_accuracy": accuracy(weights, photo_x, photo_y)}

@@ -1,13 +1,17 @@
-"""From the grid's corners to 81 cell boxes: warp the grid square, then find its lines.
+"""From the grid's corners to N x N cell boxes: warp the grid square, then find its lines.
 
-A plain 9 x 9 split of the warped square is off wherever the corners are a few pixels out or the paper curves,
-and a cell cut across its line holds a stroke that looks like a 1. So each of the 10 lines of each direction is
-looked for near where a split puts it, separately in each third of the grid (a curved page bends a line, but
-little over a third of its length), and each cell is cut between the lines found around it. The warp keeps a
-margin of half a cell around the grid, so that an outer line the corners missed can still be found.
+A plain N x N split of the warped square is off wherever the corners are a few pixels out or the paper curves,
+and a cell cut across its line holds a stroke that looks like a 1. So each of the N + 1 lines of each direction
+is looked for near where a split puts it, separately in each band of the grid (a third of a 9x9 grid, a half of
+a 6x6, a quarter of a 16x16: a curved page bends a line, but little over a band's length), and each cell is cut
+between the lines found around it. The warp keeps a margin of half a cell around the grid, so that an outer line
+the corners missed can still be found. Every size is warped at the same CELL pixels a cell, so the digits the
+classifier sees are of one size whatever the grid.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import numpy.typing as npt
@@ -19,27 +23,39 @@ from bitdoku.photo.locate import Corners
 CELL = 32
 #: The margin kept around the grid in the warped image.
 MARGIN = CELL // 2
-SIDE = 9 * CELL + 2 * MARGIN
+SIDE = 9 * CELL + 2 * MARGIN  # of a 9x9 grid; ``side(n)`` in general
 #: How far from the split position a line is looked for, as a share of a cell.
 SEARCH = 0.3
 #: A line is taken as found when this share of its band's pixels is ink.
 LINE_INK = 0.3
 
-Lines = npt.NDArray[np.float64]  # shape (3, 10): for each third of the grid, the 10 line positions across it
+Lines = npt.NDArray[np.float64]  # shape (bands, n + 1): for each band of the grid, the line positions across it
 
 
-def _square(corners: Corners) -> npt.NDArray[np.float64]:
+def side(n: int = 9) -> int:
+    """The side of the warped image of an n x n grid, margins included."""
+    return n * CELL + 2 * MARGIN
+
+
+def band(n: int) -> int:
+    """The cells in one band of lines looked for together: the largest divisor of n up to its square root,
+    rounded up (3 for 6 and 9, 4 for 16)."""
+    return max(d for d in range(1, math.isqrt(n - 1) + 2) if n % d == 0)
+
+
+def _square(corners: Corners, n: int) -> npt.NDArray[np.float64]:
     """The perspective transform that takes the corners to the warped grid's."""
-    low, high = MARGIN, MARGIN + 9 * CELL
+    low, high = MARGIN, MARGIN + n * CELL
     target = np.array([[low, low], [high, low], [high, high], [low, high]], np.float32)
     matrix: npt.NDArray[np.float64] = cv2().getPerspectiveTransform(corners.astype(np.float32), target)
     return matrix
 
 
-def warp(gray: npt.NDArray[np.uint8], corners: Corners) -> npt.NDArray[np.uint8]:
-    """The grid seen square on, SIDE x SIDE pixels, its corners MARGIN pixels in from the image's."""
-    matrix = _square(corners)
-    warped: npt.NDArray[np.uint8] = cv2().warpPerspective(gray, matrix, (SIDE, SIDE), flags=cv2().INTER_LINEAR,
+def warp(gray: npt.NDArray[np.uint8], corners: Corners, n: int = 9) -> npt.NDArray[np.uint8]:
+    """The n x n grid seen square on, ``side(n)`` pixels across, its corners MARGIN pixels in from the image's."""
+    matrix = _square(corners, n)
+    size = side(n)
+    warped: npt.NDArray[np.uint8] = cv2().warpPerspective(gray, matrix, (size, size), flags=cv2().INTER_LINEAR,
                                                           borderMode=cv2().BORDER_REPLICATE)
     return warped
 
@@ -51,20 +67,21 @@ def ink(warped: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     return mask
 
 
-def find_lines(mask: npt.NDArray[np.uint8], axis: int) -> Lines:
-    """The positions of the 10 lines across ``axis`` (0: vertical lines, their x; 1: horizontal lines, their y),
-    for each third of the grid along the lines."""
+def find_lines(mask: npt.NDArray[np.uint8], axis: int, n: int = 9) -> Lines:
+    """The positions of the n + 1 lines across ``axis`` (0: vertical lines, their x; 1: horizontal lines, their
+    y), for each band of the grid along the lines."""
     window = round(SEARCH * CELL)
-    found = np.zeros((3, 10))
+    cells = band(n)
+    found = np.zeros((n // cells, n + 1))
     oriented = _straight_runs(mask if axis == 0 else mask.T)
-    for third in range(3):
-        band = oriented[MARGIN + third * 3 * CELL:MARGIN + (third + 1) * 3 * CELL, :]
-        profile = np.convolve(band.mean(axis=0), np.ones(3) / 3, mode="same")
-        for k in range(10):
+    for part in range(n // cells):
+        strip = oriented[MARGIN + part * cells * CELL:MARGIN + (part + 1) * cells * CELL, :]
+        profile = np.convolve(strip.mean(axis=0), np.ones(3) / 3, mode="same")
+        for k in range(n + 1):
             expected = MARGIN + k * CELL
-            low, high = max(0, expected - window), min(SIDE, expected + window + 1)
+            low, high = max(0, expected - window), min(len(profile), expected + window + 1)
             peak = low + int(np.argmax(profile[low:high]))
-            found[third, k] = peak if profile[peak] > LINE_INK else expected
+            found[part, k] = peak if profile[peak] > LINE_INK else expected
     return _regular(found)
 
 
@@ -81,21 +98,23 @@ def _regular(found: Lines) -> Lines:
     stroke, or where a line is missing): it goes back to midway."""
     fixed: Lines = found.copy()
     for row in fixed:
-        for k in range(1, 9):
+        for k in range(1, len(row) - 1):
             midway = (row[k - 1] + row[k + 1]) / 2
             if abs((row[k + 1] - row[k - 1]) / 2 - CELL) < CELL * 0.25 and abs(row[k] - midway) > CELL * 0.2:
                 row[k] = midway
     return fixed
 
 
-def cell_boxes(warped: npt.NDArray[np.uint8], mask: npt.NDArray[np.uint8] | None = None) -> npt.NDArray[np.int32]:
-    """For each of the 81 cells (row-major), its box in the warped grid as (x0, y0, x1, y1), between the lines
-    found around it (in the third of the grid it lies in)."""
+def cell_boxes(warped: npt.NDArray[np.uint8], mask: npt.NDArray[np.uint8] | None = None, n: int = 9
+               ) -> npt.NDArray[np.int32]:
+    """For each of the n * n cells (row-major), its box in the warped grid as (x0, y0, x1, y1), between the lines
+    found around it (in the band of the grid it lies in)."""
     mask = ink(warped) if mask is None else mask
-    xs, ys = find_lines(mask, 0), find_lines(mask, 1)
-    boxes = np.zeros((81, 4), np.int32)
-    for row in range(9):
-        for col in range(9):
-            x_lines, y_lines = xs[row // 3], ys[col // 3]
-            boxes[row * 9 + col] = (x_lines[col], y_lines[row], x_lines[col + 1], y_lines[row + 1])
+    xs, ys = find_lines(mask, 0, n), find_lines(mask, 1, n)
+    cells = band(n)
+    boxes = np.zeros((n * n, 4), np.int32)
+    for row in range(n):
+        for col in range(n):
+            x_lines, y_lines = xs[row // cells], ys[col // cells]
+            boxes[row * n + col] = (x_lines[col], y_lines[row], x_lines[col + 1], y_lines[row + 1])
     return boxes

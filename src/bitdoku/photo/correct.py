@@ -4,6 +4,7 @@ When the most likely reading has no unique solution, the cheapest changes are tr
 value of a cell costs how much less likely it is than the value read (``log p(read) - log p(other)``), a set of
 changes costs the sum, and sets of up to ``max_changes`` changes among the ``max_alternatives`` cheapest
 alternatives are tried in order of cost until one grid has exactly one solution. The number of tries is bounded.
+Any shape: the probabilities' own size (N*N cells, N + 1 values) says which, and the solver knows them all.
 """
 
 from __future__ import annotations
@@ -33,41 +34,47 @@ class Correction:
     changed: tuple[int, ...]
 
 
-def correct(probabilities: Probabilities, *, max_changes: int = 3, max_alternatives: int = 14,
-            max_tries: int = 400) -> Correction:
+def correct(probabilities: Probabilities, shape: Shape | None = None, *, max_changes: int = 3,
+            max_alternatives: int = 14, max_tries: int = 400) -> Correction:
     """The most likely values, changed as little as it takes (in likelihood) to give a unique solution; the
-    reading unchanged, with its status, when no set of changes within the bounds does."""
+    reading unchanged, with its status, when no set of changes within the bounds does. ``shape`` defaults to
+    the usual boxes of the probabilities' size (3x3 for 81 cells, 2x3 for 36, 4x4 for 256)."""
+    shape = shape or Shape.for_digits(probabilities.shape[1] - 1)
     read = probabilities.argmax(axis=1)
-    status = status_of(read)
+    status = status_of(read, shape)
     if status is Status.UNIQUE:
         return Correction(read, status, ())
-    for _, changes in _change_sets(probabilities, read, max_changes, max_alternatives)[:max_tries]:
+    units = shape.tables.units
+    for _, changes in _change_sets(probabilities, read, units, max_changes, max_alternatives)[:max_tries]:
         digits = read.copy()
         for cell, value in changes:
             digits[cell] = value
-        if not _clashes(digits) and status_of(digits) is Status.UNIQUE:
+        if not _clashes(digits, units) and status_of(digits, shape) is Status.UNIQUE:
             return Correction(digits, Status.UNIQUE, tuple(sorted(cell for cell, _ in changes)))
     return Correction(read, status, ())
 
 
-def status_of(digits: npt.NDArray[np.int64]) -> Status:
-    """Unique, multiple, no solution or invalid (clashing givens)."""
+def status_of(digits: npt.NDArray[np.int64], shape: Shape | None = None) -> Status:
+    """Unique, multiple, no solution or invalid (clashing givens); the shape defaults to the usual one of the
+    digits' count."""
     from bitdoku.solver import search  # loads Numba: only when a photo is read, not on import
 
-    result = search(Grid.from_array(digits.reshape(9, 9).tolist()), limit=2, max_nodes=STATUS_NODES)
+    result = search(Grid.from_array(digits.tolist(), shape or Shape.infer(len(digits))), limit=2,
+                    max_nodes=STATUS_NODES)
     return Status.NO_SOLUTION if result.status is Status.LIMIT else result.status
 
 
-def _change_sets(probabilities: Probabilities, read: npt.NDArray[np.int64], max_changes: int,
-                 max_alternatives: int) -> list[tuple[float, tuple[tuple[int, int], ...]]]:
+def _change_sets(probabilities: Probabilities, read: npt.NDArray[np.int64], units: npt.NDArray[np.int32],
+                 max_changes: int, max_alternatives: int) -> list[tuple[float, tuple[tuple[int, int], ...]]]:
     """Sets of (cell, value) changes, one per cell at most, cheapest first."""
+    count, values = probabilities.shape
     logs = np.log(np.maximum(probabilities, 1e-12))
-    costs = logs[np.arange(81), read][:, None] - logs
-    costs[np.arange(81), read] = np.inf
+    costs = logs[np.arange(count), read][:, None] - logs
+    costs[np.arange(count), read] = np.inf
     cheapest = set(np.argsort(costs, axis=None)[:max_alternatives].tolist())
-    for cell in _clashing_cells(read):  # one of two clashing cells must change: its best two digits, or empty
-        cheapest |= {cell * 10 + int(v) for v in np.argsort(costs[cell])[:2]} | {cell * 10}
-    alternatives = [(float(costs.flat[i]), divmod(int(i), 10)) for i in sorted(cheapest)]
+    for cell in _clashing_cells(read, units):  # one of two clashing cells must change: its best two values, or empty
+        cheapest |= {cell * values + int(v) for v in np.argsort(costs[cell])[:2]} | {cell * values}
+    alternatives = [(float(costs.flat[i]), divmod(int(i), values)) for i in sorted(cheapest)]
     sets = []
     for size in range(1, max_changes + 1):
         for combination in itertools.combinations(alternatives, size):
@@ -76,13 +83,10 @@ def _change_sets(probabilities: Probabilities, read: npt.NDArray[np.int64], max_
     return sorted(sets, key=lambda item: item[0])
 
 
-#: The 27 units of a 9x9 grid as rows of 9 cell indexes (rows, columns, boxes): the shape's own table.
-_UNITS = Shape(3, 3).tables.units
-
-
-def _clashes(digits: npt.NDArray[np.int64]) -> bool:
-    """A digit twice in a row, column or box: a cheap test before the solver's."""
-    values = digits[_UNITS]
+def _clashes(digits: npt.NDArray[np.int64], units: npt.NDArray[np.int32]) -> bool:
+    """A digit twice in a row, column or box (``units``: the shape's table of them): a cheap test before the
+    solver's."""
+    values = digits[units]
     for unit in values:
         filled = unit[unit > 0]
         if len(filled) != len(np.unique(filled)):
@@ -90,10 +94,10 @@ def _clashes(digits: npt.NDArray[np.int64]) -> bool:
     return False
 
 
-def _clashing_cells(digits: npt.NDArray[np.int64]) -> set[int]:
+def _clashing_cells(digits: npt.NDArray[np.int64], units: npt.NDArray[np.int32]) -> set[int]:
     """The cells whose digit appears again in one of their units."""
     found: set[int] = set()
-    for unit in _UNITS:
+    for unit in units:
         values = digits[unit]
         for value in np.unique(values[values > 0]):
             same = unit[values == value]

@@ -21,6 +21,9 @@ INNER = 20
 MARGIN = 0.12
 #: A digit's stroke is at least this tall, as a share of the cell.
 MIN_HEIGHT = 0.3
+#: Pencil marks (a screenshot's small candidates) are strokes no taller than this share of the cell; several of
+#: them stacked close enough to be joined into one tall shape are still no digit.
+PENCIL = 0.25
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,8 @@ def glyph(gray: npt.NDArray[np.uint8], mask: npt.NDArray[np.uint8], box: npt.NDA
     if found is None:
         return Glyph(0.0, None)
     bx, by, bw, bh, strength = found
+    if _pencil_marks(region[by:by + bh, bx:bx + bw], height):
+        return Glyph(0.0, None)
     crop = gray[y0 + dy + by:y0 + dy + by + bh, x0 + dx + bx:x0 + dx + bx + bw]
     paper = float(np.percentile(gray[y0 + dy:y1 - dy, x0 + dx:x1 - dx], 90))
     return Glyph(strength, fit(crop, paper))
@@ -49,7 +54,7 @@ def glyph(gray: npt.NDArray[np.uint8], mask: npt.NDArray[np.uint8], box: npt.NDA
 
 def _digit_box(region: npt.NDArray[np.uint8], cell: int) -> tuple[int, int, int, int, float] | None:
     """The bounding box of the strokes that make the digit (x, y, w, h) and how digit-like it is, or None."""
-    if region.size == 0:
+    if region.size == 0 or int(region.sum()) < MIN_HEIGHT * cell - 2:  # too little ink for a stroke that tall
         return None
     region = _without_lines(region)
     joined = cv2().dilate(region, np.ones((3, 3), np.uint8))  # a faint 7's bar and stem become one stroke
@@ -75,6 +80,27 @@ def _digit_box(region: npt.NDArray[np.uint8], cell: int) -> tuple[int, int, int,
             x, y, x2, y2 = min(x, lx + 1), min(y, ly + 1), max(x2, lx + lw - 1), max(y2, ly + lh - 1)
     strength = min(1.0, (y2 - y) / (0.5 * cell))
     return int(x), int(y), int(x2 - x), int(y2 - y), float(strength)
+
+
+def _pencil_marks(box: npt.NDArray[np.uint8], cell: int) -> bool:
+    """Whether the shape found is a small mark, or several, each shorter than PENCIL of the cell (candidates
+    written in a mini-grid, joined by the dilation), rather than one digit's stroke."""
+    if box.shape[0] < PENCIL * cell:  # one candidate alone, passed as tall enough only once dilated
+        return True
+    count, _, stats, _ = cv2().connectedComponentsWithStats(box, connectivity=8)
+    marks = [stats[label] for label in range(1, count) if stats[label][4] >= 3]
+    if len(marks) >= 2 and max(int(m[3]) for m in marks) < PENCIL * cell:
+        return True
+    return _small_parts(np.asarray(box.any(axis=1)), PENCIL * cell)
+
+
+def _small_parts(filled: npt.NDArray[np.bool_], most: float) -> bool:
+    """Whether the rows that hold ink make two parts or more, split by empty rows, each shorter than ``most``:
+    marks in two rows of a mini-grid, joined by a stroke or the dilation, which one digit never is. (Columns
+    are not split: a speck beside a narrow 1 would make two narrow parts.)"""
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], filled.astype(np.int8), [0]])))
+    lengths = edges[1::2] - edges[::2]
+    return len(lengths) >= 2 and int(lengths.max()) < most
 
 
 def _trimmed(pixels: npt.NDArray[np.bool_], cell: int) -> tuple[int, int, int, int, float] | None:

@@ -6,10 +6,16 @@ hull simplifies to a convex quadrilateral of plausible proportions (the hull, no
 touching one side does not break a corner). Each is warped square and scored on whether it has the 8 inner lines
 of a grid: the largest with a good score wins, unless a smaller one scores clearly better (the page's frame
 around a grid, or a neighbouring puzzle's block of text, is large but has no inner lines where a grid has them).
+
+The same score tells the grid's size: a 6x6, 9x9 or 16x16 grid has its inner lines where that size puts them
+and ink mid-cell (other lines) at the others' places, so the size whose score is highest is the grid's. A dark
+theme's light lines on a dark page are found by looking at the negative image as well, when the image is dark.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -27,37 +33,99 @@ MIN_LINE_SCORE = 0.15
 MAX_SKEW = 35
 
 Corners = npt.NDArray[np.float32]  # shape (4, 2): top-left, top-right, bottom-right, bottom-left, as (x, y)
+#: An image darker than this on average (0-255) may be a dark theme: its negative is searched as well.
+DARK = 128
+
+
+@dataclass(frozen=True)
+class Found:
+    """A grid found in an image: its corners, its size (cells a side) and whether it is light on dark (then the
+    reader reads the negative image)."""
+
+    corners: Corners
+    n: int
+    inverted: bool
 
 
 def find_grid(gray: npt.NDArray[np.uint8]) -> Corners | None:
-    """The four corners of the grid in ``gray``'s pixels (top-left clockwise), or None when none is found."""
+    """The four corners of the 9x9 grid in ``gray``'s pixels (top-left clockwise), or None when none is found."""
+    found = locate(gray, (9,))
+    return None if found is None else found.corners
+
+
+def locate(gray: npt.NDArray[np.uint8], sizes: Sequence[int] = (9,)) -> Found | None:
+    """The grid in ``gray`` of one of ``sizes`` cells a side, as dark lines on light or, in a dark image, light
+    on dark; None when none is found."""
     scale = max(gray.shape) / SEARCH_SIDE
     small = gray if scale <= 1 else cv2().resize(gray, (round(gray.shape[1] / scale), round(gray.shape[0] / scale)),
                                                  interpolation=cv2().INTER_AREA)
     scale = gray.shape[1] / small.shape[1]
+    best = _best_quad(small, sizes)
+    if float(small.mean()) < DARK:
+        negative = _best_quad(255 - small, sizes)
+        if negative is not None and (best is None or negative[1] > best[1]):
+            best = (negative[0], negative[1], negative[2], True)
+    if best is None:
+        return None
+    return Found((best[0] * scale).astype(np.float32), best[2], best[3])
+
+
+def _best_quad(small: npt.NDArray[np.uint8], sizes: Sequence[int]) -> tuple[Corners, float, int, bool] | None:
+    """The grid's corners, line score and size: the largest quadrilateral with a good score, unless a smaller
+    one scores clearly better."""
     ink = _ink(small)
     best, best_score = None, MIN_LINE_SCORE
     for contour in _contours_by_area(ink):
         quad = _quadrilateral(contour)
         if quad is None:
             continue
-        score = line_score(ink, quad)
+        score = max(line_score(ink, quad, n) for n in sizes)
         if score > best_score * 1.25 or (best is None and score > best_score):  # larger ones come first
             best, best_score = quad, score
-    return None if best is None else (best * scale).astype(np.float32)
+    if best is None:
+        return None
+    return best, best_score, size_of(ink, best, sizes) if len(sizes) > 1 else sizes[0], False
 
 
-def line_score(ink: npt.NDArray[np.uint8], corners: Corners) -> float:
-    """How much the quadrilateral looks like 9 x 9 cells: the ink on the 8 inner lines of each direction, where
-    a grid has its lines, less the ink in the middle of the cells, where it has none (0 for no grid, up to 1)."""
+#: The side the size test warps the grid to, and the shortest straight run it takes for a piece of line.
+SIZE_SIDE, SIZE_RUN = 384, 20
+
+
+def size_of(ink: npt.NDArray[np.uint8], corners: Corners, sizes: Sequence[int]) -> int:
+    """The size whose inner lines the grid has: the line score again, on the long straight runs of ink only
+    (pencil marks and most strokes of digits are shorter than a cell), and with narrow windows, so that the
+    lines of a 16x16 grid do not pass for a 9x9's."""
+    target = np.array([[0, 0], [SIZE_SIDE, 0], [SIZE_SIDE, SIZE_SIDE], [0, SIZE_SIDE]], np.float32)
+    warped = cv2().warpPerspective(ink, cv2().getPerspectiveTransform(corners, target), (SIZE_SIDE, SIZE_SIDE))
+    down = cv2().morphologyEx(warped, cv2().MORPH_OPEN, np.ones((SIZE_RUN, 1), np.uint8)) / 255.0
+    across = cv2().morphologyEx(warped, cv2().MORPH_OPEN, np.ones((1, SIZE_RUN), np.uint8)) / 255.0
+    profiles = (down.mean(axis=0), across.mean(axis=1))
+    scores = []
+    for n in sizes:
+        step, half = SIZE_SIDE / n, max(2, round(SIZE_SIDE * 0.012))
+        score = []
+        for profile in profiles:
+            lines = [profile[round(k * step) - half:round(k * step) + half + 1].max() for k in range(1, n)]
+            middles = [profile[round((k + 0.5) * step) - half:round((k + 0.5) * step) + half + 1].max()
+                       for k in range(n)]
+            score.append(float(np.median(lines) - np.median(middles)))
+        scores.append((min(score), n))
+    return max(scores)[1]
+
+
+def line_score(ink: npt.NDArray[np.uint8], corners: Corners, n: int = 9) -> float:
+    """How much the quadrilateral looks like n x n cells: the ink on the n - 1 inner lines of each direction,
+    where a grid has its lines, less the ink in the middle of the cells, where it has none (0 for no grid, up to
+    1)."""
     cell = 12
-    side = 9 * cell
+    side = n * cell
     target = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
     warped = cv2().warpPerspective(ink, cv2().getPerspectiveTransform(corners, target), (side, side)) / 255.0
     scores = []
     for profile in (warped.mean(axis=0), warped.mean(axis=1)):
-        lines = [profile[k * cell - 2:k * cell + 3].max() for k in range(1, 9)]
-        middles = [profile[k * cell + cell // 2 - 2:k * cell + cell // 2 + 3].mean() for k in range(9)]
+        windows = np.lib.stride_tricks.sliding_window_view(profile, 5)  # window i: profile[i:i + 5]
+        lines = windows[np.arange(1, n) * cell - 2].max(axis=1)
+        middles = windows[np.arange(n) * cell + cell // 2 - 2].mean(axis=1)
         scores.append(float(np.median(lines) - np.median(middles)))
     return min(scores)
 

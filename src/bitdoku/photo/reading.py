@@ -18,14 +18,15 @@ class PhotoReading:
     Attributes
     ----------
     grid
-        The 9x9 puzzle, after the solver's correction (``as_read`` is the reader's own guess).
+        The puzzle (6x6, 9x9 or 16x16: ``grid.shape``), after the solver's correction (``as_read`` is the
+        reader's own guess).
     confidence
-        For each of the 81 cells (row-major), the probability of the value in ``grid`` (empty or a digit), 0-1.
+        For each of the N*N cells (row-major), the probability of the value in ``grid`` (empty or a digit), 0-1.
     corners
         The grid's corners in the image's pixels (as the image is displayed), the puzzle's top-left first,
         then clockwise.
     corrected
-        The cells (0-80) whose value the solver changed to give a unique solution.
+        The cells (0 to N*N - 1) whose value the solver changed to give a unique solution.
     status
         The solver's verdict on ``grid``: ``UNIQUE`` when the correction succeeded or was not needed.
     as_read
@@ -40,7 +41,7 @@ class PhotoReading:
     as_read: Grid
 
     def to_line(self) -> str:
-        """The puzzle as one line of 81 characters, ``.`` for an empty cell."""
+        """The puzzle as one line of N*N characters (81 for 9x9), ``.`` for an empty cell, A-G for 10-16."""
         return self.grid.to_line()
 
     def doubtful(self, threshold: float = 0.9) -> tuple[int, ...]:
@@ -49,7 +50,7 @@ class PhotoReading:
 
     def corrected_names(self) -> tuple[str, ...]:
         """The corrected cells as people name them: ``('r4c7',)``."""
-        return tuple(cell_name(cell, 9) for cell in self.corrected)
+        return tuple(cell_name(cell, self.grid.shape.n) for cell in self.corrected)
 
     def __str__(self) -> str:
         return self.to_line()
