@@ -113,7 +113,7 @@ def test_no_correct_is_passed_to_the_reader(monkeypatch, reading_of_image1):
 
     monkeypatch.setattr(photo, "read", fake)
     assert invoke("read", PHOTO, "--no-correct").exit_code == ExitCode.OK
-    assert seen == {"correct_with_solver": False}
+    assert seen == {"correct_with_solver": False, "size": 9}
 
 
 def test_debug_image_writes_a_png_of_the_image_s_size(tmp_path):
@@ -256,3 +256,23 @@ def test_without_opencv_the_command_asks_for_the_extra(monkeypatch, command):
     result = invoke(*command, PHOTO)
     assert result.exit_code == ExitCode.INTERNAL and result.stdout == "" and "Traceback" not in result.stderr
     assert result.stderr == "bitdoku: error: reading a photo needs extra packages: pip install 'bitdoku[photo]'\n"
+
+
+def test_size_auto_reads_a_16x16_screenshot_and_a_bad_size_is_a_usage_error(tmp_path):
+    import cv2
+    import numpy as np
+
+    from bitdoku.grid import Grid
+    from bitdoku.shape import Shape
+    from tests.photo.screens import render_screens as screens
+
+    shape = Shape(4, 4)
+    values = screens.random_puzzle(shape, np.random.default_rng(7))
+    path = tmp_path / "screen16.png"
+    cv2.imwrite(str(path), cv2.cvtColor(np.asarray(screens.render(values, shape)), cv2.COLOR_RGB2BGR))
+    expected = Grid.from_array(np.asarray(values).reshape(16, 16).tolist(), shape).to_line()
+    result = invoke("read", path, "--size", "auto", "--no-correct")
+    assert result.exit_code in (ExitCode.OK, ExitCode.NO_SOLUTION), result.output
+    assert result.stdout.splitlines()[0] == expected
+    bad = invoke("read", path, "--size", "12")
+    assert bad.exit_code == ExitCode.USAGE and "--size" in bad.stderr

@@ -167,3 +167,24 @@ def test_without_opencv_the_answer_says_which_extra_to_install(client, monkeypat
     assert "pip install 'bitdoku[photo]'" in answer.json()["error"]["message"]
     monkeypatch.undo()
     assert send(client, (DATA / "image1.jpg").read_bytes()).status_code == 200
+
+
+def test_the_size_query_is_checked_and_auto_reads_a_16x16_screenshot(client):
+    import cv2
+    import numpy as np
+
+    from bitdoku.grid import Grid
+    from bitdoku.shape import Shape
+    from tests.photo.screens import render_screens as screens
+
+    refused = client.post("/api/photo?size=12", content=b"x", headers={"Content-Type": "image/png"})
+    assert (refused.status_code, refused.json()["error"]["kind"]) == (422, "bad_request")
+    shape = Shape(4, 4)
+    values = screens.random_puzzle(shape, np.random.default_rng(4))
+    image = cv2.cvtColor(np.asarray(screens.render(values, shape)), cv2.COLOR_RGB2BGR)
+    png_bytes = cv2.imencode(".png", image)[1].tobytes()
+    expected = Grid.from_array(np.asarray(values).reshape(16, 16).tolist(), shape).to_line()
+    for query in ("?size=auto", "?size=16"):
+        answer = client.post(f"/api/photo{query}", content=png_bytes, headers={"Content-Type": "image/png"})
+        assert answer.status_code == 200, answer.text
+        assert (answer.json()["size"], answer.json()["as_read"]) == (16, expected)

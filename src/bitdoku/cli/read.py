@@ -31,6 +31,9 @@ DebugImageOption = Annotated[Optional[str], typer.Option(  # noqa: UP045 - Typer
     help="Also draw what was found over the image (grid, cell lattice, digits, doubtful cells) into this file.")]
 ThresholdOption = Annotated[float, typer.Option(
     "--threshold", min=0.0, max=1.0, help="A cell read with less confidence than this is doubtful.")]
+SizeOption = Annotated[str, typer.Option(
+    "--size", metavar="9|6|16|auto",
+    help="The grid's cells a side; 'auto' tells it from the grid's lines (sure on screenshots, less on photos).")]
 NoCorrectOption = Annotated[bool, typer.Option(
     "--no-correct", help="Keep the reading as it is: no solver's correction of clashing or ambiguous cells.")]
 
@@ -41,6 +44,7 @@ def read(
     debug_image: DebugImageOption = None,
     threshold: ThresholdOption = DEFAULT_THRESHOLD,
     no_correct: NoCorrectOption = False,
+    size: SizeOption = "9",
 ) -> None:
     """Read the Sudoku in a photo: print its puzzle line ('.' for an empty cell), then the cells to check.
 
@@ -53,8 +57,10 @@ def read(
     from bitdoku.cli.output import to_json
     from bitdoku.engines.result import Status
 
+    if size != "auto" and size not in ("6", "9", "16"):
+        raise ValueError(f"--size: 6, 9, 16 or auto, not {size!r}")
     source = image_from(image)
-    reading = photo.read(source, correct_with_solver=not no_correct)
+    reading = photo.read(source, size=size if size == "auto" else int(size), correct_with_solver=not no_correct)
     if debug_image is not None:
         from bitdoku.photo.debug import draw, save
 

@@ -59,13 +59,13 @@ def needs(data: bytes, limits: Limits) -> tuple[str, ...]:
     return (*search_units(Grid.empty(Shape(3, 3))), *search_units(Grid.empty(Shape(2, 2))))
 
 
-def reading(data: bytes, limits: Limits) -> PhotoOut:
+def reading(data: bytes, limits: Limits, size: int | str = 9) -> PhotoOut:
     """Read the image (on a worker thread: 0.05-0.4 s of CPU); its problems as 422s whose ``kind`` is the
     ``PhotoError``'s (``not_an_image``, ``empty``, ``truncated``, ``too_large``, ``no_grid``, ``too_small``),
-    a server without OpenCV as 501 ``missing_extra``."""
+    a server without OpenCV as 501 ``missing_extra``. ``size``: 6, 9, 16 or "auto" (the ``?size=`` query)."""
     start = time.perf_counter()
     try:
-        found = read(data, max_pixels=MAX_PIXELS)
+        found = read(data, size=size, max_pixels=MAX_PIXELS)
     except PhotoError as error:
         raise ApiError(422, ErrorBody(kind=error.kind.replace("-", "_"), message=str(error))) from None
     except MissingExtraError as error:
@@ -85,3 +85,13 @@ def answer(found: PhotoReading, seconds: float) -> PhotoOut:
         corrected=list(found.corrected), corrected_names=[cell_name(cell, n) for cell in found.corrected],
         corners=[[round(x, 1), round(y, 1)] for x, y in found.corners], as_read=found.as_read.to_line(),
         seconds=round(seconds, 6))
+
+
+def size_of(request: Request) -> int | str:
+    """The ``?size=`` of the request: 9 when absent, 6, 9, 16 or ``auto``; anything else is a 422 ``bad_request``."""
+    size = request.query_params.get("size", "9")
+    if size == "auto":
+        return size
+    if size not in ("6", "9", "16"):
+        raise ApiError(422, ErrorBody(kind="bad_request", message=f"size: 6, 9, 16 or auto, not {size!r}"))
+    return int(size)

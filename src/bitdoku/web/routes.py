@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from functools import partial
 from typing import Any, TypeVar
 
 import anyio
@@ -177,5 +178,6 @@ async def read_photo(request: Request) -> Response:
     """Read the Sudoku in a photo or a screenshot: the image's bytes as the body (JPEG, PNG, BMP, WebP or GIF, at
     most 8 MB and 25 megapixels; 413 or 422 ``too_large`` past them), the grid, each cell's confidence and the
     cells to check. An image without a readable grid is a 422 whose ``kind`` says why; the image is never kept."""
+    size = photo.size_of(request)
     data = await photo.body_of(request)
-    return await workers_of(request).run(photo.reading, data, request.scope, needs=photo.needs)
+    return await workers_of(request).run(partial(photo.reading, size=size), data, request.scope, needs=photo.needs)
