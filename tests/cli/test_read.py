@@ -113,7 +113,7 @@ def test_no_correct_is_passed_to_the_reader(monkeypatch, reading_of_image1):
 
     monkeypatch.setattr(photo, "read", fake)
     assert invoke("read", PHOTO, "--no-correct").exit_code == ExitCode.OK
-    assert seen == {"correct_with_solver": False, "size": 9}
+    assert seen == {"correct_with_solver": False, "size": "auto"}
 
 
 def test_debug_image_writes_a_png_of_the_image_s_size(tmp_path):
@@ -166,8 +166,7 @@ def test_a_missing_photo_is_no_such_file_not_puzzle_text():
 
 
 def test_a_photo_of_another_shape_than_shape_says_so():
-    one_sentence(invoke("solve", PHOTO, "--shape", "2x3"), ExitCode.BAD_INPUT,
-                 "a 9x9 grid of 3x3 boxes, not --shape 2x3")
+    one_sentence(invoke("solve", PHOTO, "--shape", "2x3"), ExitCode.BAD_INPUT, "image1.jpg: the grid is 9x9, not 6x6")
     assert invoke("solve", PHOTO, "--shape", "3x3").exit_code == ExitCode.OK
 
 
@@ -258,7 +257,7 @@ def test_without_opencv_the_command_asks_for_the_extra(monkeypatch, command):
     assert result.stderr == "bitdoku: error: reading a photo needs extra packages: pip install 'bitdoku[photo]'\n"
 
 
-def test_size_auto_reads_a_16x16_screenshot_and_a_bad_size_is_a_usage_error(tmp_path):
+def test_a_16x16_screenshot_is_read_at_its_size_and_a_bad_size_is_a_usage_error(tmp_path):
     import cv2
     import numpy as np
 
@@ -271,10 +270,11 @@ def test_size_auto_reads_a_16x16_screenshot_and_a_bad_size_is_a_usage_error(tmp_
     path = tmp_path / "screen16.png"
     cv2.imwrite(str(path), cv2.cvtColor(np.asarray(screens.render(values, shape)), cv2.COLOR_RGB2BGR))
     expected = Grid.from_array(np.asarray(values).reshape(16, 16).tolist(), shape).to_line()
-    result = invoke("read", path, "--size", "auto", "--no-correct")
+    result = invoke("read", path, "--no-correct")  # no --size: told from the image
     assert result.exit_code in (ExitCode.OK, ExitCode.NO_SOLUTION), result.output  # a random puzzle: maybe not unique
     line = result.stdout.splitlines()[0]
     assert len(line) == 256  # read as 16x16: the size told from the lines
     assert sum(a != b for a, b in zip(line, expected, strict=True)) <= 2  # the screenshot benchmark's figures hold
     bad = invoke("read", path, "--size", "12")
-    assert bad.exit_code == ExitCode.USAGE and "--size" in bad.stderr
+    assert bad.exit_code == ExitCode.USAGE and "--size: 6, 9, 16 or auto, not '12'" in bad.stderr
+    one_sentence(invoke("read", path, "--size", "6"), ExitCode.BAD_INPUT, "the grid is 16x16, not 6x6")

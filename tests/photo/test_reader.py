@@ -49,6 +49,27 @@ def test_a_rendered_puzzle_in_perspective_reads_back_exactly(seed, givens, font)
     assert np.abs(np.array(reading.corners) - corners).max() < 8
 
 
+def test_where_the_paper_s_edge_passes_for_another_grid_the_9x9_reading_wins():
+    from bitdoku.photo.decode import decode
+    from bitdoku.photo.locate import locate
+
+    for seed in (0, 9):  # the lines alone take the paper for a 9x9 (seed 0) or a 6x6 (seed 9) grid's frame
+        rng = np.random.default_rng(seed)
+        digits = puzzle(rng, int(rng.integers(17, 46)))
+        image, corners = photograph(draw_grid(digits, font=FONTS[seed % 3]), rng)
+        by_lines = locate(decode(image).gray, (6, 9, 16))
+        assert np.abs(by_lines.corners - corners).max() > 20
+        reading = read(image, correct_with_solver=False)
+        assert np.array_equal(reading.as_read.to_array(), digits)
+        assert np.abs(np.array(reading.corners) - corners).max() < 8
+
+
+def test_a_size_the_image_does_not_hold_names_the_size_it_does():
+    with pytest.raises(PhotoError) as raised:
+        read(DATA / "image1.jpg", size=6)
+    assert str(raised.value) == "image1.jpg: the grid is 9x9, not 6x6" and raised.value.kind == "other-size"
+
+
 def test_the_solver_reports_the_cells_it_corrects():
     rng = np.random.default_rng(1)
     digits = puzzle(rng, 30)

@@ -169,7 +169,7 @@ def test_without_opencv_the_answer_says_which_extra_to_install(client, monkeypat
     assert send(client, (DATA / "image1.jpg").read_bytes()).status_code == 200
 
 
-def test_the_size_query_is_checked_and_auto_reads_a_16x16_screenshot(client):
+def test_the_size_query_is_checked_and_a_16x16_screenshot_is_read_at_its_size(client):
     import cv2
     import numpy as np
 
@@ -184,7 +184,7 @@ def test_the_size_query_is_checked_and_auto_reads_a_16x16_screenshot(client):
     image = cv2.cvtColor(np.asarray(screens.render(values, shape)), cv2.COLOR_RGB2BGR)
     png_bytes = cv2.imencode(".png", image)[1].tobytes()
     expected = Grid.from_array(np.asarray(values).reshape(16, 16).tolist(), shape).to_line()
-    for query in ("?size=auto", "?size=16"):
+    for query in ("", "?size=auto", "?size=16"):  # no size: told from the image
         answer = client.post(f"/api/photo{query}", content=png_bytes, headers={"Content-Type": "image/png"})
         assert answer.status_code == 200, answer.text
         assert (answer.json()["size"], answer.json()["as_read"]) == (16, expected)

@@ -159,6 +159,27 @@ def test_a_grid_of_another_size_read_from_a_screenshot_is_drawn_at_its_size(page
     expect(cells(page).nth(3)).to_have_attribute("title", "read as empty with 61 % confidence: check it")
 
 
+def test_a_16x16_screenshot_pasted_is_read_by_the_server_at_its_size(page: Page, server_url):
+    """No stub: the page sends no size, the server tells it from the image, the page redraws at 16x16."""
+    import numpy as np
+
+    from bitdoku.shape import Shape
+    from tests.photo.screens import render_screens as screens
+
+    shape = Shape(4, 4)
+    values = screens.random_puzzle(shape, np.random.default_rng(4))
+    ok, png = cv2.imencode(".png", cv2.cvtColor(np.asarray(screens.render(values, shape)), cv2.COLOR_RGB2BGR))
+    assert ok
+    open_page(page, server_url)
+    page.locator("#grid").focus()
+    page.evaluate(PASTE, [list(png.tobytes()), "image/png", "screen16.png"])
+    expect(message(page)).to_contain_text("Read a 16x16 puzzle")
+    expect(cells(page)).to_have_count(256)
+    expect(page.locator("#shape")).to_have_value("4x4")
+    expected = "".join(".123456789ABCDEFG"[v] for v in np.asarray(values).ravel())
+    assert grid_line(page) == expected
+
+
 def test_a_file_that_is_no_image_shows_the_servers_sentence_and_keeps_the_grid(page: Page, server_url, tmp_path):
     open_page(page, server_url, p=line_of("image1.jpg"))
     notes = tmp_path / "notes.txt"

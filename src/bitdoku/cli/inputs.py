@@ -83,11 +83,10 @@ def read_rules(variant: str | None, regions: str | None, shape: Shape | None) ->
 #: The suffixes of image files: such an argument is read as a photo of a puzzle, not as a puzzle file.
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".webp", ".gif", ".tif", ".tiff"})
 #: The first bytes of the image formats the photo reader decodes (BMP's "BM" is too short to tell).
-_IMAGE_MAGIC = (b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n", b"GIF87a", b"GIF89a")
-
-
 def is_image_file(argument: str) -> bool:
-    """An existing file named as an image, or whose first bytes are a JPEG's, PNG's, GIF's or WebP's."""
+    """An existing file named as an image, or whose first bytes are an image's the reader knows."""
+    from bitdoku.photo.header import image_format
+
     try:
         path = Path(argument)
         if not path.is_file():
@@ -98,7 +97,7 @@ def is_image_file(argument: str) -> bool:
             head = handle.read(12)
     except (OSError, ValueError):  # a long puzzle is no valid file name; an unreadable file is reported later
         return False
-    return head.startswith(_IMAGE_MAGIC) or (head[:4] == b"RIFF" and head[8:12] == b"WEBP")
+    return image_format(head) is not None
 
 
 def read_photo(argument: str, shape: Shape | None, rules: Rules | None) -> Grid:
@@ -109,11 +108,7 @@ def read_photo(argument: str, shape: Shape | None, rules: Rules | None) -> Grid:
 
     if rules is not None:
         raise ValueError("a photo is read as a classic Sudoku: --variant and --regions do not apply to it")
-    reading = read(argument)
-    if shape is not None and reading.grid.shape != shape:
-        found = reading.grid.shape
-        raise ParseError(f"the photo holds a {found.size_name} grid of {found} boxes, not --shape {shape}",
-                         source=argument)
+    reading = read(argument, shape=shape)
     warn(photo_note(reading, Path(argument).name))
     return reading.grid
 

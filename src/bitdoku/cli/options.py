@@ -47,8 +47,8 @@ def refuse_fpuzzles(output: OutputFormat | None, command: str) -> None:
 PuzzleArgument = Annotated[
     Optional[str],  # noqa: UP045 - Typer reads this annotation at run time, also on Python 3.10
     typer.Argument(
-        help="A puzzle in quotes, a puzzle file (one a line, '#' comments), or '-' for stdin. "
-        "Without it, the built-in demo grid.",
+        help="A puzzle in quotes, a puzzle file (one a line, '#' comments), an f-puzzles or SudokuPad link, a "
+        "photo or screenshot (needs bitdoku[photo]), or '-' for stdin. Without it, the built-in demo grid.",
         show_default=False,
     ),
 ]

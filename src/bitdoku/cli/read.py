@@ -32,8 +32,8 @@ DebugImageOption = Annotated[Optional[str], typer.Option(  # noqa: UP045 - Typer
 ThresholdOption = Annotated[float, typer.Option(
     "--threshold", min=0.0, max=1.0, help="A cell read with less confidence than this is doubtful.")]
 SizeOption = Annotated[str, typer.Option(
-    "--size", metavar="9|6|16|auto",
-    help="The grid's cells a side; 'auto' tells it from the grid's lines (sure on screenshots, less on photos).")]
+    "--size", metavar="auto|6|9|16",
+    help="The grid's cells a side; 'auto' (the default) tells it from the image.")]
 NoCorrectOption = Annotated[bool, typer.Option(
     "--no-correct", help="Keep the reading as it is: no solver's correction of clashing or ambiguous cells.")]
 
@@ -44,7 +44,7 @@ def read(
     debug_image: DebugImageOption = None,
     threshold: ThresholdOption = DEFAULT_THRESHOLD,
     no_correct: NoCorrectOption = False,
-    size: SizeOption = "9",
+    size: SizeOption = "auto",
 ) -> None:
     """Read the Sudoku in a photo: print its puzzle line ('.' for an empty cell), then the cells to check.
 
@@ -57,10 +57,12 @@ def read(
     from bitdoku.cli.output import to_json
     from bitdoku.engines.result import Status
 
-    if size != "auto" and size not in ("6", "9", "16"):
-        raise ValueError(f"--size: 6, 9, 16 or auto, not {size!r}")
+    try:
+        told = photo.parse_size(size)
+    except ValueError as error:
+        raise ValueError(f"--size: {error}") from None
     source = image_from(image)
-    reading = photo.read(source, size=size if size == "auto" else int(size), correct_with_solver=not no_correct)
+    reading = photo.read(source, size=told, correct_with_solver=not no_correct)
     if debug_image is not None:
         from bitdoku.photo.debug import draw, save
 

@@ -10,7 +10,7 @@ recognition with deep belief network", SoCPaR 2014 (dataset wichtounet/sudoku_da
 from __future__ import annotations
 
 from bitdoku.photo.errors import PhotoError
-from bitdoku.photo.reader import read
+from bitdoku.photo.reader import parse_size, read
 from bitdoku.photo.reading import PhotoReading
 
-__all__ = ["PhotoError", "PhotoReading", "read"]
+__all__ = ["PhotoError", "PhotoReading", "parse_size", "read"]

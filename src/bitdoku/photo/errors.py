@@ -5,7 +5,7 @@ from __future__ import annotations
 from bitdoku.errors import ParseError
 
 #: The kinds of failure, for callers that answer each differently (the web API maps them to 4xx replies).
-KINDS = ("not-an-image", "empty", "truncated", "too-large", "no-grid", "too-small")
+KINDS = ("not-an-image", "empty", "truncated", "too-large", "no-grid", "too-small", "other-size")
 
 
 class PhotoError(ParseError):

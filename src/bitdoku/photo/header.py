@@ -15,21 +15,37 @@ from bitdoku.photo.errors import PhotoError
 _SOF = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
 
 
+def image_format(data: bytes) -> str | None:
+    """The format's name from the file's first 12 bytes (its magic number), or None when it is none of ours."""
+    if data[:3] == b"\xff\xd8\xff":
+        return "JPEG"
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        return "PNG"
+    if data[:2] == b"BM":
+        return "BMP"
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "WebP"
+    if data[:6] in (b"GIF87a", b"GIF89a"):
+        return "GIF"
+    return None
+
+
 def image_size(data: bytes) -> tuple[str, int, int]:
     """The format's name, the width and the height, or a PhotoError ("not an image", "truncated")."""
     if not data:
         raise PhotoError("the file is empty", kind="empty")
-    if data[:3] == b"\xff\xd8\xff":
-        return ("JPEG", *_jpeg_size(data))
-    if data[:8] == b"\x89PNG\r\n\x1a\n":
-        return ("PNG", *_unpack(">II", data, 16))
-    if data[:2] == b"BM":
+    kind = image_format(data)
+    if kind == "JPEG":
+        return (kind, *_jpeg_size(data))
+    if kind == "PNG":
+        return (kind, *_unpack(">II", data, 16))
+    if kind == "BMP":
         width, height = _unpack("<ii", data, 18)
-        return "BMP", abs(width), abs(height)
-    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
-        return ("WebP", *_webp_size(data))
-    if data[:6] in (b"GIF87a", b"GIF89a"):
-        return ("GIF", *_unpack("<HH", data, 6))
+        return kind, abs(width), abs(height)
+    if kind == "WebP":
+        return (kind, *_webp_size(data))
+    if kind == "GIF":
+        return (kind, *_unpack("<HH", data, 6))
     raise PhotoError("not an image: expected a JPEG, PNG, BMP, WebP or GIF file", kind="not-an-image")
 
 

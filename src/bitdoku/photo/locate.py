@@ -56,35 +56,50 @@ def find_grid(gray: npt.NDArray[np.uint8]) -> Corners | None:
 def locate(gray: npt.NDArray[np.uint8], sizes: Sequence[int] = (9,)) -> Found | None:
     """The grid in ``gray`` of one of ``sizes`` cells a side, as dark lines on light or, in a dark image, light
     on dark; None when none is found."""
+    return locate_each(gray, sizes, (sizes,))[0]
+
+
+def locate_each(gray: npt.NDArray[np.uint8], sizes: Sequence[int], choices: Sequence[Sequence[int]]
+                ) -> list[Found | None]:
+    """The grid ``locate`` finds for each choice of sizes (each a subset of ``sizes``), from one search: the
+    image's quadrilaterals are found and scored once, at each of ``sizes``."""
     scale = max(gray.shape) / SEARCH_SIDE
     small = gray if scale <= 1 else cv2().resize(gray, (round(gray.shape[1] / scale), round(gray.shape[0] / scale)),
                                                  interpolation=cv2().INTER_AREA)
     scale = gray.shape[1] / small.shape[1]
-    best = _best_quad(small, sizes)
+    found: list[Found | None] = []
+    sides = [_Scored(small, sizes, False)]
     if float(small.mean()) < DARK:
-        negative = _best_quad(255 - small, sizes)
-        if negative is not None and (best is None or negative[1] > best[1]):
-            best = (negative[0], negative[1], negative[2], True)
-    if best is None:
-        return None
-    return Found((best[0] * scale).astype(np.float32), best[2], best[3])
+        sides.append(_Scored(255 - small, sizes, True))
+    for choice in choices:
+        best: tuple[Corners, float, int, bool] | None = None
+        for side in sides:
+            picked = side.best(choice)
+            if picked is not None and (best is None or picked[1] > best[1]):
+                best = picked
+        found.append(None if best is None else Found((best[0] * scale).astype(np.float32), best[2], best[3]))
+    return found
 
 
-def _best_quad(small: npt.NDArray[np.uint8], sizes: Sequence[int]) -> tuple[Corners, float, int, bool] | None:
-    """The grid's corners, line score and size: the largest quadrilateral with a good score, unless a smaller
-    one scores clearly better."""
-    ink = _ink(small)
-    best, best_score = None, MIN_LINE_SCORE
-    for contour in _contours_by_area(ink):
-        quad = _quadrilateral(contour)
-        if quad is None:
-            continue
-        score = max(line_score(ink, quad, n) for n in sizes)
-        if score > best_score * 1.25 or (best is None and score > best_score):  # larger ones come first
-            best, best_score = quad, score
-    if best is None:
-        return None
-    return best, best_score, size_of(ink, best, sizes) if len(sizes) > 1 else sizes[0], False
+class _Scored:
+    """The quadrilaterals of one image (or its negative), largest first, each with its line score at each size."""
+
+    def __init__(self, small: npt.NDArray[np.uint8], sizes: Sequence[int], inverted: bool) -> None:
+        self.ink, self.inverted = _ink(small), inverted
+        quads = (_quadrilateral(contour) for contour in _contours_by_area(self.ink))
+        self.quads = [(quad, {n: line_score(self.ink, quad, n) for n in sizes}) for quad in quads if quad is not None]
+
+    def best(self, sizes: Sequence[int]) -> tuple[Corners, float, int, bool] | None:
+        """The grid's corners, line score and size among ``sizes``: the largest quadrilateral with a good score,
+        unless a smaller one scores clearly better."""
+        best, best_score = None, MIN_LINE_SCORE
+        for quad, scores in self.quads:
+            score = max(scores[n] for n in sizes)
+            if score > best_score * 1.25 or (best is None and score > best_score):  # larger ones come first
+                best, best_score = quad, score
+        if best is None:
+            return None
+        return best, best_score, size_of(self.ink, best, sizes) if len(sizes) > 1 else sizes[0], self.inverted
 
 
 #: The side the size test warps the grid to, and the shortest straight run it takes for a piece of line.

@@ -16,7 +16,7 @@ from starlette.requests import Request
 
 from bitdoku.errors import MissingExtraError, cell_name
 from bitdoku.grid import Grid
-from bitdoku.photo import PhotoError, PhotoReading, read
+from bitdoku.photo import PhotoError, PhotoReading, parse_size, read
 from bitdoku.shape import Shape
 from bitdoku.warmup.units import search_units
 from bitdoku.web.errors import ApiError
@@ -59,9 +59,10 @@ def needs(data: bytes, limits: Limits) -> tuple[str, ...]:
     return (*search_units(Grid.empty(Shape(3, 3))), *search_units(Grid.empty(Shape(2, 2))))
 
 
-def reading(data: bytes, limits: Limits, size: int | str = 9) -> PhotoOut:
+def reading(data: bytes, limits: Limits, size: int | str = "auto") -> PhotoOut:
     """Read the image (on a worker thread: 0.05-0.4 s of CPU); its problems as 422s whose ``kind`` is the
-    ``PhotoError``'s (``not_an_image``, ``empty``, ``truncated``, ``too_large``, ``no_grid``, ``too_small``),
+    ``PhotoError``'s (``not_an_image``, ``empty``, ``truncated``, ``too_large``, ``no_grid``, ``too_small``,
+    ``other_size``),
     a server without OpenCV as 501 ``missing_extra``. ``size``: 6, 9, 16 or "auto" (the ``?size=`` query)."""
     start = time.perf_counter()
     try:
@@ -88,10 +89,8 @@ def answer(found: PhotoReading, seconds: float) -> PhotoOut:
 
 
 def size_of(request: Request) -> int | str:
-    """The ``?size=`` of the request: 9 when absent, 6, 9, 16 or ``auto``; anything else is a 422 ``bad_request``."""
-    size = request.query_params.get("size", "9")
-    if size == "auto":
-        return size
-    if size not in ("6", "9", "16"):
-        raise ApiError(422, ErrorBody(kind="bad_request", message=f"size: 6, 9, 16 or auto, not {size!r}"))
-    return int(size)
+    """The ``?size=`` of the request: ``auto`` when absent, or 6, 9 or 16; anything else is a 422 ``bad_request``."""
+    try:
+        return parse_size(request.query_params.get("size", "auto"))
+    except ValueError as error:
+        raise ApiError(422, ErrorBody(kind="bad_request", message=f"size: {error}")) from None
