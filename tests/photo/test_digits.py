@@ -1,4 +1,6 @@
 import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bitdoku.photo import cells, digits
 
@@ -28,3 +30,11 @@ def test_a_glyph_is_fitted_into_the_classifiers_box():
     rows, _ = np.nonzero(image > 0.5)
     assert rows.max() - rows.min() + 1 >= digits.INNER - 3  # scaled up to its box's height
     assert image.max() <= 1 and image.min() >= 0
+
+
+@given(st.integers(1, 40), st.integers(1, 40), st.integers(0, 2**32 - 1))
+def test_the_paper_level_is_numpy_s_90th_percentile_exactly(height, width, seed):
+    from bitdoku.photo.digits import percentile_90
+
+    pixels = np.random.default_rng(seed).integers(0, 256, (height, width), dtype=np.uint8)
+    assert percentile_90(pixels) == float(np.percentile(pixels, 90))

@@ -48,8 +48,22 @@ def glyph(gray: npt.NDArray[np.uint8], mask: npt.NDArray[np.uint8], box: npt.NDA
     if _pencil_marks(region[by:by + bh, bx:bx + bw], height):
         return Glyph(0.0, None)
     crop = gray[y0 + dy + by:y0 + dy + by + bh, x0 + dx + bx:x0 + dx + bx + bw]
-    paper = float(np.percentile(gray[y0 + dy:y1 - dy, x0 + dx:x1 - dx], 90))
+    paper = percentile_90(gray[y0 + dy:y1 - dy, x0 + dx:x1 - dx])
     return Glyph(strength, fit(crop, paper))
+
+
+def percentile_90(pixels: npt.NDArray[np.uint8]) -> float:
+    """``np.percentile(pixels, 90)`` to the last bit (linear between the two values around it), by a partial
+    sort: np.percentile's own overhead was an eighth of a 16x16 screenshot's reading, 256 cells a grid."""
+    flat = pixels.ravel()
+    if flat.size == 0:
+        return float(np.percentile(flat, 90))  # nan and its warning, as before
+    at = 0.9 * (flat.size - 1)
+    low = int(at)
+    high = min(low + 1, flat.size - 1)
+    part = np.partition(flat, (low, high))
+    below, above = float(part[low]), float(part[high])
+    return below + (at - low) * (above - below)
 
 
 def _digit_box(region: npt.NDArray[np.uint8], cell: int) -> tuple[int, int, int, int, float] | None:
