@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
     from bitdoku import generate
     from bitdoku.batch import BatchResult, count_many, solve_many
-    from bitdoku.constraints import Cage
+    from bitdoku.constraints import Cage, Constraint
     from bitdoku.engines.registry import DEFAULT_ENGINE, ENGINES
     from bitdoku.engines.result import SearchResult, SearchStats, Status
     from bitdoku.errors import (
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
         SearchLimitError,
         SearchTimeLimitError,
         ShapeError,
+        UnsupportedError,
     )
     from bitdoku.geometry import Geometry
     from bitdoku.grid import Conflict, Grid, Puzzle
@@ -69,6 +70,7 @@ _LAZY = {
     "read_puzzles": "bitdoku.reader",
     "Geometry": "bitdoku.geometry",
     "Cage": "bitdoku.constraints",
+    "Constraint": "bitdoku.constraints",
     "Conflict": "bitdoku.grid",
     "Grid": "bitdoku.grid",
     "Puzzle": "bitdoku.grid",
@@ -85,6 +87,7 @@ _LAZY = {
     "SearchLimitError": "bitdoku.errors",
     "SearchTimeLimitError": "bitdoku.errors",
     "ShapeError": "bitdoku.errors",
+    "UnsupportedError": "bitdoku.errors",
 }
 
 
@@ -110,6 +113,7 @@ __all__ = [
     "Cage",
     "CandidateGrid",
     "Conflict",
+    "Constraint",
     "Entry",
     "GenerationLimitError",
     "Geometry",
@@ -129,6 +133,7 @@ __all__ = [
     "Status",
     "Step",
     "TrueCandidates",
+    "UnsupportedError",
     "__version__",
     "count_many",
     "count_solutions",

@@ -153,13 +153,13 @@ def killer_rows(puzzles: list[Puzzle], shape: Shape | str | None, variant: str |
     """The grids of a batch of Killers (text read under ``variant="killer"``, or grids with cages), None for a
     batch of anything else; a batch that mixes Killers with other grids is refused."""
     named_killer = isinstance(variant, str) and "killer" in variant.lower()
-    if not named_killer and not any(isinstance(item, Grid) and item.cages for item in puzzles):
+    if not named_killer and not any(isinstance(item, Grid) and item.geometry.uses_cage_kernel for item in puzzles):
         return None
     grids = [as_grid(item, shape, variant if named_killer else None) for item in puzzles]
-    others = sorted({grid.variant for grid in grids if not grid.cages})
+    others = sorted({grid.variant for grid in grids if not grid.geometry.uses_cage_kernel})
     if others:
-        raise ParseError(f"a batch of Killers takes Killer grids only, not {', '.join(others)} grids: search them "
-                         "in separate calls")
+        raise ParseError(f"a batch of Killers (or of grids with setters' constraints) takes those grids only, not "
+                         f"{', '.join(others)} grids: search them in separate calls")
     shapes = {grid.shape for grid in grids}
     if len(shapes) > 1:
         raise ShapeError(f"a batch takes grids of one shape, not {', '.join(sorted(map(str, shapes)))}")
@@ -291,6 +291,9 @@ def _batch_geometry(puzzles: ArrayLike | Sequence[Puzzle], shape: Shape,
             raise ParseError(f"a batch takes grids under one set of rules, not several ({names}; jigsaws of "
                              "different region maps count as different rules): search them in separate calls")
         geometry = geometries.pop() if geometries else None
+    if geometry is not None and geometry.constraints:
+        raise ParseError("setters' constraints come with each grid: pass a list of Grid objects, not an array "
+                         "under one geometry")
     return None if geometry is None or geometry.is_classic else geometry
 
 

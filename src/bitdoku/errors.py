@@ -85,6 +85,11 @@ class PuzzleTypeError(BitdokuError, TypeError):
     integers. The sentence names what was given and what is accepted (``grid.PUZZLE_FORMS``)."""
 
 
+class UnsupportedError(BitdokuError, ValueError):
+    """A well-formed puzzle that a part of bitdoku cannot take yet (logical steps for the setters' constraints,
+    say): refused by name rather than answered as if the rule were absent."""
+
+
 class InvalidGridError(BitdokuError, ValueError):
     """Givens that break the rules: the same digit twice in a row, column or box."""
 

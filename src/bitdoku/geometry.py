@@ -26,16 +26,19 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from bitdoku.constraints.cages import Cage, cage_of, cage_symbol, combinations, unit_remainders
+from bitdoku.constraints.cages import Cage, cage_symbol, combinations, unit_remainders
+from bitdoku.constraints.variant import Constraint, compile_constraints, orthogonal_neighbours
 from bitdoku.errors import ParseError, ShapeError, cell_name
 from bitdoku.shape import Shape
 
 CLASSIC = "classic"
 JIGSAW = "jigsaw"
 KILLER = "killer"
+#: The name of a grid with setters' constraints (``bitdoku.constraints.variant``): they come from their data.
+CONSTRAINTS = "constraints"
 #: The rules a geometry may add, in the order a name lists them.
 RULES = ("x", "windoku", "anti-knight", "anti-king", "nonconsecutive")
-VARIANTS = (CLASSIC, JIGSAW, KILLER, *RULES)
+VARIANTS = (CLASSIC, JIGSAW, KILLER, CONSTRAINTS, *RULES)
 
 _KNIGHT = ((-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1))
 _KING = ((-1, -1), (-1, 1), (1, -1), (1, 1))  # the orthogonal king moves share a row or a column already
@@ -63,7 +66,10 @@ class GeometryTables(NamedTuple):
 class CageTables(NamedTuple):
     """A Killer geometry as the kernel of cages reads it: peers (CSR, the cage mates among them), the N-cell units
     and each cell's, and the cells and digit sets (CSR) of the summed groups: the cages, then the rule of 45's
-    groups (``constraints.unit_remainders``). A group without a total has no digit sets."""
+    groups (``constraints.unit_remainders``), then the setters' groups (a renban's runs; an extra region has
+    none). A group without a total has no digit sets. ``arcs`` (source, target, table; int32 rows, grouped by
+    source: CSR ``arc_start``) and ``arc_masks`` (a table a row, N masks) are the setters' pair relations
+    (``constraints.variant``)."""
 
     peer_start: NDArray[np.int32]
     peers: NDArray[np.int32]
@@ -73,6 +79,9 @@ class CageTables(NamedTuple):
     cage_cells: NDArray[np.int32]
     combo_start: NDArray[np.int32]
     combos: NDArray[np.int64]
+    arc_start: NDArray[np.int32]
+    arcs: NDArray[np.int32]
+    arc_masks: NDArray[np.int64]
 
 
 @dataclass(frozen=True)
@@ -98,11 +107,18 @@ class Geometry:
     labels: str = ""
     #: A Killer's cages, in the reading order of their first cells (``formats/killer.py`` reads and checks them).
     cages: tuple[Cage, ...] = ()
+    #: The setters' constraints (thermometers, dots, lines; ``bitdoku.constraints.variant``), as read.
+    constraints: tuple[Constraint, ...] = ()
 
     def __post_init__(self) -> None:
         unknown = sorted(set(self.rules) - set(RULES))
         if unknown:
             raise ParseError(f"unknown variant rule {unknown[0]!r}; known: {', '.join(RULES)}")
+        if self.constraints and (self.regions is not None or "windoku" in self.rules):
+            other = "jigsaw" if self.regions is not None else "windoku"
+            raise ParseError(f"setters' constraints go on a grid of boxes for now, not with {other!r}")
+        if self.constraints:
+            return  # the kernel of cages keeps the rules' peers and, for nonconsecutive, arcs of its own
         if self.cages and (self.rules or self.regions is not None):
             other = "jigsaw" if self.regions is not None else sorted(self.rules)[0]
             raise ParseError(f"killer cages go on a classic grid for now, not with {other!r}")
@@ -116,9 +132,10 @@ class Geometry:
 
     @classmethod
     def parse(cls, name: str | Geometry | None, shape: Shape | str | None = None,
-              regions: str | None = None, cages: tuple[Cage, ...] | None = None) -> Geometry:
+              regions: str | None = None, cages: tuple[Cage, ...] | None = None,
+              constraints: tuple[Constraint, ...] | None = None) -> Geometry:
         """Read a variant name (``"x"``, ``"windoku+anti-knight"``, ``"jigsaw"`` with ``regions``, ``"killer"``
-        with ``cages``, ``"classic"``).
+        with ``cages``, ``"constraints"`` with ``constraints``, ``"classic"``).
 
         The shape defaults to 9x9, or to the region map's size for a jigsaw.
         """
@@ -132,6 +149,15 @@ class Geometry:
             if word not in known:
                 raise ParseError(f"unknown variant {word!r}; known: {', '.join(VARIANTS)}")
         rules = frozenset(w for w in words if w in RULES)
+        if (CONSTRAINTS in words) != (constraints is not None):
+            raise ParseError("setters' constraints come with their data: read them from an f-puzzles link or "
+                             "bitdoku's JSON" if constraints is None else
+                             "constraints were given for a variant that does not name them")
+        if constraints is not None:
+            if JIGSAW in words or regions is not None:
+                raise ParseError("setters' constraints go on a grid of boxes for now, not with a jigsaw's regions")
+            return cls(Shape.parse(shape) if shape is not None else Shape(3, 3), rules, cages=tuple(cages or ()),
+                       constraints=tuple(constraints))
         if (KILLER in words) != (cages is not None):
             raise ParseError("a killer needs its cages: read it with Grid.parse(text, variant='killer') from a "
                              "line 'MAP SUMS [GIVENS]' or JSON with \"cages\"" if cages is None else
@@ -188,12 +214,18 @@ class Geometry:
     def name(self) -> str:
         """The variant name that ``parse`` reads back: ``"classic"``, ``"x"``, ``"jigsaw+anti-king"``, ..."""
         words = ([JIGSAW] if self.regions is not None else []) + ([KILLER] if self.cages else [])
+        words += [CONSTRAINTS] if self.constraints else []
         return "+".join(words + [r for r in RULES if r in self.rules]) or CLASSIC
 
     @property
     def is_classic(self) -> bool:
         """Rows, columns and boxes only: the engines' fast classic paths apply."""
-        return self.regions is None and not self.rules and not self.cages
+        return self.regions is None and not self.rules and not self.cages and not self.constraints
+
+    @property
+    def uses_cage_kernel(self) -> bool:
+        """Whether the kernel of cages searches it: a Killer's cages or setters' constraints."""
+        return bool(self.cages or self.constraints)
 
     @property
     def n_units(self) -> int:
@@ -202,7 +234,7 @@ class Geometry:
     @property
     def tables(self) -> GeometryTables:
         """Units, cell units, peers and neighbours (cached; the arrays are read-only). A cage's cells are peers."""
-        if self.cages:
+        if self.cages or self.constraints:
             return self._killer_tables
         return _tables(self.shape, self.rules, self.regions)
 
@@ -210,7 +242,7 @@ class Geometry:
     def relations(self) -> tuple[tuple[int, ...], ...]:
         """For each cell, the peers it shares no unit with (a knight's or king's move away, or in its cage): the
         cells whose equal digit is a conflict of a relation, not of a unit (cached)."""
-        if self.cages:
+        if self.cages or self.constraints:
             return self._killer_relations
         return _relations(self.shape, self.rules, self.regions)
 
@@ -220,7 +252,7 @@ class Geometry:
         cages of its own (a shared cache of a few geometries would rebuild them on every pass over a file)."""
         classic = _tables(self.shape, self.rules, self.regions)
         mates = _peer_matrix(self.shape, self.rules, self.regions).copy()
-        pairs = [(a, b) for cage in self.cages for a in cage.cells for b in cage.cells if a != b]
+        pairs = [(a, b) for cage in self._distinct_groups for a in cage for b in cage if a != b]
         if pairs:
             mates[tuple(np.array(pairs, dtype=np.intp).T)] = True
         rows, peers = np.nonzero(mates)  # row-major: each cell's peers in increasing order
@@ -234,11 +266,18 @@ class Geometry:
     @cached_property
     def _killer_relations(self) -> tuple[tuple[int, ...], ...]:
         classic = _relations(self.shape, self.rules, self.regions)
-        owner = cage_of(self.shape.n_cells, self.cages)
         unit_mates = self.shape.tables.peers
-        return tuple(tuple(sorted({*classic[cell], *(other for other in self.cages[owner[cell]].cells
-                                                      if other != cell and other not in unit_mates[cell])}))
-                     if owner[cell] >= 0 else classic[cell] for cell in range(self.shape.n_cells))
+        mates: list[set[int]] = [set(peers) for peers in classic]
+        for group in self._distinct_groups:
+            for cell in group:
+                mates[cell].update(other for other in group if other != cell and other not in unit_mates[cell])
+        return tuple(tuple(sorted(found)) for found in mates)
+
+    @cached_property
+    def _distinct_groups(self) -> tuple[tuple[int, ...], ...]:
+        """The cells whose digits all differ beyond the units: each cage, each setters' group (``groups``)."""
+        compiled = compile_constraints(self.constraints, self.shape.n)
+        return tuple(cage.cells for cage in self.cages) + tuple(cells for cells, _ in compiled.groups)
 
     @cached_property
     def cage_tables(self) -> CageTables:
@@ -246,15 +285,36 @@ class Geometry:
         shape = self.shape
         tables = self.tables
         groups = [*self.cages, *unit_remainders(shape, self.cages)]
-        cage_start, cage_cells = csr([list(group.cells) for group in groups])
+        compiled = compile_constraints(self.constraints, shape.n)
+        cage_start, cage_cells = csr([list(group.cells) for group in groups] +
+                                     [list(cells) for cells, _ in compiled.groups])
         combo_lists = [(list(combinations(len(group.cells), group.total, shape.n)) or [0])  # [0]: no set makes it
                        if group.total is not None else [] for group in groups]
+        combo_lists += [list(sets or ()) for _, sets in compiled.groups]
         combo_start, _ = csr([[0] * len(sets) for sets in combo_lists])
         combos = np.array([mask for sets in combo_lists for mask in sets], dtype=np.int64)
+        arc_start, arcs, arc_masks = self._arc_tables(compiled.arcs, compiled.tables)
         classic = shape.tables
         return CageTables(tables.peer_start, tables.peers, np.ascontiguousarray(classic.units, dtype=np.int32),
                           np.ascontiguousarray(classic.cell_units, dtype=np.int32), cage_start, cage_cells,
-                          combo_start, combos)
+                          combo_start, combos, arc_start, arcs, arc_masks)
+
+    def _arc_tables(self, arcs: tuple[tuple[int, int, int], ...], masks: tuple[tuple[int, ...], ...]
+                    ) -> tuple[NDArray[np.int32], NDArray[np.int32], NDArray[np.int64]]:
+        """The setters' arcs and their tables as arrays, with a nonconsecutive grid's neighbour pairs as arcs."""
+        n = self.shape.n
+        rows = list(arcs)
+        tables = [list(table) for table in masks]
+        if "nonconsecutive" in self.rules:
+            tables.append([((1 << n) - 1) & ~((1 << d) | (1 << (d - 2) if d > 1 else 0)) for d in range(1, n + 1)])
+            rows += [(cell, other, len(tables) - 1) for cell in range(self.shape.n_cells)
+                     for other in orthogonal_neighbours(cell, n)]
+        rows.sort()
+        arc_array = np.array(rows, dtype=np.int32).reshape(-1, 3)
+        arc_start = np.zeros(self.shape.n_cells + 1, dtype=np.int32)
+        np.cumsum(np.bincount(arc_array[:, 0], minlength=self.shape.n_cells), out=arc_start[1:])
+        mask_array = np.array(tables, dtype=np.int64).reshape(-1, n)
+        return arc_start, arc_array, mask_array
 
     def cage_of(self, cell: int) -> int:
         """The index of the cage that holds ``cell``, -1 for none."""

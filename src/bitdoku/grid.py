@@ -14,6 +14,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from bitdoku.constraints.cages import Cage, cage_name, check_cages, combinations
+from bitdoku.constraints.variant import Constraint
 from bitdoku.errors import InvalidGridError, ParseError, PuzzleTypeError, ShapeError, cell_name
 from bitdoku.formats.block import format_block, format_jigsaw_block, format_rows, parse_block
 from bitdoku.formats.fpuzzles import format_fpuzzles, is_fpuzzles, parse_fpuzzles
@@ -96,11 +97,12 @@ class Grid:
             raise ParseError("empty puzzle: there are no cells to read")
         regions = None
         cages: tuple[Cage, ...] | None = None
+        constraints: tuple[Constraint, ...] | None = None
         cells: bytes | list[int]
         if is_fpuzzles(stripped):
-            cells, shape, variant, cages, regions = parse_fpuzzles(stripped, shape, variant)
+            cells, shape, variant, cages, regions, constraints = parse_fpuzzles(stripped, shape, variant)
         elif stripped.startswith("{"):
-            cells, shape, named, regions, cages = parse_json(stripped, shape)
+            cells, shape, named, regions, cages, constraints = parse_json(stripped, shape)
             variant = variant if variant is not None else named
             if cages is not None:
                 check_cages(shape, cages, bytes(cells))
@@ -115,7 +117,7 @@ class Grid:
             cells, shape = parse_line(stripped, shape)
         if variant is None and regions is None:
             return cls(bytes(cells), shape)
-        return cls(bytes(cells), shape, Geometry.parse(variant, shape, regions, cages))
+        return cls(bytes(cells), shape, Geometry.parse(variant, shape, regions, cages, constraints))
 
     @classmethod
     def from_array(cls, values: ArrayLike, shape: Shape | str | None = None) -> Grid:
@@ -176,6 +178,12 @@ class Grid:
     def cages(self) -> tuple[Cage, ...]:
         """A Killer's cages (``bitdoku.constraints.Cage``: cells and an optional total), none for other grids."""
         return self._geometry.cages if self._geometry is not None else ()
+
+    @property
+    def constraints(self) -> tuple[Constraint, ...]:
+        """The setters' constraints (``bitdoku.constraints.Constraint``: thermometers, dots, lines), read from an
+        f-puzzles link; none for other grids."""
+        return self._geometry.constraints if self._geometry is not None else ()
 
     @property
     def variant(self) -> str:
@@ -256,7 +264,8 @@ class Grid:
         """
         geometry = self.geometry
         regions = geometry.region_map() if geometry.regions is not None else None
-        return format_fpuzzles(self._cells, self._shape, geometry.rules, geometry.cages, regions)
+        return format_fpuzzles(self._cells, self._shape, geometry.rules, geometry.cages, regions,
+                               geometry.constraints)
 
     def to_picture(self) -> str:
         """The boxed picture that ``str()`` prints; for a jigsaw, the cells without box lines and the region map
@@ -279,7 +288,7 @@ class Grid:
             return format_json(self._cells, self._shape)
         geometry = self._geometry
         regions = geometry.region_map() if geometry.regions is not None else None
-        return format_json(self._cells, self._shape, geometry.name, regions, geometry.cages)
+        return format_json(self._cells, self._shape, geometry.name, regions, geometry.cages, geometry.constraints)
 
     def __str__(self) -> str:
         return self.to_picture()

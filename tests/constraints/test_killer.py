@@ -294,5 +294,5 @@ def test_a_batch_of_killers_keeps_each_its_cages():
     assert solved.statuses == [Status.UNIQUE, Status.MULTIPLE, Status.INVALID]
     assert solved.result(2).reason == "cage H (r4c3, r4c4) holds 4 = 4, over its sum 3"
     assert solve_many(grids, time_limit=0).statuses == [Status.SOLVED, Status.LIMIT]  # 0 s: stop at the first branch
-    with pytest.raises(ParseError, match="a batch of Killers takes Killer grids only, not classic"):
+    with pytest.raises(ParseError, match="takes those grids only, not classic"):
         solve_many([grids[0], "." * 16])

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from lzstring import LZString
 
-from bitdoku import Geometry, Grid, ParseError, Shape, solve
+from bitdoku import Geometry, Grid, ParseError, Shape, search, solve
 from bitdoku.constraints import Cage, check_cages
 from bitdoku.formats.fpuzzles import (
     FPUZZLES_LINK,
@@ -164,7 +164,6 @@ def test_published_killer_cages_hold_in_their_published_solutions(title, strip):
 
 @pytest.mark.parametrize(("title", "message"), [
     ("Killer Blister", "this puzzle uses 'littlekillersum', which bitdoku does not support yet"),
-    ("Bird in a storm", "this puzzle uses 'palindrome', 'difference' and 'negative', which bitdoku does not support"),
     ("Self-contained", "r3c3: this puzzle uses 'c', which bitdoku does not support yet"),
     ("Behemoth", "killer cages go on a classic grid for now, not with 'jigsaw'"),
 ])
@@ -172,6 +171,19 @@ def test_published_puzzles_with_rules_bitdoku_lacks_are_refused_by_name(title, m
     with pytest.raises(ParseError) as error:
         Grid.parse(published(title)["link"])
     assert message in str(error.value)
+
+
+def test_a_published_kropki_palindrome_puzzle_solves_to_its_published_solution():
+    """Bird in a storm: anti-knight, a palindrome, white dots with f-puzzles' nonconsecutive flag as their negative
+    constraint and black dots' ``negative`` with no black dot at all."""
+    entry = published("Bird in a storm")
+    puzzle = Grid.parse(entry["link"])
+    assert puzzle.variant == "constraints+anti-knight"
+    kinds = {(c.kind, c.negative) for c in puzzle.constraints}
+    assert kinds == {("palindrome", False), ("difference", False), ("difference", True), ("ratio", True)}
+    result = search(puzzle, limit=2)
+    assert result.status.value == "unique" and result.solution.to_line() == entry["solution"]
+    assert Grid.parse(puzzle.to_fpuzzles()) == puzzle
 
 
 def test_a_published_irregular_grid_reads_its_regions():
@@ -277,15 +289,18 @@ def with_cell(record: dict[str, object], size: int = 4) -> str:
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    (edited(thermometer=[{"lines": [["R1C1", "R1C2"]]}]), "this puzzle uses 'thermometer', which bitdoku does "
-                                                         "not support yet"),
-    (edited(arrow=[{"cells": ["R1C1"], "lines": [["R1C1", "R2C2"]]}], xv=[{"cells": ["R1C1", "R1C2"], "value": "X"}]),
-     "this puzzle uses 'arrow' and 'xv', which"),
-    (edited(negative=["ratio"]), "uses 'negative'"),
-    (edited(disjointgroups=True), "uses 'disjointgroups'"),
-    (edited(extraregion=[{"cells": ["R1C1", "R2C2", "R3C3", "R4C4"]}]), "uses 'extraregion'"),
-    (edited(**{"diagonal-": None}), "this puzzle uses 'diagonal+' alone, which bitdoku does not support yet"),
-    (edited(**{"diagonal+": False}), "uses 'diagonal-' alone"),
+    (edited(betweenline=[{"lines": [["R1C1", "R1C2", "R1C3"]]}]), "this puzzle uses 'betweenline', which bitdoku "
+                                                                   "does not support yet"),
+    (edited(arrow=[{"cells": ["R1C1"], "lines": [["R1C1", "R2C2"]]}], sandwichsum=[{"cell": "R0C1", "value": "3"}]),
+     "this puzzle uses 'arrow' and 'sandwichsum', which"),
+    (edited(negative=["quadruple"]), "uses the negative constraint of 'quadruple', which bitdoku does not support"),
+    (edited(difference=[{"cells": ["R1C1", "R2C2"]}]),
+     "white dot r1c1-r2c2: its two cells must be orthogonal neighbours"),
+    (edited(xv=[{"cells": ["R1C1", "R1C2"], "value": "Y"}]), 'xv 1: an XV is marked "X" or "V", not \'Y\''),
+    (edited(thermometer=[{"lines": [["R1C1", "R9C9"]]}]), "thermometer 1: R9C9 is outside the 4x4 grid"),
+    (edited(thermometer=[{"lines": "R1C1"}]), 'thermometer 1: expected {"lines": [["R1C1", "R2C1", ...]]}'),
+    (edited(odd=[{"cell": "A1"}]), "odd 1: 'A1' is not a cell name like R1C1"),
+    (edited(clone=[{"cells": ["R1C1"], "cloneCells": ["R2C2", "R2C3"]}]), "a clone's copy has 2 cells, not 1"),
     (edited(cage=[{"cells": ["R1C1", "R1C2"], "value": "7", "outlineC": "#000000"}]), "uses 'cage'"),
     (edited(text=[{"cells": ["R1C1"], "value": "E"}]), "uses 'text'"),
     (with_cell({"givenPencilMarks": [1, 2]}), "r2c3: this puzzle uses 'givenPencilMarks'"),
@@ -349,3 +364,21 @@ def test_metadata_cages_and_drawings_of_other_rules_are_not_rules():
                       {"cells": ["R1C1"], "value": "rules: none", "outlineC": "#00000000", "fontC": "#0000"}],
              "line": [{"lines": [["R1C1", "R2C2"]], "fromConstraint": "Renban"}], "text": [], "circle": []}
     assert Grid.parse(edited(**notes)) == Grid.parse(edited())
+
+
+def test_one_diagonal_and_disjoint_groups_read_as_extra_regions():
+    from bitdoku.engines import reference
+
+    one = Grid.parse(edited(**{"diagonal-": None}))
+    assert one.variant == "constraints" and [(c.kind, c.cells) for c in one.constraints] == [
+        ("extraregion", (12, 9, 6, 3))]  # diagonal+ runs from the bottom left
+    groups = Grid.parse(edited(disjointgroups=True))
+    assert groups.variant == "constraints+x" and len(groups.constraints) == 4
+    for puzzle in (one, groups, Grid.parse(edited(**{"diagonal-": None}, negative=["xv"]))):
+        expected = reference.search(puzzle.with_cells(bytes(16)), limit=10_000, max_nodes=10**7, keep=0).count
+        assert bitdoku_count(puzzle.with_cells(bytes(16))) == expected
+        assert expected > 0 or any(c.negative for c in puzzle.constraints)  # every 4x4 has neighbours adding to 5
+
+
+def bitdoku_count(puzzle: Grid) -> int:
+    return search(puzzle, limit=10_000).count

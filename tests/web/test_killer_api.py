@@ -205,6 +205,16 @@ def test_a_link_that_cannot_be_read_is_a_422_of_kind_link(client, link):
     assert response.json()["error"]["message"]
 
 
+def test_a_link_with_setters_constraints_is_refused_by_name_not_shown_without_them(client):
+    from bitdoku import Constraint, Geometry, Grid, Shape
+
+    shape = Shape(2, 2)
+    thermo = Grid(bytes(16), shape, Geometry(shape, constraints=(Constraint("thermometer", (0, 4, 8)),)))
+    response = post(client, "import", link=thermo.to_fpuzzles())
+    assert response.status_code == 422 and response.json()["error"]["kind"] == "link"
+    assert "this puzzle uses thermometer: the page cannot show" in response.json()["error"]["message"]
+
+
 def test_an_empty_or_huge_link_is_refused_by_the_schema(client):
     assert post(client, "import", link="").status_code == 422
     assert post(client, "import", link="x" * 20_000).status_code == 422

@@ -51,7 +51,7 @@ def search(puzzle: Grid, *, limit: int, max_nodes: int, keep: int, rules: int = 
     a caller's budget may have been chosen by (``generate.regions``: the same budget decides the same maps)."""
     if time_limit is None and puzzle.is_classic and puzzle.n == 9 and rules & codes.GENERIC_ONLY == 0:
         return _search9(puzzle, limit, max_nodes, keep, rules)
-    if puzzle.cages:
+    if puzzle.geometry.uses_cage_kernel:
         return killer.search(puzzle, limit=limit, max_nodes=max_nodes, keep=keep, time_limit=time_limit)
     solutions = np.zeros((min(keep, limit), puzzle.shape.n_cells), dtype=np.uint8)
     stats = np.zeros(codes.N_STATS, dtype=np.int64)
@@ -156,7 +156,7 @@ def will_compile(shape: Shape, limit: int = 1, *, batch: bool = False, geometry:
     from bitdoku.kernels.cache import is_compiled
     from bitdoku.kernels.dfs import kernel_for
 
-    if geometry is not None and geometry.cages:
+    if geometry is not None and geometry.uses_cage_kernel:
         from bitdoku.kernels import cages
 
         return is_compiled(cages.search) is False

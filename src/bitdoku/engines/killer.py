@@ -62,7 +62,8 @@ def search(puzzle: Grid, *, limit: int, max_nodes: int, keep: int, time_limit: f
     if code == codes.BUDGET_EXHAUSTED:
         return SearchResult(Status.LIMIT, count, kept, found, f"node budget of {max_nodes:,} spent")
     if code == codes.CONTRADICTION:
-        return SearchResult(Status.NO_SOLUTION, 0, (), found, "the cages and givens leave no digit for some cell")
+        why = "the constraints" if puzzle.geometry.constraints else "the cages"
+        return SearchResult(Status.NO_SOLUTION, 0, (), found, f"{why} and givens leave no digit for some cell")
     return SearchResult(status_of(count, limit), count, kept, found)
 
 
@@ -83,8 +84,8 @@ def run_kernel(puzzle: Grid, limit: int, max_nodes: int, solutions: NDArray[np.i
     values = np.zeros(cells.size, dtype=np.int8)
     t = puzzle.geometry.cage_tables
     code = int(kernel.search(candidates, values, t.peer_start, t.peers, t.units, t.cell_units,
-                             puzzle.n, t.cage_start, t.cage_cells, t.combo_start, t.combos, limit, max_nodes,
-                             solutions, stats, stop, seed))
+                             puzzle.n, t.cage_start, t.cage_cells, t.combo_start, t.combos, t.arc_start, t.arcs,
+                             t.arc_masks, limit, max_nodes, solutions, stats, stop, seed))
     if code == codes.CONTRADICTION and puzzle.givens and conflict_result(puzzle) is not None:
         return codes.INVALID  # givens that break a rule or a cage end here too (checking first cost 85 µs)
     return code

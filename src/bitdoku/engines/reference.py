@@ -16,7 +16,9 @@ A variant (``bitdoku.geometry``) only changes the data: a cell has the units its
 a window as well), and two more sources of occupied digits are OR-ed in from the cells themselves: the digits of
 its relation peers (a knight's or king's move away) and, in a nonconsecutive grid, the digits next to those of
 its orthogonal neighbours. In a Killer the cage mates are relation peers, and a digit that would take its cage past
-its sum (or, in the cage's last empty cell, miss it) is occupied too.
+its sum (or, in the cage's last empty cell, miss it) is occupied too. A setters' constraint (a thermometer, a
+dot, a renban line: ``constraints.variant``) makes a digit occupied when placing it would break the constraint as
+``broken`` says in plain Python, given the digits placed so far; givens that already break one leave no solution.
 
 It is never the fast path: a hard 9x9 puzzle takes it about a second.
 """
@@ -26,6 +28,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from bitdoku.constraints.cages import Cage
+from bitdoku.constraints.variant import Constraint, broken, constraint_name
 from bitdoku.engines.result import SearchResult, SearchStats, Status, conflict_result, status_of
 from bitdoku.geometry import GEOMETRIES_KEPT, Geometry, consecutive_mask
 from bitdoku.grid import Grid
@@ -46,6 +49,11 @@ def search(puzzle: Grid, *, limit: int, max_nodes: int, keep: int) -> SearchResu
             for unit in units[cell]:
                 occupied_sets[unit] |= 1 << (digit - 1)
     empties = [cell for cell, digit in enumerate(cells) if digit == 0]
+    touching = _constraints_of(puzzle.geometry.constraints, len(cells))
+    given = {cell: digit for cell, digit in enumerate(cells) if digit}
+    for constraint in puzzle.geometry.constraints:
+        if broken(constraint, given, n):
+            return SearchResult(Status.NO_SOLUTION, 0, reason=f"the givens break the {constraint_name(constraint, n)}")
     owner = [-1] * len(cells)
     for index, cage in enumerate(puzzle.cages):
         if cage.total is not None:
@@ -72,6 +80,8 @@ def search(puzzle: Grid, *, limit: int, max_nodes: int, keep: int) -> SearchResu
             occupied |= _occupied_by_relations(cell, cells, related, adjacent, n)
         if owner[cell] >= 0:
             occupied |= _occupied_by_sum(puzzle.cages[owner[cell]], cells, n)
+        if touching[cell]:
+            occupied |= _occupied_by_constraints(cell, cells, touching[cell], n)
         if occupied + code > full:
             if not stack:
                 break
@@ -124,6 +134,32 @@ def _occupied_by_sum(cage: Cage, cells: list[int], n: int) -> int:
     empty = sum(1 for cell in cage.cells if cells[cell] == 0)
     allowed = [digit for digit in range(1, n + 1) if digit <= left and (empty > 1 or digit == left)]
     return ((1 << n) - 1) & ~sum(1 << (digit - 1) for digit in allowed)
+
+
+def _constraints_of(constraints: tuple[Constraint, ...], n_cells: int) -> list[list[Constraint]]:
+    """For each cell, the constraints that name it (a minimum's or maximum's neighbours too)."""
+    touching: list[list[Constraint]] = [[] for _ in range(n_cells)]
+    side = round(n_cells ** 0.5)
+    for constraint in constraints:
+        named = {*constraint.cells, *constraint.others}
+        if constraint.kind in ("minimum", "maximum"):
+            row, col = divmod(constraint.cells[0], side)
+            named |= {r * side + c for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
+                      if 0 <= r < side and 0 <= c < side}
+        for cell in named:
+            touching[cell].append(constraint)
+    return touching
+
+
+def _occupied_by_constraints(cell: int, cells: list[int], constraints: list[Constraint], n: int) -> int:
+    """The digits that would break one of the constraints on ``cell``, given the digits placed elsewhere."""
+    placed = {other: digit for other, digit in enumerate(cells) if digit}
+    occupied = 0
+    for digit in range(1, n + 1):
+        placed[cell] = digit
+        if any(broken(constraint, placed, n) for constraint in constraints):
+            occupied |= 1 << (digit - 1)
+    return occupied
 
 
 def _place(code: int, cell: int, cells: list[int], units: list[list[int]], occupied_sets: list[int]) -> None:

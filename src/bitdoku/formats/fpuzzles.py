@@ -58,9 +58,11 @@ from typing import NamedTuple
 from urllib.parse import unquote
 
 from bitdoku.constraints.cages import Cage, check_cages
+from bitdoku.constraints.variant import Constraint
 from bitdoku.errors import ParseError, cell_name
+from bitdoku.formats import fpuzzles_constraints
 from bitdoku.formats.killer import cage_cell_index
-from bitdoku.geometry import JIGSAW, KILLER, RULES, Geometry
+from bitdoku.geometry import CONSTRAINTS, JIGSAW, KILLER, RULES, Geometry
 from bitdoku.shape import MAX_DIGITS, Shape
 
 #: The start of the link ``format_fpuzzles`` writes; the lz-string data follows it.
@@ -94,13 +96,15 @@ _REGION_SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345678
 
 class FPuzzle(NamedTuple):
     """What an f-puzzles link holds that bitdoku can solve: the givens, the shape, the variant name (``None`` for
-    classic), a Killer's cages and a jigsaw's region map (one symbol a cell, ``None`` for boxes)."""
+    classic), a Killer's cages, a jigsaw's region map (one symbol a cell, ``None`` for boxes) and the setters'
+    constraints (``formats/fpuzzles_constraints.py``; ``None`` for none)."""
 
     cells: bytes
     shape: Shape
     variant: str | None
     cages: tuple[Cage, ...] | None
     regions: str | None
+    constraints: tuple[Constraint, ...] | None = None
 
 
 def is_fpuzzles(text: str) -> bool:
@@ -145,17 +149,22 @@ def parse_fpuzzles(text: str, shape: Shape | None = None, variant: str | Geometr
     cages = _read_cages(data.get("killercage"), found) if data.get("killercage") else None
     if cages is not None:
         check_cages(found, cages, cells)
+    single = next((key for key in _DIAGONALS if data.get(key)), None) if "x" not in rules else None
+    constraints = fpuzzles_constraints.read_constraints(data, found, single) or None
     regions = _region_map(region_of, found)
-    if cages is not None and regions is not None:  # Geometry.parse would drop the regions of a killer
-        raise ParseError(f"killer cages go on a classic grid for now, not with {JIGSAW!r}")
-    words = [JIGSAW] * (regions is not None) + [KILLER] * (cages is not None) + [r for r in RULES if r in rules]
-    puzzle = FPuzzle(cells, found, "+".join(words) or None, cages, regions)
+    if (cages is not None or constraints is not None) and regions is not None:
+        what = "killer cages go on a classic grid" if constraints is None else \
+            "setters' constraints go on a grid of boxes"  # Geometry.parse would refuse them too
+        raise ParseError(f"{what} for now, not with {JIGSAW!r}")
+    words = [JIGSAW] * (regions is not None) + [KILLER] * (cages is not None)
+    words += [CONSTRAINTS] * (constraints is not None) + [r for r in RULES if r in rules]
+    puzzle = FPuzzle(cells, found, "+".join(words) or None, cages, regions, constraints)
     _check_agrees(puzzle, shape, variant)
     return puzzle
 
 
 def format_fpuzzles(cells: bytes, shape: Shape, rules: Collection[str] = (), cages: tuple[Cage, ...] = (),
-                    regions: str | None = None) -> str:
+                    regions: str | None = None, constraints: tuple[Constraint, ...] = ()) -> str:
     """The f-puzzles link of a puzzle: its givens, bitdoku rule names (``x``, ``anti-knight``, ``anti-king``,
     ``nonconsecutive``), Killer cages and a jigsaw's region map, as f-puzzles writes them.
 
@@ -176,6 +185,7 @@ def format_fpuzzles(cells: bytes, shape: Shape, rules: Collection[str] = (), cag
         record["killercage"] = [{"cells": [cell_name(cell, shape.n).upper() for cell in cage.cells],
                                  **({"value": str(cage.total)} if cage.total is not None else {})}
                                 for cage in cages]
+    record.update(fpuzzles_constraints.write_constraints(constraints, shape.n))
     return FPUZZLES_LINK + _compress(json.dumps(record, separators=(",", ":")))
 
 
@@ -225,16 +235,12 @@ def _decode(data: str) -> dict[str, object]:
 def _refuse_unsupported(data: dict[str, object]) -> None:
     """Raise naming every rule or drawing the puzzle uses that bitdoku cannot solve with (present: not false,
     empty or an empty list)."""
-    known = {"size", "grid", "killercage", *_DIAGONALS, *_FLAGS} | _METADATA
+    known = {"size", "grid", "killercage", *_DIAGONALS, *_FLAGS} | _METADATA | fpuzzles_constraints.KEYS
     used = [key for key, value in data.items() if value and key not in known
             and not (key in _DRAWINGS and _only_notes(value))]
     if used:
         names = ", ".join(repr(key) for key in used[:-1]) + " and " * (len(used) > 1) + repr(used[-1])
         raise ParseError(f"this puzzle uses {names}, which bitdoku does not support yet")
-    if bool(data.get("diagonal+")) != bool(data.get("diagonal-")):
-        one = "diagonal+" if data.get("diagonal+") else "diagonal-"
-        raise ParseError(f"this puzzle uses {one!r} alone, which bitdoku does not support yet (its 'x' rule takes "
-                         "both diagonals)")
 
 
 def _only_notes(entries: object) -> bool:
@@ -344,6 +350,8 @@ def _region_map(region_of: list[int], shape: Shape) -> str | None:
 def _rules(data: dict[str, object]) -> set[str]:
     """bitdoku's names of the rule flags the data sets."""
     rules = {rule for key, rule in _FLAGS.items() if data.get(key)}
+    if fpuzzles_constraints.white_dots_negative(data):
+        rules.discard("nonconsecutive")  # the white dots' negative constraint, read with them
     return rules | {"x"} if data.get("diagonal+") and data.get("diagonal-") else rules
 
 

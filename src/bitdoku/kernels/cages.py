@@ -250,16 +250,60 @@ def _lock_required(required, cage, candidates, values, units, cell_units, cage_s
 
 
 @inlined
+def _arc_consistency(candidates, values, arc_start, arcs, arc_masks, arc_seen):
+    """Keep each arc's target to the digits its source's candidates allow (a setters' pair relation, one way; a
+    one-cell rule when source and target are one cell): 1 when a candidate went, 0 when none, -1 on a
+    contradiction. The arcs are grouped by source (CSR ``arc_start``); a source whose candidates are those it
+    had when its arcs last ran (``arc_seen``, -1 at each node) is skipped, as its targets already hold only
+    what it allows. Swept until nothing changes, so a thermometer's bounds run its whole length."""
+    changed = 0
+    again = True
+    while again:
+        again = False
+        for source in range(values.size):
+            first = arc_start[source]
+            last = arc_start[source + 1]
+            if first == last or arc_seen[source] == candidates[source]:
+                continue
+            digits = candidates[source]
+            arc_seen[source] = digits
+            for k in range(first, last):
+                target = arcs[k, 1]
+                table = arcs[k, 2]
+                allowed = np.int64(0)
+                left = digits
+                while left:
+                    allowed |= arc_masks[table, lowest_bit_index(left)]
+                    left &= left - 1
+                kept = candidates[target] & allowed
+                if kept != candidates[target]:
+                    if kept == 0 or values[target] != 0:
+                        return -1
+                    candidates[target] = kept
+                    changed = 1
+                    again = True
+    return changed
+
+
+@inlined
 def _propagate(candidates, values, peer_start, peers, units, cell_units, full, cage_start, cage_cells, combo_start,
-               combos, queue, seen, member, where, cleared):
-    """The three rules to a fixpoint; False on a contradiction. Hidden singles run only when the cage rules find
+               combos, arc_start, arcs, arc_masks, arc_seen, queue, seen, member, where, cleared):
+    """The rules to a fixpoint; False on a contradiction. The setters' arcs run after the singles, then the cage
+    sums. Hidden singles run only when the cage rules find
     nothing more: on the shared Killers the cages do most of the work, and each scan of every unit between their
     rounds cost more than it found (measured: mean 117 -> 102 µs, the same nodes)."""
     seen[:] = -1
     cleared[:] = 0
+    arc_seen[:] = -1
     while True:
         if not _singles(candidates, values, peer_start, peers, queue):
             return False
+        if arcs.shape[0]:
+            related = _arc_consistency(candidates, values, arc_start, arcs, arc_masks, arc_seen)
+            if related < 0:
+                return False
+            if related > 0:
+                continue
         sums = _cage_sums(candidates, values, units, cell_units, cage_start, cage_cells, combo_start, combos, seen,
                           member, where, cleared)
         if sums < 0:
@@ -310,7 +354,7 @@ def _smallest_groups(cells, cage_start, cage_cells, combo_start):
 
 @njit(cache=True, nogil=True)
 def search(candidates, values, peer_start, peers, units, cell_units, n, cage_start, cage_cells, combo_start, combos,
-           limit, max_nodes, solutions, stats, stop, seed):
+           arc_start, arcs, arc_masks, limit, max_nodes, solutions, stats, stop, seed):
     """Count the solutions of a grid under its cages, up to ``limit``, within ``max_nodes`` nodes.
 
     ``candidates`` (int64, a mask a cell: the givens' single digits, every digit elsewhere) and ``values`` (int8)
@@ -327,6 +371,7 @@ def search(candidates, values, peer_start, peers, units, cell_units, n, cage_sta
     full = np.int64((1 << n) - 1)
     queue = np.empty(cells, np.int64)
     seen = np.empty(cage_cells.size, np.int64)
+    arc_seen = np.empty(cells, np.int64)
     member = np.empty(cells + 1, np.int64)  # a stamp counter, then each cell's mark (``_lock_required``)
     for i in range(cells + 1):
         member[i] = 0
@@ -341,7 +386,8 @@ def search(candidates, values, peer_start, peers, units, cell_units, n, cage_sta
     depth = -1
     while True:
         if _propagate(candidates, values, peer_start, peers, units, cell_units, full, cage_start, cage_cells,
-                      combo_start, combos, queue, seen, member, where, cleared):
+                      combo_start, combos, arc_start, arcs, arc_masks, arc_seen, queue, seen, member, where,
+                      cleared):
             cell = _choose(candidates, values, smallest)
             if cell < 0:
                 stats[STAT_SOLUTIONS] += 1

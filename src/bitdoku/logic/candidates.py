@@ -22,7 +22,7 @@ from typing import Protocol, TypeVar, Union
 import numpy as np
 from numpy.typing import NDArray
 
-from bitdoku.errors import cell_name
+from bitdoku.errors import UnsupportedError, cell_name
 from bitdoku.formats.pencilmarks import (
     format_candidate_picture,
     format_pencilmarks,
@@ -524,7 +524,12 @@ def as_logic_puzzle(puzzle: LogicPuzzle, shape: Shape | str | None = None,
         text = puzzle.strip()
         if "\n" in text or looks_like_pencilmarks(text):
             return CandidateGrid.parse(text, shape, variant)
-    return as_grid(puzzle, shape, variant)
+    grid = as_grid(puzzle, shape, variant)
+    if grid.constraints:
+        kinds = sorted({constraint.kind for constraint in grid.constraints})
+        raise UnsupportedError(f"logical steps for {', '.join(kinds)} are not in bitdoku yet: solve, count and "
+                               "true candidates take this puzzle; explain, hint and rate do not")
+    return grid
 
 
 def as_candidates(puzzle: LogicPuzzle, shape: Shape | str | None = None,

@@ -153,7 +153,8 @@ class KillerTree(Tree):
         self.geometry = geometry
         tables = geometry.cage_tables
         self.cage_tables = (tables.peer_start, tables.peers, tables.units, tables.cell_units, geometry.shape.n,
-                            tables.cage_start, tables.cage_cells, tables.combo_start, tables.combos)
+                            tables.cage_start, tables.cage_cells, tables.combo_start, tables.combos,
+                            tables.arc_start, tables.arcs, tables.arc_masks)
 
     @property
     def spec(self) -> TreeSpec:
@@ -195,7 +196,7 @@ class KillerTree(Tree):
 
 def tree_of(puzzle: Grid, rules: int = codes.ALL_RULES, slice_nodes: int | None = None) -> Tree:
     """The tree that searches ``puzzle``: a Killer's under its cages, else its box shape's (classic rules)."""
-    if puzzle.geometry.cages:
+    if puzzle.geometry.uses_cage_kernel:
         return KillerTree(puzzle.geometry, slice_nodes)
     return Tree(puzzle.shape, rules, slice_nodes)
 

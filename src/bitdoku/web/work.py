@@ -176,6 +176,10 @@ def read_link(request: LinkIn, limits: Limits) -> CandidatesOut:
         raise _link_error(text, error) from error
     except ValueError as error:
         raise _kind_of(api_error(error, None), "link") from error
+    if grid.constraints:  # the page would draw and send the grid without them: refused, not solved without
+        kinds = ", ".join(sorted({constraint.kind for constraint in grid.constraints}))
+        raise ApiError(422, ErrorBody(kind="link", message=f"this puzzle uses {kinds}: the page cannot show "
+                                      "setters' constraints yet; `bitdoku solve LINK` and Grid.parse(link) solve it"))
     _check_size(grid.shape, limits)
     return candidates_of(grid)
 
