@@ -63,7 +63,10 @@ def percentile_90(pixels: npt.NDArray[np.uint8]) -> float:
     high = min(low + 1, flat.size - 1)
     part = np.partition(flat, (low, high))
     below, above = float(part[low]), float(part[high])
-    return below + (at - low) * (above - below)
+    t = at - low
+    if t >= 0.5:  # numpy's lerp comes down from the upper value past the middle: same rounding, same bits
+        return above - (above - below) * (1 - t)
+    return below + t * (above - below)
 
 
 def _digit_box(region: npt.NDArray[np.uint8], cell: int) -> tuple[int, int, int, int, float] | None:
