@@ -155,11 +155,17 @@ def test_variant_without_a_puzzle_is_a_usage_error():
     assert result.exit_code == ExitCode.USAGE and "the demo grid is classic" in result.stderr
 
 
-def test_the_help_names_every_variant_of_the_library():
+def test_the_help_names_every_variant_a_user_can_name():
+    """'constraints' is a variant word of the library, but its data comes from an f-puzzles link or JSON."""
     from bitdoku.cli.options import VARIANT_NAMES
-    from bitdoku.geometry import VARIANTS
+    from bitdoku.geometry import CONSTRAINTS, VARIANTS
 
-    assert sorted(VARIANT_NAMES) == sorted(VARIANTS)
+    assert sorted(VARIANT_NAMES) == sorted(set(VARIANTS) - {CONSTRAINTS})
+
+
+def test_naming_the_constraints_variant_without_data_says_where_it_comes_from():
+    result = invoke("solve", "--variant", "constraints", "." * 81)
+    assert result.exit_code == ExitCode.USAGE and "f-puzzles link" in result.stderr
 
 
 def test_generate_x_puzzles_unique_under_the_diagonals():
