@@ -19,6 +19,7 @@ The classic geometry of a shape gives the same units, in the same order, as ``Sh
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
 from typing import NamedTuple
@@ -63,13 +64,20 @@ class GeometryTables(NamedTuple):
     adjacent: NDArray[np.int32]
 
 
+def _narrow(one: NDArray[np.int64], other: NDArray[np.int64]) -> bool:
+    """Whether some digit leaves two related cells at most two digits each, at least one of them shared."""
+    return any(bin(int(a)).count("1") <= 2 and bin(int(b)).count("1") <= 2 and int(a) & int(b)
+               for a, b in zip(one.tolist(), other.tolist(), strict=True))
+
+
 class CageTables(NamedTuple):
     """A Killer geometry as the kernel of cages reads it: peers (CSR, the cage mates among them), the N-cell units
     and each cell's, and the cells and digit sets (CSR) of the summed groups: the cages, then the rule of 45's
     groups (``constraints.unit_remainders``), then the setters' groups (a renban's runs; an extra region has
     none). A group without a total has no digit sets. ``arcs`` (source, target, table; int32 rows, grouped by
     source: CSR ``arc_start``) and ``arc_masks`` (a table a row, N masks) are the setters' pair relations
-    (``constraints.variant``)."""
+    (``constraints.variant``); ``arc_pairs`` (two arc indices a row) the arcs from one cell into two of its peers
+    whose tables can leave both one and the same digit (``kernels.cages._paired_supports``)."""
 
     peer_start: NDArray[np.int32]
     peers: NDArray[np.int32]
@@ -82,6 +90,7 @@ class CageTables(NamedTuple):
     arc_start: NDArray[np.int32]
     arcs: NDArray[np.int32]
     arc_masks: NDArray[np.int64]
+    arc_pairs: NDArray[np.int32]
 
 
 @dataclass(frozen=True)
@@ -294,10 +303,11 @@ class Geometry:
         combo_start, _ = csr([[0] * len(sets) for sets in combo_lists])
         combos = np.array([mask for sets in combo_lists for mask in sets], dtype=np.int64)
         arc_start, arcs, arc_masks = self._arc_tables(compiled.arcs, compiled.tables)
+        arc_pairs = self._arc_pairs(arc_start, arcs, arc_masks)
         classic = shape.tables
         return CageTables(tables.peer_start, tables.peers, np.ascontiguousarray(classic.units, dtype=np.int32),
                           np.ascontiguousarray(classic.cell_units, dtype=np.int32), cage_start, cage_cells,
-                          combo_start, combos, arc_start, arcs, arc_masks)
+                          combo_start, combos, arc_start, arcs, arc_masks, arc_pairs)
 
     def _arc_tables(self, arcs: tuple[tuple[int, int, int], ...], masks: tuple[tuple[int, ...], ...]
                     ) -> tuple[NDArray[np.int32], NDArray[np.int32], NDArray[np.int64]]:
@@ -315,6 +325,25 @@ class Geometry:
         np.cumsum(np.bincount(arc_array[:, 0], minlength=self.shape.n_cells), out=arc_start[1:])
         mask_array = np.array(tables, dtype=np.int64).reshape(-1, n)
         return arc_start, arc_array, mask_array
+
+    def _arc_pairs(self, arc_start: NDArray[np.int32], arcs: NDArray[np.int32], masks: NDArray[np.int64]
+                   ) -> NDArray[np.int32]:
+        """The pairs of arcs from one cell into two cells that must differ, where some digit of the cell leaves
+        each of them at most two digits, some shared: only there can both be left one and the same digit (dots,
+        X and V, whispers, clones; not a nonconsecutive grid's neighbours nor a thermometer's long ranges, which
+        would cost a scan at every node and never find anything)."""
+        tables = self.tables
+        found = []
+        for source in range(self.shape.n_cells):
+            mine = range(int(arc_start[source]), int(arc_start[source + 1]))
+            for first, second in itertools.combinations(mine, 2):
+                one, other = int(arcs[first, 1]), int(arcs[second, 1])
+                if source in (one, other) or one == other:
+                    continue
+                mates = tables.peers[tables.peer_start[one]:tables.peer_start[one + 1]]
+                if other in mates and _narrow(masks[arcs[first, 2]], masks[arcs[second, 2]]):
+                    found.append((first, second))
+        return np.array(found, dtype=np.int32).reshape(-1, 2)
 
     def cage_of(self, cell: int) -> int:
         """The index of the cage that holds ``cell``, -1 for none."""

@@ -85,7 +85,7 @@ def run_kernel(puzzle: Grid, limit: int, max_nodes: int, solutions: NDArray[np.i
     t = puzzle.geometry.cage_tables
     code = int(kernel.search(candidates, values, t.peer_start, t.peers, t.units, t.cell_units,
                              puzzle.n, t.cage_start, t.cage_cells, t.combo_start, t.combos, t.arc_start, t.arcs,
-                             t.arc_masks, limit, max_nodes, solutions, stats, stop, seed))
+                             t.arc_masks, t.arc_pairs, limit, max_nodes, solutions, stats, stop, seed))
     if code == codes.CONTRADICTION and puzzle.givens and conflict_result(puzzle) is not None:
         return codes.INVALID  # givens that break a rule or a cage end here too (checking first cost 85 µs)
     return code

@@ -17,7 +17,7 @@ from bitdoku.kernels.frontier import OPEN, SOLVED
 
 @njit(cache=True, nogil=True)
 def expand(cells, peer_start, peers, units, cell_units, n, cage_start, cage_cells, combo_start, combos,
-           arc_start, arcs, arc_masks, children, kinds):
+           arc_start, arcs, arc_masks, arc_pairs, children, kinds):
     """Write the children of one configuration ``cells`` (not mutated; givens in range) into the first rows
     of ``children`` (uint8[N, N*N]) and their ``OPEN``/``SOLVED`` kinds into ``kinds`` (int8[N]); return how
     many (0: a dead end). One that propagation alone completes has one ``SOLVED`` child, itself completed.
@@ -46,7 +46,7 @@ def expand(cells, peer_start, peers, units, cell_units, n, cage_start, cage_cell
     branch, left, count = -1, np.int64(0), 0
     while True:
         if _propagate(candidates, values, peer_start, peers, units, cell_units, full, cage_start, cage_cells,
-                      combo_start, combos, arc_start, arcs, arc_masks, arc_seen, queue, seen, member,
+                      combo_start, combos, arc_start, arcs, arc_masks, arc_pairs, arc_seen, queue, seen, member,
                       where, cleared):
             cell = _choose(candidates, values, smallest)
             if branch >= 0 or cell < 0:  # a child, or a root that propagation completes
@@ -75,14 +75,14 @@ def expand(cells, peer_start, peers, units, cell_units, n, cage_start, cage_cell
 
 @njit(cache=True, nogil=True)
 def expand_rows(frontier, peer_start, peers, units, cell_units, n, cage_start, cage_cells, combo_start, combos,
-                arc_start, arcs, arc_masks, children, kinds, parents):
+                arc_start, arcs, arc_masks, arc_pairs, children, kinds, parents):
     """Expand every row of ``frontier`` (uint8[K, N*N]), writing the children one after another into
     ``children`` (uint8[K*N, N*N]), ``kinds`` and ``parents`` (the frontier row of each child); return how
     many were written."""
     total = 0
     for row in range(frontier.shape[0]):
         count = expand(frontier[row], peer_start, peers, units, cell_units, n, cage_start, cage_cells,
-                       combo_start, combos, arc_start, arcs, arc_masks, children[total:],
+                       combo_start, combos, arc_start, arcs, arc_masks, arc_pairs, children[total:],
                        kinds[total:])
         for i in range(total, total + count):
             parents[i] = row

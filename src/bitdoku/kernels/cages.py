@@ -250,12 +250,13 @@ def _lock_required(required, cage, candidates, values, units, cell_units, cage_s
 
 
 @inlined
-def _arc_consistency(candidates, values, arc_start, arcs, arc_masks, arc_seen):
+def _arc_consistency(candidates, values, arc_start, arcs, arc_masks, arc_pairs, arc_seen):
     """Keep each arc's target to the digits its source's candidates allow (a setters' pair relation, one way; a
     one-cell rule when source and target are one cell): 1 when a candidate went, 0 when none, -1 on a
     contradiction. The arcs are grouped by source (CSR ``arc_start``); a source whose candidates are those it
     had when its arcs last ran (``arc_seen``, -1 at each node) is skipped, as its targets already hold only
-    what it allows. Swept until nothing changes, so a thermometer's bounds run its whole length."""
+    what it allows. Swept until nothing changes, so a thermometer's bounds run its whole length; then the
+    paired supports (``_paired_supports``), and the sweep again if they took a digit."""
     changed = 0
     again = True
     while again:
@@ -282,12 +283,51 @@ def _arc_consistency(candidates, values, arc_start, arcs, arc_masks, arc_seen):
                     candidates[target] = kept
                     changed = 1
                     again = True
+        if not again and arc_pairs.shape[0]:
+            paired = _paired_supports(candidates, values, arcs, arc_masks, arc_pairs)
+            if paired < 0:
+                return -1
+            if paired > 0:
+                changed = 1
+                again = True
+    return changed
+
+
+@inlined
+def _paired_supports(candidates, values, arcs, arc_masks, arc_pairs):
+    """Take from a cell the digits whose two related cells, which must differ (``arc_pairs``: two arcs from one
+    source to two peers), could only hold one and the same digit: a 1 between two white dots into one box (both
+    would be 2), a whisper's 4 between two cells of a box (both 9), a black dot's middle 1 or 8 in a column.
+    Arc consistency sees each relation alone and keeps such digits; a search that kept them placed the rest of
+    the grid first and paid for it (a 9x9 with five black dots: 8.6 million nodes without a solution, then 44).
+    1 when a digit went, 0 when none, -1 on a contradiction."""
+    changed = 0
+    for pair in range(arc_pairs.shape[0]):
+        first = arc_pairs[pair, 0]
+        second = arc_pairs[pair, 1]
+        source = arcs[first, 0]
+        one = candidates[arcs[first, 1]]
+        other = candidates[arcs[second, 1]]
+        digits = candidates[source]
+        left = digits
+        while left:
+            digit = lowest_bit_index(left)
+            left &= left - 1
+            a = arc_masks[arcs[first, 2], digit] & one
+            b = arc_masks[arcs[second, 2], digit] & other
+            if a == b and (a & (a - 1)) == 0:  # one digit (or none) for two cells that differ
+                digits &= ~(np.int64(1) << digit)
+        if digits != candidates[source]:
+            if digits == 0 or values[source] != 0:
+                return -1
+            candidates[source] = digits
+            changed = 1
     return changed
 
 
 @inlined
 def _propagate(candidates, values, peer_start, peers, units, cell_units, full, cage_start, cage_cells, combo_start,
-               combos, arc_start, arcs, arc_masks, arc_seen, queue, seen, member, where, cleared):
+               combos, arc_start, arcs, arc_masks, arc_pairs, arc_seen, queue, seen, member, where, cleared):
     """The rules to a fixpoint; False on a contradiction. The setters' arcs run after the singles, then the cage
     sums. Hidden singles run only when the cage rules find
     nothing more: on the shared Killers the cages do most of the work, and each scan of every unit between their
@@ -299,7 +339,7 @@ def _propagate(candidates, values, peer_start, peers, units, cell_units, full, c
         if not _singles(candidates, values, peer_start, peers, queue):
             return False
         if arcs.shape[0]:
-            related = _arc_consistency(candidates, values, arc_start, arcs, arc_masks, arc_seen)
+            related = _arc_consistency(candidates, values, arc_start, arcs, arc_masks, arc_pairs, arc_seen)
             if related < 0:
                 return False
             if related > 0:
@@ -354,7 +394,7 @@ def _smallest_groups(cells, cage_start, cage_cells, combo_start):
 
 @njit(cache=True, nogil=True)
 def search(candidates, values, peer_start, peers, units, cell_units, n, cage_start, cage_cells, combo_start, combos,
-           arc_start, arcs, arc_masks, limit, max_nodes, solutions, stats, stop, seed):
+           arc_start, arcs, arc_masks, arc_pairs, limit, max_nodes, solutions, stats, stop, seed):
     """Count the solutions of a grid under its cages, up to ``limit``, within ``max_nodes`` nodes.
 
     ``candidates`` (int64, a mask a cell: the givens' single digits, every digit elsewhere) and ``values`` (int8)
@@ -386,8 +426,8 @@ def search(candidates, values, peer_start, peers, units, cell_units, n, cage_sta
     depth = -1
     while True:
         if _propagate(candidates, values, peer_start, peers, units, cell_units, full, cage_start, cage_cells,
-                      combo_start, combos, arc_start, arcs, arc_masks, arc_seen, queue, seen, member, where,
-                      cleared):
+                      combo_start, combos, arc_start, arcs, arc_masks, arc_pairs, arc_seen, queue, seen, member,
+                      where, cleared):
             cell = _choose(candidates, values, smallest)
             if cell < 0:
                 stats[STAT_SOLUTIONS] += 1

@@ -154,7 +154,7 @@ class KillerTree(Tree):
         tables = geometry.cage_tables
         self.cage_tables = (tables.peer_start, tables.peers, tables.units, tables.cell_units, geometry.shape.n,
                             tables.cage_start, tables.cage_cells, tables.combo_start, tables.combos,
-                            tables.arc_start, tables.arcs, tables.arc_masks)
+                            tables.arc_start, tables.arcs, tables.arc_masks, tables.arc_pairs)
 
     @property
     def spec(self) -> TreeSpec:
